@@ -1,0 +1,56 @@
+"""Small helpers shared by the games' notation readers.
+
+Every reader reports failures as :class:`NotationError` with the character
+offset where reading failed, never with another exception.
+"""
+
+from __future__ import annotations
+
+from castlerules.core.errors import NotationError
+
+
+def fields(text: str, sep: str = " ") -> list[tuple[int, str]]:
+    """Split ``text`` on ``sep`` and keep each field's offset in ``text``.
+
+    Empty fields (two separators in a row, a leading or trailing one) are
+    refused: notation is canonical, so there is one spelling per position.
+    """
+    out: list[tuple[int, str]] = []
+    start = 0
+    for part in text.split(sep):
+        if not part:
+            raise NotationError(f"empty field (a stray {sep!r})", text, start)
+        out.append((start, part))
+        start += len(part) + len(sep)
+    return out
+
+
+def expect_count(
+    items: list[tuple[int, str]], count: int, what: str, text: str
+) -> None:
+    """Refuse a list of fields that does not have exactly ``count`` items."""
+    if len(items) != count:
+        index = items[count][0] if len(items) > count else len(text)
+        raise NotationError(
+            f"{what} has {len(items)} fields where {count} are expected", text, index
+        )
+
+
+def integer(field: str, offset: int, text: str, low: int, high: int, what: str) -> int:
+    """Read a canonical decimal integer in ``low..high`` (no sign, no leading zero)."""
+    if not field.isascii() or not field.isdigit() or (len(field) > 1 and field[0] == "0"):
+        raise NotationError(f"{what} must be a whole number, not {field!r}", text, offset)
+    value = int(field)
+    if not low <= value <= high:
+        raise NotationError(f"{what} must be in {low}..{high}, not {value}", text, offset)
+    return value
+
+
+def check_text(text: object, what: str) -> str:
+    """Refuse a non-string input and anything outside printable ASCII."""
+    if not isinstance(text, str):
+        raise NotationError(f"{what} must be a str, not {type(text).__name__}")
+    for i, ch in enumerate(text):
+        if not (" " <= ch <= "~"):
+            raise NotationError(f"{what} may hold printable ASCII only, not {ch!r}", text, i)
+    return text

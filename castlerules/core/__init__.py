@@ -3,6 +3,7 @@
 from castlerules.core.chance import Rng
 from castlerules.core.clauses import CLAUSES, Clause, clause, clauses_of
 from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
+from castlerules.core.options import Note
 from castlerules.core.protocol import Event, Game, perft, random_playout
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "Game",
     "IllegalMove",
     "NotationError",
+    "Note",
     "Rng",
     "RulesError",
     "clause",

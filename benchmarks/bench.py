@@ -1,0 +1,113 @@
+"""Speed of the engines: random playouts and perft, per game and player count.
+
+Run ``bash dev bench`` (or ``python benchmarks/bench.py --help``).  It measures
+on one core, through the public API only: a random playout is the loop
+``legal_moves`` / seeded choice / ``apply`` that any user would write.  The
+figures go to standard output (``--json`` for machines); no test asserts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from typing import Any
+
+from castlerules import ascent, throne
+from castlerules.core import Game, Rng
+
+GAMES: dict[str, Game] = {"throne": throne, "ascent": ascent}
+
+
+def playouts(game: Game, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Play seeded random games for about ``seconds``; count actions and games."""
+    legal_moves, apply = game.legal_moves, game.apply
+    rng = Rng.from_seed(seed, f"bench.{game.NAME}.{players}")
+    actions = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_game(players, seed=seed + games)
+        while True:
+            moves = legal_moves(state)
+            if not moves:
+                break
+            move, rng = rng.choice(moves)
+            state = apply(state, move)
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "game": game.NAME,
+        "players": players,
+        "games": games,
+        "actions": actions,
+        "seconds": round(elapsed, 3),
+        "actions_per_s": round(actions / elapsed),
+        "games_per_s": round(games / elapsed, 1),
+        "actions_per_game": round(actions / max(games, 1), 1),
+    }
+
+
+def perft_speed(game: Game, players: int, depth: int) -> dict[str, Any]:
+    """Perft from the first position of a seeded game, in nodes per second."""
+    state = game.new_game(players, seed=1)
+    start = time.perf_counter()
+    nodes = game.perft(state, depth)
+    elapsed = time.perf_counter() - start
+    return {
+        "game": game.NAME,
+        "players": players,
+        "depth": depth,
+        "nodes": nodes,
+        "seconds": round(elapsed, 3),
+        "nodes_per_s": round(nodes / elapsed),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(GAMES), action="append")
+    parser.add_argument("--players", type=int, action="append")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per player count")
+    parser.add_argument("--depth", type=int, default=4, help="perft depth")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "playouts": [],
+        "perft": [],
+    }
+    for name in args.game or sorted(GAMES, reverse=True):
+        game = GAMES[name]
+        for players in args.players or list(game.PLAYERS):
+            if players not in game.PLAYERS:
+                continue
+            report["playouts"].append(playouts(game, players, args.seconds, args.seed))
+        report["perft"].append(perft_speed(game, 4, args.depth))
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"Python {report['python']} on {report['machine']}, one core")
+    print(f"{'game':8} {'players':>7} {'games':>7} {'actions/s':>10} {'games/s':>8} {'acts/game':>9}")
+    for row in report["playouts"]:
+        print(
+            f"{row['game']:8} {row['players']:>7} {row['games']:>7} {row['actions_per_s']:>10,}"
+            f" {row['games_per_s']:>8} {row['actions_per_game']:>9}"
+        )
+    print(f"{'game':8} {'players':>7} {'depth':>7} {'nodes':>10} {'nodes/s':>10}")
+    for row in report["perft"]:
+        print(
+            f"{row['game']:8} {row['players']:>7} {row['depth']:>7} {row['nodes']:>10,}"
+            f" {row['nodes_per_s']:>10,}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

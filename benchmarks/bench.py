@@ -94,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         return 0
     print(f"Python {report['python']} on {report['machine']}, one core")
-    print(f"{'game':8} {'players':>7} {'games':>7} {'actions/s':>10} {'games/s':>8} {'acts/game':>9}")
+    print(
+        f"{'game':8} {'players':>7} {'games':>7} {'actions/s':>10} {'games/s':>8} {'acts/game':>9}"
+    )
     for row in report["playouts"]:
         print(
             f"{row['game']:8} {row['players']:>7} {row['games']:>7} {row['actions_per_s']:>10,}"

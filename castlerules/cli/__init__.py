@@ -1,28 +1,65 @@
 """The ``castlerules`` command: the main job (``demo``) and the dispute tools.
 
+``castlerules demo``
+    a seeded, annotated game of each engine between random players;
+``castlerules explain GAME POSITION MOVE``
+    is this move legal here, and why; what it does; ``--compare`` across readings;
+``castlerules replay FILE``
+    check a game record move by move (``--annotate``: what each move did);
+``castlerules play GAME --players N``
+    a hot-seat game in the terminal, with bots.
+
 Every command reports bad input in one line on standard error with a
-non-zero exit status, never with a traceback.
+non-zero exit status, never with a traceback: 2 for bad input (unknown game
+or option, malformed position or move, unreadable record), 1 for a negative
+answer (``explain``: the move is illegal; ``replay``: the record holds an
+illegal move), 3 for an unexpected error inside castlerules (a bug; set
+``CASTLERULES_DEBUG=1`` to see its traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+from typing import NoReturn
 
-from castlerules.cli import demo
+from castlerules.cli import common, demo, explain, play, replay
 from castlerules.core import RulesError
 
-COMMANDS = {"demo": demo}
+COMMANDS: dict[str, ModuleType] = {
+    "demo": demo,
+    "explain": explain,
+    "replay": replay,
+    "play": play,
+}
+"""The sub-commands, by name; each module has ``add_parser(sub, name)``."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that reports a usage error in one line (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split())
+        self.exit(
+            common.EXIT_BAD_INPUT,
+            f"{self.prog}: {message} (see '{self.prog} --help')\n",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``castlerules`` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="castlerules",
         description="The reference rules engine of Throne and Ascent.",
+        epilog="Exit status: 0 yes/done, 1 illegal move found, 2 bad input, 3 internal error.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=Parser
+    )
     for name, module in COMMANDS.items():
         module.add_parser(sub, name)
     return parser
@@ -32,11 +69,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    name = f"castlerules {args.command}"
     try:
         status: int = args.run(args)
     except RulesError as err:
-        print(f"castlerules {args.command}: {err}", file=sys.stderr)
-        return 2
+        print(f"{name}: {common.safe_error(err)}", file=sys.stderr)
+        return common.EXIT_BAD_INPUT
     except BrokenPipeError:
-        return 0
+        # The reader went away (``castlerules ... | head``): not an error.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
+        return common.EXIT_OK
+    except KeyboardInterrupt:
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:
+        if os.environ.get("CASTLERULES_DEBUG"):
+            raise
+        print(
+            f"{name}: internal error ({type(err).__name__}: {common.safe_error(err)}); "
+            "this is a bug in castlerules: please report it "
+            "(CASTLERULES_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return common.EXIT_INTERNAL
     return status

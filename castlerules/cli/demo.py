@@ -2,20 +2,23 @@
 
 Each move is printed with what it did and the clause IDs it exercised (the
 games' ``describe``), then the scores and the winners.  The same seed gives
-the same game on every machine.
+the same game on every machine.  ``--record-dir DIR`` also saves each game
+as a record (``castlerules replay`` checks it again).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from castlerules import ascent, throne
-from castlerules.core import Game, Rng
+from castlerules import records
+from castlerules.cli import annotate, common
+from castlerules.core import ArgumentError, Game, Rng
 
-GAMES: dict[str, Game] = {"throne": throne, "ascent": ascent}
+GAMES: dict[str, Game] = dict(common.GAMES)
 
 
 def add_parser(sub: Any, name: str) -> None:
@@ -24,38 +27,61 @@ def add_parser(sub: Any, name: str) -> None:
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="default: both")
     parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the deal and the players")
+    parser.add_argument(
+        "--record-dir",
+        metavar="DIR",
+        help="also save each game's record as DIR/GAME-seedSEED.json",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play and print one game per chosen game."""
+    if args.seed < 0:
+        raise ArgumentError(f"--seed must be a whole number >= 0, not {args.seed}")
     for name in args.game or ["throne", "ascent"]:
-        play(GAMES[name], args.players, args.seed, sys.stdout.write)
+        module = GAMES[name]
+        if args.players not in module.PLAYERS:
+            players = module.PLAYERS
+            raise ArgumentError(
+                f"{name} is played by {players.start} to {players.stop - 1} players, "
+                f"not {args.players}"
+            )
+        record = random_record(module, args.players, args.seed)
+        print_record(record, sys.stdout.write)
+        if args.record_dir:
+            path = os.path.join(args.record_dir, f"{name}-seed{args.seed}.json")
+            records.save(record, path)
+            sys.stdout.write(f"record saved to {path}\n\n")
     return 0
+
+
+def random_record(game: Game, players: int, seed: int) -> records.Record:
+    """A seeded game between random players, as a record (with its result)."""
+    state = game.new_game(players, seed=seed)
+    rng = Rng.from_seed(seed, f"demo.{game.NAME}")
+    moves = []
+    while not game.is_over(state):
+        move, rng = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state = game.apply(state, move)
+    return records.make(game, players, seed=seed, moves=moves, final=state)
+
+
+def print_record(record: records.Record, write: Callable[[str], Any]) -> Any:
+    """Write the annotated record of a demo game; return the final state."""
+    module = record.module
+    write(f"{module.NAME.capitalize()}: {record.players} random players, seed {record.seed}\n")
+    state = records.start(record)
+    annotate.start_line(module, state, write)
+    for step in records.replay(record):
+        annotate.step_line(step, write)
+        state = step.after
+    annotate.footer(module, state, write)
+    write("\n")
+    return state
 
 
 def play(game: Game, players: int, seed: int, write: Callable[[str], Any]) -> Any:
     """Play a seeded random game and write its annotated record; return the final state."""
-    state = game.new_game(players, seed=seed)
-    rng = Rng.from_seed(seed, f"demo.{game.NAME}")
-    write(f"{game.NAME.capitalize()}: {players} random players, seed {seed}\n")
-    write(f"start  {game.to_text(state)}\n")
-    ply = 0
-    while not game.is_over(state):
-        moves = game.legal_moves(state)
-        move, rng = rng.choice(moves)
-        seat = game.current_player(state)
-        after = game.apply(state, move)
-        ply += 1
-        notes = "; ".join(str(e) for e in game.describe(state, move, after))
-        write(f"{ply:4}. seat {seat}  {move!s:<8} {notes}\n")
-        state = after
-    scores = game.scores(state)
-    write("scores " + "  ".join(f"seat {i}: {p}" for i, p in enumerate(scores)) + "\n")
-    winners = game.winners(state)
-    word = "winner" if len(winners) == 1 else "winners (shared win)"
-    write(f"{word}: " + ", ".join(f"seat {w}" for w in winners) + "\n")
-    write(f"end    {game.to_text(state)}\n\n")
-    return state
-
-
+    return print_record(random_record(game, players, seed), write)

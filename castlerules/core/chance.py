@@ -35,11 +35,15 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def _u64(value: int) -> int:
+    return int(value) & _MASK
+
+
 @attrs.frozen(slots=True)
 class Rng:
     """An immutable SplitMix64 generator; every draw returns ``(value, next_rng)``."""
 
-    state: int = attrs.field(converter=lambda v: int(v) & _MASK)
+    state: int = attrs.field(converter=_u64)
 
     @classmethod
     def from_seed(cls, seed: int, stream: str = "") -> Rng:

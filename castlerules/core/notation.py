@@ -25,9 +25,7 @@ def fields(text: str, sep: str = " ") -> list[tuple[int, str]]:
     return out
 
 
-def expect_count(
-    items: list[tuple[int, str]], count: int, what: str, text: str
-) -> None:
+def expect_count(items: list[tuple[int, str]], count: int, what: str, text: str) -> None:
     """Refuse a list of fields that does not have exactly ``count`` items."""
     if len(items) != count:
         index = items[count][0] if len(items) > count else len(text)

@@ -46,7 +46,7 @@ def test_notation_helpers() -> None:
     for bad in ("012", "-1", "x", "²"):
         with pytest.raises(NotationError):
             integer(bad, 0, bad, 0, 20, "floor")
-    with pytest.raises(NotationError, match="in 0..5"):
+    with pytest.raises(NotationError, match=r"in 0..5"):
         integer("7", 0, "7", 0, 5, "floor")
     with pytest.raises(NotationError, match="printable ASCII"):
         check_text("a\nb", "a move")
@@ -65,11 +65,11 @@ class _Demo:
 def test_rules_options_by_name() -> None:
     assert _Demo().size == 4
     assert _Demo(size=5).size == 5
-    with pytest.raises(ArgumentError, match="unknown option 'sise'.*the options are: size"):
+    with pytest.raises(ArgumentError, match=r"unknown option 'sise'.*the options are: size"):
         _Demo(sise=5)
-    with pytest.raises(ValueError, match="option size must be in 1..9, not 12"):
+    with pytest.raises(ValueError, match=r"option size must be in 1..9, not 12"):
         _Demo(size=12)
-    with pytest.raises(ValueError, match="option size must be in 1..9"):
+    with pytest.raises(ValueError, match=r"option size must be in 1..9"):
         _Demo(size="x")
 
 

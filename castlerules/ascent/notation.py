@@ -1,0 +1,420 @@
+"""Position and move notation of Ascent, read and written exactly.
+
+A position is four fields separated by single spaces::
+
+    <columns> <removed> <turn> <options>
+
+``columns``
+    One column per seat, separated by ``/``.  A column is its squares
+    ``0..squares`` separated by ``,``: ``-`` for an empty square, otherwise
+    the cards top first, each written as its rank letter (``P B L C T F``)
+    and set number (``L1`` is the Lady of set 1).  A flipped stack is
+    prefixed with ``*``.  Square 0 is the Start; its cards are written in
+    card order (by set, then Prince to Fire-eater).
+``removed``
+    One entry per seat, separated by ``/``: ``-`` or the cards removed from
+    that seat's column (A13), in card order.
+``turn``
+    ``-`` once the game is over; the seat to act at the start of a turn;
+    mid-turn ``seat:square:moved:favours`` (see :class:`~castlerules.ascent.state.State`).
+``options``
+    ``-`` for the reference rules, otherwise the options that differ from
+    it, in declaration order: ``name=value`` separated by ``;`` (``none``,
+    ``true``, ``false``, integers, and arrival squares joined by ``.``).
+
+Notation is canonical: one spelling per position, and ``from_text`` refuses
+any other with a :class:`~castlerules.core.errors.NotationError` naming the
+offending character.  It also refuses positions that no game can reach in
+the ways the engine checks (a card missing or twice, a flipped stack off its
+arrival square, a card above its ceiling without protection, a turn that
+would already have passed).
+
+Moves: ``L1`` (Advance), ``xT2`` (Favour), ``end`` (EndTurn).
+
+>>> from castlerules.ascent import new_game
+>>> text = to_text(new_game(2, first_player=1))
+>>> text
+'P0B0L0C0T0F0,-,-,-,-,-,-,-/P1B1L1C1T1F1,-,-,-,-,-,-,- -/- 1 -'
+>>> to_text(from_text(text)) == text
+True
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from castlerules.ascent.moves import ADVANCES, END, FAVOURS, EndTurn, Move
+from castlerules.ascent.rules import (
+    CARDS_PER_SET,
+    MAX_SETS,
+    PLAYERS,
+    Rank,
+    Rules,
+    Tables,
+    card_id,
+)
+from castlerules.ascent.state import CARDS, Column, State
+from castlerules.ascent.transitions import (
+    ceiling_violations,
+    game_over_test,
+    make_state,
+)
+from castlerules.core.errors import ArgumentError, NotationError
+from castlerules.core.notation import check_text, fields, integer
+
+_OPTION_NAMES = tuple(f.name for f in attrs.fields(Rules))
+
+
+def _split(field: str, sep: str, offset: int, text: str) -> list[tuple[int, str]]:
+    """:func:`~castlerules.core.notation.fields` of a part of ``text`` at ``offset``,
+    with errors placed in the whole text."""
+    try:
+        return fields(field, sep)
+    except NotationError as err:
+        index = None if err.index is None else offset + err.index
+        message = str(err)
+        if err.index is not None:
+            message = message.removesuffix(f" at character {err.index}")
+        raise NotationError(message, text, index) from None
+
+
+def _card_text(cid: int) -> str:
+    return str(CARDS[cid])
+
+
+def _option_text(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ".".join(str(x) for x in value)
+    return str(value)
+
+
+def to_text(state: State) -> str:
+    """The notation of a position (see the module documentation)."""
+    flipped = state.flipped
+    cols = []
+    for q, col in enumerate(state.columns):
+        squares = []
+        for s, st in enumerate(col):
+            if not st:
+                squares.append("-")
+            else:
+                mark = "*" if flipped[q] >> s & 1 else ""
+                squares.append(mark + "".join(_card_text(c) for c in st))
+        cols.append(",".join(squares))
+    removed = "/".join(
+        "".join(_card_text(c) for c in pile) if pile else "-" for pile in state.removed_cards
+    )
+    if state.actor < 0:
+        turn = "-"
+    elif state.step is None:
+        turn = str(state.actor)
+    else:
+        turn = ":".join(str(x) for x in (state.actor, *state.step))
+    options = state.rules.options()
+    opts = ";".join(f"{k}={_option_text(v)}" for k, v in options.items()) or "-"
+    return f"{'/'.join(cols)} {removed} {turn} {opts}"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _read_card(token: str, offset: int, text: str, players: int) -> int:
+    letter, digit = token[0], token[1]
+    try:
+        rank = Rank.from_letter(letter)
+    except KeyError:
+        raise NotationError(
+            f"{letter!r} is not a rank letter (P, B, L, C, T, F)", text, offset
+        ) from None
+    if not digit.isascii() or not digit.isdigit():
+        raise NotationError(f"a card's set is a digit, not {digit!r}", text, offset + 1)
+    owner = int(digit)
+    if owner >= players:
+        raise NotationError(
+            f"card {token} is not in play: with {players} players the sets are "
+            f"0..{players - 1} (A18)",
+            text,
+            offset + 1,
+        )
+    return card_id(owner, rank.value)
+
+
+def _read_cards(field: str, offset: int, text: str, players: int) -> tuple[int, ...]:
+    if len(field) % 2:
+        raise NotationError(
+            "cards are written as two characters each (rank letter, set digit)",
+            text,
+            offset + len(field) - 1,
+        )
+    return tuple(
+        _read_card(field[i : i + 2], offset + i, text, players) for i in range(0, len(field), 2)
+    )
+
+
+def _read_options(field: str, offset: int, text: str) -> Rules:
+    if field == "-":
+        return Rules()
+    options: dict[str, object] = {}
+    last = -1
+    for rel, item in _split(field, ";", offset, text):
+        at = offset + rel
+        name, sep, raw = item.partition("=")
+        if not sep:
+            raise NotationError(f"an option is written name=value, not {item!r}", text, at)
+        if name not in _OPTION_NAMES:
+            raise NotationError(
+                f"unknown option {name!r}; the options are: {', '.join(_OPTION_NAMES)}",
+                text,
+                at,
+            )
+        index = _OPTION_NAMES.index(name)
+        if index <= last:
+            raise NotationError(
+                "options are written once each, in declaration order: " + ", ".join(_OPTION_NAMES),
+                text,
+                at,
+            )
+        last = index
+        vat = at + len(name) + 1
+        default = attrs.fields_dict(Rules)[name].default
+        value: object
+        if name == "die":
+            value = raw
+        elif raw == "none":
+            value = None
+        elif raw in ("true", "false"):
+            value = raw == "true"
+        elif name == "arrival":
+            value = tuple(
+                integer(part, vat + r, text, 1, 99, "an arrival square")
+                for r, part in _split(raw, ".", vat, text)
+            )
+        elif raw[:1].isdigit():
+            value = integer(raw, vat, text, 0, 10**6, f"option {name}")
+        else:
+            value = raw
+        if value == default and type(value) is type(default):
+            raise NotationError(
+                f"option {name} has its default value; the notation lists only the "
+                "options that differ",
+                text,
+                at,
+            )
+        options[name] = value
+    try:
+        return Rules(**options)
+    except ArgumentError as err:
+        raise NotationError(f"bad options: {err}", text, offset) from None
+
+
+def _read_turn(
+    field: str, offset: int, text: str, players: int, squares: int
+) -> tuple[int, tuple[int, int, int] | None]:
+    if field == "-":
+        return -1, None
+    parts = _split(field, ":", offset, text)
+    if len(parts) not in (1, 4):
+        raise NotationError("the turn is '-', a seat, or seat:square:moved:favours", text, offset)
+    seat = integer(parts[0][1], offset + parts[0][0], text, 0, players - 1, "the seat to act")
+    if len(parts) == 1:
+        return seat, None
+    d = integer(parts[1][1], offset + parts[1][0], text, 1, squares, "the square just moved to")
+    m = integer(
+        parts[2][1],
+        offset + parts[2][0],
+        text,
+        1,
+        MAX_SETS * CARDS_PER_SET,
+        "the size of the moved stack",
+    )
+    k = integer(parts[3][1], offset + parts[3][0], text, 0, 10**6, "the favours taken")
+    return seat, (d, m, k)
+
+
+def from_text(text: str) -> State:
+    """Read a position written by :func:`to_text` (exact round trip).
+
+    Raises :class:`~castlerules.core.errors.NotationError` (a ``ValueError``)
+    for anything else, naming the offending character where it can.
+    """
+    check_text(text, "an Ascent position")
+    parts = _split(text, " ", 0, text)
+    if len(parts) != 4:
+        raise NotationError(
+            f"a position has 4 fields (columns, removed, turn, options), not {len(parts)}",
+            text,
+            None,
+        )
+    (c_at, c_field), (r_at, r_field), (t_at, t_field), (o_at, o_field) = parts
+    rules = _read_options(o_field, o_at, text)
+    t = Tables.of(rules)
+    col_fields = _split(c_field, "/", c_at, text)
+    n = len(col_fields)
+    if n not in PLAYERS:
+        raise NotationError(
+            f"a game has {PLAYERS.start}..{PLAYERS.stop - 1} columns, not {n}", text, c_at
+        )
+    seen: dict[int, int] = {}
+    cols: list[Column] = []
+    flipped: list[int] = []
+    for q, (q_at, q_field) in enumerate(col_fields):
+        squares = _split(q_field, ",", c_at + q_at, text)
+        if len(squares) != t.squares + 1:
+            raise NotationError(
+                f"column {q} has {len(squares)} squares where {t.squares + 1} are expected "
+                "(the Start and the path)",
+                text,
+                c_at + q_at,
+            )
+        col: list[tuple[int, ...]] = []
+        fmask = 0
+        for s, (s_at, s_field) in enumerate(squares):
+            at = c_at + q_at + s_at
+            if s_field == "-":
+                col.append(())
+                continue
+            flip = s_field.startswith("*")
+            body = s_field[1:] if flip else s_field
+            if flip and s == 0:
+                raise NotationError("cards on a Start are never flipped (A8)", text, at)
+            if not body:
+                raise NotationError("a flipped stack needs cards", text, at)
+            cards = _read_cards(body, at + flip, text, n)
+            for i, cid in enumerate(cards):
+                if cid in seen:
+                    raise NotationError(
+                        f"card {_card_text(cid)} appears twice (A18)", text, at + flip + 2 * i
+                    )
+                seen[cid] = at + flip + 2 * i
+            if s == 0:
+                if any(cid // CARDS_PER_SET != q for cid in cards):
+                    raise NotationError(
+                        f"the Start of column {q} holds only cards of set {q}: cards never "
+                        "go back to a Start (A4)",
+                        text,
+                        at,
+                    )
+                if list(cards) != sorted(cards):
+                    raise NotationError(
+                        "the cards on a Start are written in card order (P, B, L, C, T, F)",
+                        text,
+                        at,
+                    )
+            if flip:
+                if t.arrival[cards[0]] != s:
+                    raise NotationError(
+                        f"a flipped stack stands on its leader's arrival square, and "
+                        f"{_card_text(cards[0])}'s is {t.arrival[cards[0]]}, not {s} (A8)",
+                        text,
+                        at,
+                    )
+                fmask |= 1 << s
+            col.append(cards)
+        cols.append(tuple(col))
+        flipped.append(fmask)
+    rem_fields = _split(r_field, "/", r_at, text)
+    if len(rem_fields) != n:
+        raise NotationError(
+            f"the removed field has {len(rem_fields)} entries for {n} columns", text, r_at
+        )
+    removed: list[tuple[int, ...]] = []
+    for q_at, q_field in rem_fields:
+        at = r_at + q_at
+        if q_field == "-":
+            removed.append(())
+            continue
+        cards = _read_cards(q_field, at, text, n)
+        if list(cards) != sorted(set(cards)):
+            raise NotationError("removed cards are written once each, in card order", text, at)
+        for i, cid in enumerate(cards):
+            if cid in seen:
+                raise NotationError(f"card {_card_text(cid)} appears twice (A18)", text, at + 2 * i)
+            seen[cid] = at + 2 * i
+        removed.append(cards)
+    missing = [cid for cid in range(n * CARDS_PER_SET) if cid not in seen]
+    if missing:
+        raise NotationError(
+            f"card {_card_text(missing[0])} is missing: every card of the {n} sets in play "
+            "is on the board or removed (A18)",
+            text,
+            None,
+        )
+    actor, step = _read_turn(t_field, t_at, text, n, t.squares)
+    cols_t = tuple(cols)
+    flipped_t = tuple(flipped)
+    if step is not None:
+        d, m = step[0], step[1]
+        stack = cols_t[actor][d]
+        if not stack:
+            raise NotationError(
+                f"mid-turn, square {d} of column {actor} must hold the stack just moved",
+                text,
+                t_at,
+            )
+        limit = rules.favours_per_move
+        if limit is not None and step[2] > limit:
+            raise NotationError(
+                f"{step[2]} favours taken, but at most {limit} per Advance (A10)", text, t_at
+            )
+        if m > len(stack) or (not flipped_t[actor] >> d & 1 and m != len(stack)):
+            raise NotationError(f"the moved stack on square {d} cannot have {m} cards", text, t_at)
+    state = make_state(
+        rules, t=t, cols=cols_t, flipped=flipped_t, removed=tuple(removed), actor=actor, step=step
+    )
+    bad = ceiling_violations(state)
+    if bad:
+        raise NotationError(
+            f"card {CARDS[bad[0]]} stands above its arrival square without a higher card "
+            "above it in its stack: no game reaches this (A6, A7)",
+            text,
+            seen[bad[0]],
+        )
+    over = game_over_test(t, cols_t, flipped_t, state.occupied)
+    if actor < 0:
+        if not over:
+            raise NotationError("the game is marked over but the end test fails (A14)", text, t_at)
+    elif step is None:
+        if over:
+            raise NotationError("the game is over (A14): the turn must be '-'", text, t_at)
+        if not state.moves:
+            raise NotationError(
+                f"seat {actor} has no legal Advance and would have been skipped (A14)",
+                text,
+                t_at,
+            )
+    elif all(isinstance(move, EndTurn) for move in state.moves):
+        raise NotationError(
+            "mid-turn with neither a favour nor a replay left: the turn would have ended (A12)",
+            text,
+            t_at,
+        )
+    return state
+
+
+def parse_move(state: State, text: str) -> Move:
+    """Read a move: ``L1`` (Advance), ``xT2`` (Favour) or ``end`` (EndTurn).
+
+    Only the notation and that the card is in play are checked here;
+    :func:`~castlerules.ascent.transitions.apply` checks legality and cites
+    the clause.
+
+    >>> from castlerules.ascent import new_game
+    >>> str(parse_move(new_game(2), "xT1"))
+    'xT1'
+    """
+    if not isinstance(state, State):
+        raise ArgumentError(f"parse_move needs an Ascent State, not {type(state).__name__}")
+    check_text(text, "an Ascent move")
+    if text == "end":
+        return END
+    favour = text.startswith("x")
+    body = text[1:] if favour else text
+    if len(body) != 2:
+        index = int(favour) + 2 if len(body) > 2 else len(text)
+        raise NotationError("a move is a card (L1), x and a card (xT2), or 'end'", text, index)
+    cid = _read_card(body, int(favour), text, len(state.columns))
+    return FAVOURS[cid] if favour else ADVANCES[cid]

@@ -1,0 +1,553 @@
+"""The rules of Ascent: ranks, options, presets, and the interpretation notes.
+
+This module is the single source of every number of the game.  The engine
+(:mod:`castlerules.ascent.transitions`), the proofs and the documentation read
+them from a :class:`Rules` instance; nothing else spells them out.
+
+>>> rules = Rules()
+>>> rules.arrival_of(Rank.LADY)
+5
+>>> rules.in_upper_half(4), rules.in_upper_half(3)
+(True, False)
+>>> Rules(favours_per_move=None).favours_per_move is None
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import attrs
+
+from castlerules.core.errors import ArgumentError
+from castlerules.core.options import Note, init_rules, validator
+
+
+class Rank(enum.Enum):
+    """The six ranks, high to low; ``.value`` is the card's value (A18, spec rule 2)."""
+
+    PRINCE = 6
+    BISHOP = 5
+    LADY = 4
+    CHARLATAN = 3
+    TROUBADOUR = 2
+    FIRE_EATER = 1
+
+    @property
+    def letter(self) -> str:
+        """The one-letter symbol used in notation: P, B, L, C, T, F."""
+        return _LETTERS[self.value]
+
+    @property
+    def title(self) -> str:
+        """The English name: ``"Prince"`` ... ``"Fire-eater"``."""
+        return _TITLES[self.value]
+
+    @property
+    def french(self) -> str:
+        """The French name used in the seed (A18)."""
+        return _FRENCH[self.value]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Rank:
+        """The rank with this notation letter; ``KeyError`` if there is none."""
+        return _BY_LETTER[letter]
+
+
+_LETTERS = {6: "P", 5: "B", 4: "L", 3: "C", 2: "T", 1: "F"}
+_TITLES = {
+    6: "Prince",
+    5: "Bishop",
+    4: "Lady",
+    3: "Charlatan",
+    2: "Troubadour",
+    1: "Fire-eater",
+}
+_FRENCH = {
+    6: "Prince",
+    5: "Évêque",
+    4: "Dame",
+    3: "Charlatan",
+    2: "Troubadour",
+    1: "Cracheur de feu",
+}
+_BY_LETTER = {letter: Rank(value) for value, letter in _LETTERS.items()}
+
+RANKS: tuple[Rank, ...] = tuple(Rank)
+"""The ranks from the highest (Prince) to the lowest (Fire-eater)."""
+
+SET_VALUE = sum(rank.value for rank in Rank)
+"""The total value of one player's set of six cards: 21 (A18)."""
+
+DIE_CHOICES = ("first_player", "none")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _to_tuple(value: object) -> object:
+    """Accept a list for ``arrival`` (a tuple is stored, so Rules stay hashable)."""
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+@attrs.frozen(slots=True, init=False)
+class Rules:
+    """The options of Ascent; ``Rules()`` is the reference reading of the seed.
+
+    Every open point of the seed is an option (see ``spec/ascent.md``):
+
+    ``squares`` (A5)
+        Number of squares of the path above the Start (default 7).
+    ``arrival`` (A1, A6)
+        Arrival square, which is also the ceiling, of the ranks of value
+        1..6 (index ``value - 1``); default ``(2, 3, 4, 5, 6, 7)``, value + 1.
+        Strictly increasing, in ``1..squares``.
+    ``upper_half`` (A13)
+        First square of the upper half of the board (default 4).
+    ``allow_exposing_split`` (A7)
+        ``False``: a split may not leave on top of the remainder a card
+        above its own arrival square.  ``True``: it may; the exposed
+        remainder then stays where it is.
+    ``favours_per_move`` (A10)
+        ``1`` (default): at most one favour per Advance; an integer ``k``: at
+        most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``favour_after_arrival`` (A8, A10)
+        Whether a stack that has just been flipped on arrival may still take
+        a favour (default ``True``).
+    ``removal_in_lower_half`` (A13)
+        Whether an exposed remainder is removed in the lower half too
+        (default ``False``).
+    ``last_player_continues`` (A14)
+        ``False`` (default): the game ends when at most one player still has
+        an unflipped card.  ``True``: that last player plays on, alone, until
+        no player has a legal Advance.
+    ``die`` (A18)
+        What the die decides: ``"first_player"`` (default) or ``"none"``
+        (seat 0 begins; the die is unused).
+    ``protection`` (A7)
+        ``True`` (default, the reference reading): the moving part is bound
+        by its leader's ceiling only; the cards under the leader are
+        protected.  ``False`` is the *wrong*, strict reading where every card
+        of the moving part is bound by its own ceiling.  It exists so that the
+        proofs' sensitivity tests can show that the invariants depend on
+        protection being read correctly; do not use it to play.
+    """
+
+    squares: int = attrs.field(
+        default=7, validator=validator(lambda v: _is_int(v) and 6 <= v <= 20, "an int in 6..20")
+    )
+    arrival: tuple[int, ...] = attrs.field(
+        default=(2, 3, 4, 5, 6, 7),
+        converter=_to_tuple,
+        validator=validator(
+            lambda v: (
+                isinstance(v, tuple)
+                and len(v) == 6
+                and all(_is_int(x) for x in v)
+                and all(a < b for a, b in itertools.pairwise(v))
+                and v[0] >= 1
+            ),
+            "a tuple of 6 strictly increasing squares >= 1 (ranks of value 1..6)",
+        ),
+    )
+    upper_half: int = attrs.field(
+        default=4, validator=validator(lambda v: _is_int(v) and v >= 1, "an int in 1..squares")
+    )
+    allow_exposing_split: bool = attrs.field(
+        default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    favours_per_move: int | None = attrs.field(
+        default=1,
+        validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
+    )
+    favour_after_arrival: bool = attrs.field(
+        default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    removal_in_lower_half: bool = attrs.field(
+        default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    last_player_continues: bool = attrs.field(
+        default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    die: str = attrs.field(
+        default="first_player",
+        validator=validator(lambda v: v in DIE_CHOICES, "one of " + ", ".join(DIE_CHOICES)),
+    )
+    protection: bool = attrs.field(
+        default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
+        {
+            "DEFAULT": MappingProxyType({}),
+            "GENEROUS": MappingProxyType({"favours_per_move": None}),
+            "HARSH": MappingProxyType({"removal_in_lower_half": True}),
+        }
+    )
+    """Named readings: ``DEFAULT`` (the reference reading, ``Rules()``),
+    ``GENEROUS`` (unlimited favours), ``HARSH`` (removal in both halves)."""
+
+    def __init__(self, **options: object) -> None:
+        init_rules(self, options)
+
+    def __attrs_post_init__(self) -> None:
+        # Cross-option checks (the per-option validators ran already).
+        if self.arrival[-1] > self.squares:
+            raise ArgumentError(
+                f"option arrival must hold squares in 1..{self.squares} (the path, A5), "
+                f"not {self.arrival!r}"
+            )
+        if self.upper_half > self.squares:
+            raise ArgumentError(
+                f"option upper_half must be an int in 1..{self.squares}, not {self.upper_half!r}"
+            )
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named preset (see :attr:`PRESETS`)."""
+        try:
+            options = cls.PRESETS[name]
+        except (KeyError, TypeError):
+            raise ArgumentError(
+                f"unknown preset {name!r}; the presets are: {', '.join(cls.PRESETS)}"
+            ) from None
+        return cls(**options)
+
+    def arrival_of(self, rank: Rank | int) -> int:
+        """The arrival square (the ceiling) of a rank or rank value (A6, spec rule 4)."""
+        value = rank.value if isinstance(rank, Rank) else rank
+        if not _is_int(value) or not 1 <= value <= 6:
+            raise ArgumentError(f"a rank is a Rank or a value in 1..6, not {rank!r}")
+        return self.arrival[value - 1]
+
+    def in_upper_half(self, square: int) -> bool:
+        """Whether a path square lies in the upper half of the board (A13, spec rule 6)."""
+        return 1 <= square <= self.squares and square >= self.upper_half
+
+    def removal_applies(self, square: int) -> bool:
+        """Whether an exposed remainder on this square leaves the board (A13, rule 15)."""
+        return 1 <= square <= self.squares and (
+            self.removal_in_lower_half or square >= self.upper_half
+        )
+
+    def advance_bound(self, players: int) -> int:
+        """An upper bound on the number of Advances of a game (termination).
+
+        Each Advance raises every card of its moving part by at least one
+        square (A3, A4); no move lowers a card (a favour keeps the row, a
+        removal takes cards off the board); a card rises at most ``squares``
+        times from its Start.  So a game has at most ``6 * players * squares``
+        Advances, each followed by at most ``6 * players`` favours and one
+        EndTurn.
+
+        >>> Rules().advance_bound(4)
+        168
+        """
+        return CARDS_PER_SET * players * self.squares
+
+    def options(self) -> dict[str, object]:
+        """The options that differ from the reference reading, in declaration order."""
+        default = _DEFAULT_VALUES
+        return {
+            f.name: getattr(self, f.name)
+            for f in attrs.fields(Rules)
+            if getattr(self, f.name) != default[f.name]
+        }
+
+
+_DEFAULT_VALUES: dict[str, object] = {f.name: f.default for f in attrs.fields(Rules)}
+
+
+PLAYERS = range(2, 7)
+"""Two to six players (spec rule 1): one column and one set each."""
+
+CARDS_PER_SET = 6
+"""One card of each rank per set (A18)."""
+
+MAX_SETS = 6
+"""Six sets of six cards: the 36 cards of the material (A18)."""
+
+
+def card_id(owner: int, value: int) -> int:
+    """The engine's number for a card: ``owner * 6 + (6 - value)`` (Prince first).
+
+    Card numbers order the cards by set, then by rank from high to low; the
+    notation and every canonical order (Start, removed piles) follow it.
+    """
+    return owner * CARDS_PER_SET + CARDS_PER_SET - value
+
+
+def value_of(cid: int) -> int:
+    """The value (6..1) of the card with engine number ``cid``."""
+    return CARDS_PER_SET - cid % CARDS_PER_SET
+
+
+@attrs.frozen(slots=True)
+class Tables:
+    """Tables derived once from a :class:`Rules` for the engine's inner loop.
+
+    They hold no rule of their own: each entry is computed from the options
+    by :meth:`of`.  Masks have bit ``s`` set for square ``s`` of a column.
+    Per-card tables are indexed by the card number of :func:`card_id`.
+    """
+
+    squares: int
+    path: int
+    """Bits of the path squares 1..squares."""
+    arrival: tuple[int, ...]
+    """Arrival square (ceiling) of each card (A6)."""
+    value: tuple[int, ...]
+    """Value of each card (A18)."""
+    arrival_bit: tuple[int, ...]
+    """``1 << arrival`` of each card."""
+    window: tuple[tuple[int, ...], ...]
+    """For a leader card and a source square: the squares above the source up
+    to the leader's ceiling, where its destination may lie (A3, A6)."""
+    removal: int
+    """Bits of the squares where an exposed remainder is removed (A13)."""
+    favour_limit: int
+    """Most favours per Advance (A10); a huge number for ``None``."""
+    favour_after_arrival: bool
+    allow_exposing_split: bool
+    protection: bool
+    last_player_continues: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> Tables:
+        """The tables of ``rules``, derived once per distinct Rules value (memoised:
+        Rules and Tables are immutable, so this is pure)."""
+        return _tables_of(rules)
+
+    @classmethod
+    def derive(cls, rules: Rules) -> Tables:
+        """Derive the tables of ``rules`` from scratch."""
+        top = rules.squares
+        path = ((1 << (top + 1)) - 1) & ~1
+        arrival_of = tuple(
+            rules.arrival[value_of(cid) - 1] for cid in range(MAX_SETS * CARDS_PER_SET)
+        )
+        window = tuple(
+            tuple(
+                path & ~((1 << (source + 1)) - 1) & ((1 << (ceiling + 1)) - 1)
+                for source in range(top + 1)
+            )
+            for ceiling in arrival_of
+        )
+        removal = 0
+        for square in range(1, top + 1):
+            if rules.removal_applies(square):
+                removal |= 1 << square
+        return cls(
+            squares=top,
+            path=path,
+            arrival=arrival_of,
+            value=tuple(value_of(cid) for cid in range(MAX_SETS * CARDS_PER_SET)),
+            arrival_bit=tuple(1 << a for a in arrival_of),
+            window=window,
+            removal=removal,
+            favour_limit=rules.favours_per_move if rules.favours_per_move is not None else 1 << 62,
+            favour_after_arrival=rules.favour_after_arrival,
+            allow_exposing_split=rules.allow_exposing_split,
+            protection=rules.protection,
+            last_player_continues=rules.last_player_continues,
+        )
+
+
+@functools.lru_cache(maxsize=64)
+def _tables_of(rules: Rules) -> Tables:
+    return Tables.derive(rules)
+
+
+def arrival(rules: Rules, rank: Rank | int) -> int:
+    """The arrival square of ``rank`` under ``rules`` (A6).
+
+    >>> arrival(Rules(), Rank.PRINCE)
+    7
+    """
+    return rules.arrival_of(rank)
+
+
+NOTES: tuple[Note, ...] = (
+    Note(
+        "A2",
+        "seats, columns and sets",
+        "Seats are numbered 0..n-1. Seat p owns column p and set p; the sets of absent "
+        "players stay out of play. A card is identified by its set (owner) and rank; "
+        "whoever's column it stands in controls it, moves it and scores it.",
+    ),
+    Note(
+        "A18",
+        "what the die decides",
+        "The die decides the first player only. It is rolled (seeded chance, stream "
+        "'ascent.die') until it shows a face 1..n; seat face-1 begins. With six players "
+        "one roll always suffices. new_game(first_player=...) overrides the roll; "
+        "die='none' lets seat 0 begin.",
+        "die",
+    ),
+    Note(
+        "A3",
+        "turn order",
+        "Turns pass by increasing seat, cyclically, from the first player.",
+    ),
+    Note(
+        "A3",
+        "acting out of turn",
+        "A move given for a seat that is not the seat to act is refused citing A3 "
+        "('A son tour un joueur deplace'), the clause that sets whose turn it is.",
+    ),
+    Note(
+        "A6",
+        "arrival squares strictly increase with rank",
+        "The arrival option must be strictly increasing in rank: then a higher ceiling "
+        "means a higher rank (A7's protection), and each arrival square belongs to one "
+        "rank only (A9).",
+        "arrival",
+    ),
+    Note(
+        "A6",
+        "no free square under the ceiling",
+        "If every square from c's square up to the leader's arrival square is occupied "
+        "(or the path ends), c has no move; the refusal cites A6 since the next free "
+        "square would lie above the ceiling. A leader that already stands above its "
+        "ceiling (an exposed remainder in the lower half) can never move again.",
+    ),
+    Note(
+        "A7",
+        "protection reading",
+        "The moving part is bound by its leader's ceiling only (protection=True). "
+        "protection=False is the wrong, strict reading where every card of the moving "
+        "part is bound by its own ceiling; it exists for the proofs' sensitivity tests.",
+        "protection",
+    ),
+    Note(
+        "A7",
+        "exposing split when allowed",
+        "With allow_exposing_split=True, a split may leave a card above its ceiling on "
+        "top of the remainder; the remainder stays where it is in either half (A13 only "
+        "removes what a take by another player exposes).",
+        "allow_exposing_split",
+    ),
+    Note(
+        "A8",
+        "flipped stacks are all flipped",
+        "A stack is either wholly flipped or not at all: a part landing on flipped cards "
+        "is flipped, and taken cards are flipped with a just-flipped taker (rule 14).",
+    ),
+    Note(
+        "A10",
+        "where taken cards go",
+        "Taken cards go directly under the moved part (above any older flipped cards of "
+        "that arrival square). With several favours, each take goes under the previous "
+        "ones: the moved stack grows downward.",
+    ),
+    Note(
+        "A10",
+        "the Start row",
+        "The Start is not a row for favours: cards on a Start are never taken.",
+    ),
+    Note(
+        "A10",
+        "choosing a favour",
+        "A favour is Favour(t): t and every card above t in another column's unflipped "
+        "stack on the moved stack's square, whose leader ranks lower than the moved "
+        "leader. The player's own column is never a target. A favour on a flipped stack "
+        "is refused citing A10 (the favour's conditions), as is one on another row or on "
+        "a leader of equal or higher rank.",
+    ),
+    Note(
+        "A10",
+        "several favours",
+        "favours_per_move=k allows up to k favours after each Advance; None allows any "
+        "number: after a favour, further favours on the same row (from any other column, "
+        "including the remainder just left) stay available, by the same moved stack, "
+        "until the player advances again or ends the turn. A favour beyond the limit "
+        "cites A10; a favour when no stack was just moved cites A11.",
+        "favours_per_move",
+    ),
+    Note(
+        "A10",
+        "favour after arrival",
+        "By default a stack that has just been flipped on arrival may take a favour; "
+        "favour_after_arrival=False forbids it.",
+        "favour_after_arrival",
+    ),
+    Note(
+        "A12",
+        "ending the turn",
+        "EndTurn declines: it is legal whenever a favour or a replay is available. After "
+        "an Advance with no favour available the turn ends by itself; after a favour, if "
+        "the player has neither another favour nor an Advance, the turn ends by itself. "
+        "EndTurn at the start of a turn is refused citing A3 (a turn is a move). An "
+        "Advance while a favour is pending (before any favour) is refused citing A12 "
+        "(playing again comes after a favour).",
+    ),
+    Note(
+        "A12",
+        "the replay",
+        "The replay after a favour may advance any stack of the player, and that Advance "
+        "brings its own favour.",
+    ),
+    Note(
+        "A13",
+        "who loses removed cards",
+        "'placee devant leur proprietaire' is read, as in spec rule 15, as the player of "
+        "the column the remainder stood in: the removed cards count against that player, "
+        "whoever owned them at setup.",
+    ),
+    Note(
+        "A14",
+        "the end of the game",
+        "'A player has an unflipped card' means a card not flipped in their column, "
+        "Start included. With last_player_continues=True the game ends only when no "
+        "player has a legal Advance.",
+        "last_player_continues",
+    ),
+    Note(
+        "A14",
+        "skipping a player",
+        "A player with no legal Advance is skipped when the turn passes; the skip cites "
+        "A14, whose end condition implies that players who cannot move stop playing "
+        "while others go on. The same player may play again if everyone else is skipped.",
+    ),
+    Note(
+        "A1",
+        "observation",
+        "Ascent has no hidden information: observation(state, seat) is the state itself.",
+    ),
+    Note(
+        "A15",
+        "cards above their arrival square",
+        "Every card on or above its arrival square scores its value (A15), whether a "
+        "higher card protects it or it is an exposed remainder left in the lower half: "
+        "in both cases it went beyond inside a stack.",
+    ),
+    Note(
+        "A2",
+        "cards that are not yours to move",
+        "An Advance of a card outside the player's column (another column, removed, or "
+        "of a set not in play) is refused citing A2.",
+    ),
+    Note(
+        "A3",
+        "order of the legal moves",
+        "legal_moves lists the Favours (columns in seat order, each stack top first), "
+        "then the Advances (Start cards in card order, then stacks from the lowest "
+        "square up, top card first), then EndTurn.",
+    ),
+    Note(
+        "A3",
+        "notation of moves",
+        "parse_move reads the text of a move (Advance 'L1', Favour 'xT2', EndTurn 'end') "
+        "and checks that the card is in play; legality is checked by apply, which cites "
+        "the clause.",
+    ),
+)
+"""Every interpretation decision where the seed and the spec are silent."""

@@ -1,0 +1,734 @@
+"""The rules in motion: setup, legal moves, applying a move, the end and the score.
+
+Every rule check cites its clause.  The numbers come from the state's
+:class:`~castlerules.ascent.rules.Rules` through its derived
+:class:`~castlerules.ascent.rules.Tables`; this module spells out none.
+
+The reference interpretation (``spec/ascent.md``, rules 8-19) in short:
+
+* An Advance moves card ``c`` of the player's column, unflipped, with every
+  card above it (rule 8, A2, A3, A8).  Its destination is the lowest square
+  above ``c``'s square free for the leader's rank, jumping over occupied
+  squares (rule 9, A3, A4); a square is free for rank ``r`` if it is empty or
+  is ``r``'s arrival square holding flipped cards (A9).
+* The destination may not lie above the leader's arrival square (rule 10,
+  A6); the cards under the leader are protected (A7).  A split may not leave
+  on top of the remainder a card above its own arrival square (rule 11, A7).
+* Arriving on the leader's arrival square flips the moving part (rule 12, A8).
+* A favour then takes a top part of a lower-ranked, unflipped stack of
+  another column on the same row, under the moved stack (rules 13-14, A10,
+  A11); an exposed remainder in the upper half leaves the board (rule 15,
+  A13); after a favour the player may play again (rule 16, A12).
+* When a turn ends the game-over test runs, then the turn passes to the next
+  seat with a legal Advance (rules 17-18, A14).  Scores: rule 19 (A15-A17).
+"""
+
+from __future__ import annotations
+
+from castlerules.ascent.moves import (
+    ADVANCES,
+    END,
+    END_CODE,
+    FAVOUR_BASE,
+    FAVOURS,
+    Move,
+    code_of,
+)
+from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
+from castlerules.ascent.state import CARDS, Column, State, locate
+from castlerules.core.chance import Rng
+from castlerules.core.errors import ArgumentError, IllegalMove
+
+_NO_MOVES: tuple[Move, ...] = ()
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
+    """The legal Advances of a column (rules 8-11).
+
+    ``fl`` and ``oc`` are the column's flipped and occupied square masks.
+    Order: the Start cards in card-number order, then the stacks from the
+    lowest square up, each from its top card down.
+    """
+    out: list[Move] = []
+    free = ~oc  # A3: any empty square is free...
+    window = t.window
+    abit = t.arrival_bit
+    for c in col[0]:
+        # ...and so is the rank's own arrival square holding flipped cards (A9).
+        # The window stops at the card's ceiling (A6).
+        if (free | (fl & abit[c])) & window[c][0]:
+            out.append(ADVANCES[c])
+    live = oc & ~fl  # A8: flipped stacks never move
+    while live:
+        low = live & -live
+        live ^= low
+        s = low.bit_length() - 1
+        st = col[s]
+        lead = st[0]
+        reach = (free | (fl & abit[lead])) & window[lead][s]
+        if not reach:  # A6: the next free square is above the leader's ceiling
+            continue
+        n = len(st)
+        if n == 1:
+            out.append(ADVANCES[lead])
+            continue
+        arr = t.arrival
+        if t.protection:  # A7: the part below the leader is protected
+            if t.allow_exposing_split:
+                out.extend([ADVANCES[c] for c in st])
+            else:
+                for i in range(n - 1):
+                    # A7 (rule 11): the remainder's top must not stand above its ceiling
+                    if s <= arr[st[i + 1]]:
+                        out.append(ADVANCES[st[i]])
+                out.append(ADVANCES[st[-1]])
+        else:
+            # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
+            d = (reach & -reach).bit_length() - 1
+            expose = t.allow_exposing_split
+            for i in range(n):
+                if arr[st[i]] < d:
+                    break
+                if i + 1 < n and not expose and s > arr[st[i + 1]]:
+                    continue
+                out.append(ADVANCES[st[i]])
+    return out
+
+
+def _favour_targets(
+    t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], p: int, d: int
+) -> list[Move]:
+    """Favours on row ``d`` for the stack of column ``p`` there (rule 13, A10, A11).
+
+    Every card of an unflipped stack of another column on square ``d`` whose
+    leader ranks lower than that stack's leader; columns in seat order, cards
+    top first.
+    """
+    out: list[Move] = []
+    bit = 1 << d
+    value = t.value
+    r = value[cols[p][d][0]]
+    for q, col in enumerate(cols):
+        if q == p:
+            continue  # A10: another column
+        st = col[d]
+        # A10: lower rank only; flipped cards are never taken (A8, rule 13)
+        if st and not flipped[q] & bit and value[st[0]] < r:
+            out.extend([FAVOURS[c] for c in st])
+    return out
+
+
+def _favours_open(
+    t: Tables,
+    state_cols: tuple[Column, ...],
+    flipped: tuple[int, ...],
+    p: int,
+    step: tuple[int, int, int],
+) -> list[Move]:
+    """The favours still open in a mid-turn step (A10, A11; options favours_per_move,
+    favour_after_arrival)."""
+    d, _m, k = step
+    if k >= t.favour_limit:
+        return []
+    if not t.favour_after_arrival and flipped[p] >> d & 1:
+        return []
+    return _favour_targets(t, state_cols, flipped, p, d)
+
+
+def _moves_for(
+    t: Tables,
+    *,
+    cols: tuple[Column, ...],
+    flipped: tuple[int, ...],
+    occ: tuple[int, ...],
+    actor: int,
+    step: tuple[int, int, int] | None,
+) -> tuple[Move, ...]:
+    """The legal moves of a position, from scratch (rule 16)."""
+    if actor < 0:
+        return _NO_MOVES
+    if step is None:
+        return tuple(_advances(t, cols[actor], flipped[actor], occ[actor]))
+    favours = _favours_open(t, cols, flipped, actor, step)
+    if step[2] == 0:
+        return (*favours, END)
+    advances = _advances(t, cols[actor], flipped[actor], occ[actor])  # A12: replay
+    return (*favours, *advances, END)
+
+
+def occupancy(t: Tables, cols: tuple[Column, ...]) -> tuple[int, ...]:
+    """Per column, the bit mask of its non-empty path squares."""
+    out = []
+    for col in cols:
+        mask = 0
+        for s in range(1, t.squares + 1):
+            if col[s]:
+                mask |= 1 << s
+        out.append(mask)
+    return tuple(out)
+
+
+def game_over_test(
+    t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], occ: tuple[int, ...]
+) -> bool:
+    """The test run when a turn ends (rule 18, A14).
+
+    Over if at most one player still has an unflipped card in their column
+    (Start included), unless ``last_player_continues``; or if no player has a
+    legal Advance.
+    """
+    n = len(cols)
+    if not t.last_player_continues:
+        alive = 0
+        for q in range(n):
+            if cols[q][0] or occ[q] & ~flipped[q]:
+                alive += 1
+        if alive <= 1:
+            return True
+    return not any(_advances(t, cols[q], flipped[q], occ[q]) for q in range(n))
+
+
+def _end_turn(
+    rules: Rules,
+    *,
+    t: Tables,
+    cols: tuple[Column, ...],
+    flipped: tuple[int, ...],
+    removed: tuple[tuple[int, ...], ...],
+    occ: tuple[int, ...],
+    p: int,
+) -> State:
+    """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
+    n = len(cols)
+    if not t.last_player_continues:
+        alive = 0
+        for q in range(n):
+            if cols[q][0] or occ[q] & ~flipped[q]:
+                alive += 1
+        if alive <= 1:  # A14: at most one player can still move
+            return State(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if not (cols[q][0] or occ[q] & ~flipped[q]):
+            continue  # A14: nothing left to move, skipped
+        moves = _advances(t, cols[q], flipped[q], occ[q])
+        if moves:
+            return State(rules, cols, flipped, removed, q, None, occ, tuple(moves), t)
+    # A14: no player has a legal Advance
+    return State(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _check_players(players: object) -> int:
+    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
+        raise ArgumentError(
+            f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
+        )
+    return players
+
+
+def first_player_of(rules: Rules, players: int, seed: int) -> int:
+    """The seat the die designates (A18; Note 'what the die decides').
+
+    The die is rolled until it shows a face ``1..players``; seat ``face - 1``
+    begins.  With ``die="none"`` seat 0 begins.
+    """
+    if rules.die == "none":
+        return 0
+    rng = Rng.from_seed(seed, "ascent.die")
+    while True:
+        face, rng = rng.die()
+        if face <= players:
+            return face - 1
+
+
+def new_game(
+    players: int, rules: Rules | None = None, seed: int = 0, first_player: int | None = None
+) -> State:
+    """A new game: every card alone on its owner's Start (spec rule 7).
+
+    ``seed`` decides the first player by the die (A18); ``first_player``
+    overrides it.
+
+    >>> s = new_game(4, seed=7)
+    >>> current_player(s) in range(4)
+    True
+    >>> current_player(new_game(3, first_player=2))
+    2
+    """
+    n = _check_players(players)
+    if rules is None:
+        rules = Rules()
+    elif not isinstance(rules, Rules):
+        raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError(f"seed must be an int, not {seed!r}")
+    if first_player is None:
+        first = first_player_of(rules, n, seed)
+    elif (
+        isinstance(first_player, int)
+        and not isinstance(first_player, bool)
+        and 0 <= first_player < n
+    ):
+        first = first_player
+    else:
+        raise ArgumentError(
+            f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
+        )
+    t = Tables.of(rules)
+    empty: tuple[int, ...] = ()
+    cols = tuple(
+        (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
+        for q in range(n)
+    )
+    return make_state(
+        rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
+    )
+
+
+def make_state(
+    rules: Rules,
+    *,
+    t: Tables,
+    cols: tuple[Column, ...],
+    flipped: tuple[int, ...],
+    removed: tuple[tuple[int, ...], ...],
+    actor: int,
+    step: tuple[int, int, int] | None,
+) -> State:
+    """A state with its derived caches computed (for setup and notation)."""
+    occ = occupancy(t, cols)
+    moves = _moves_for(t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step)
+    return State(rules, cols, flipped, removed, actor, step, occ, moves, t)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def current_player(state: State) -> int | None:
+    """The seat to act, or None once the game is over."""
+    return None if state.actor < 0 else state.actor
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """The legal moves, in a deterministic order without duplicates (empty once over).
+
+    At the start of a turn: the Advances.  After an Advance with a favour
+    available: the Favours and EndTurn.  After a favour: any further Favours,
+    the Advances (the replay, A12) and EndTurn.
+    """
+    return state.moves
+
+
+def is_over(state: State) -> bool:
+    """Whether the game is over (A14)."""
+    return state.actor < 0
+
+
+def pending_favour(state: State) -> bool:
+    """Whether the current player is mid-turn, in the favour / EndTurn step (A10-A12).
+
+    True after an Advance that left a favour available and after a favour
+    (when a further favour or the replay is available); in that step
+    :class:`~castlerules.ascent.moves.EndTurn` is legal.  False at the start
+    of a turn and once the game is over.
+    """
+    return state.step is not None and state.actor >= 0
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Each seat's points (rule 19, A15, A16); available at any time.
+
+    A card in a seat's column scores its value for that seat if it stands on
+    or above its arrival square, minus its value if below (the Start
+    included); each removed card scores minus its value.
+    """
+    t = state.tables
+    arr = t.arrival
+    val = t.value
+    out = []
+    for q, col in enumerate(state.columns):
+        total = 0
+        for s, st in enumerate(col):
+            for c in st:
+                total += val[c] if s >= arr[c] else -val[c]
+        for c in state.removed_cards[q]:
+            total -= val[c]
+        out.append(total)
+    return tuple(out)
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The seats with the most points once the game is over; ties are shared (A17)."""
+    if state.actor >= 0:
+        return ()
+    points = scores(state)
+    best = max(points)
+    return tuple(q for q, v in enumerate(points) if v == best)
+
+
+def advances_of(state: State, seat: int) -> tuple[Move, ...]:
+    """The Advances ``seat`` could make in this position, whoever is to act."""
+    return tuple(
+        _advances(state.tables, state.columns[seat], state.flipped[seat], state.occupied[seat])
+    )
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, move: Move, *, seat: int | None = None) -> State:
+    """Play ``move`` and return the new state; ``state`` is unchanged.
+
+    ``seat``, if given, is the seat that plays; a seat other than the seat
+    to act is refused (A3).  An illegal move raises
+    :class:`~castlerules.core.errors.IllegalMove` citing the clause it breaks.
+    """
+    code = code_of(move)
+    p = state.actor
+    if p < 0:
+        raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
+    if seat is not None:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ArgumentError(f"seat must be an int, not {seat!r}")
+        if seat != p:
+            raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
+    if code < FAVOUR_BASE:
+        return _advance(state, p, code)
+    if code < END_CODE:
+        return _favour(state, p, code - FAVOUR_BASE)
+    if state.step is None:
+        raise IllegalMove(
+            "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
+            "A3",
+        )
+    return _end_turn(
+        state.rules,
+        t=state.tables,
+        cols=state.columns,
+        flipped=state.flipped,
+        removed=state.removed_cards,
+        occ=state.occupied,
+        p=p,
+    )
+
+
+def _advance(state: State, p: int, c: int) -> State:
+    step = state.step
+    if step is not None and step[2] == 0:
+        raise IllegalMove(
+            f"{CARDS[c]} cannot advance now: after an Advance, take a favour or end the "
+            "turn; playing again comes after a favour",
+            "A12",
+        )
+    t = state.tables
+    cols = state.columns
+    col = cols[p]
+    fl = state.flipped[p]
+    start = col[0]
+    if c in start:
+        s = 0
+        j = start.index(c)
+        part: tuple[int, ...] = (c,)
+        rest = start[:j] + start[j + 1 :]
+    else:
+        for s in range(1, t.squares + 1):
+            if c in col[s]:
+                break
+        else:
+            raise _not_in_column(state, p, c)
+        if fl >> s & 1:
+            raise IllegalMove(f"{_name(c)} is flipped on square {s} and can never move again", "A8")
+        st = col[s]
+        i = st.index(c)
+        part = st[: i + 1]
+        rest = st[i + 1 :]
+    lead = part[0]
+    oc = state.occupied[p]
+    reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
+    if not reach:
+        raise _ceiling_error(state, p, c, s, lead)
+    low = reach & -reach
+    d = low.bit_length() - 1
+    arr = t.arrival
+    if s and rest and not t.allow_exposing_split and s > arr[rest[0]]:
+        raise IllegalMove(
+            f"advancing {_name(c)} would leave {_name(rest[0])} exposed on square {s}, "
+            f"above its arrival square {arr[rest[0]]}: protection only lasts while a "
+            "higher card covers it",
+            "A7",
+        )
+    if not t.protection:
+        for x in part:
+            if arr[x] < d:
+                raise IllegalMove(
+                    f"{_name(x)} cannot go to square {d}, above its arrival square "
+                    f"{arr[x]} (strict reading: no protection)",
+                    "A6",
+                )
+    # The move itself (A3, A4): the part lands on d, on top of flipped cards if any (A9).
+    target = col[d]
+    lst = list(col)
+    lst[s] = rest
+    lst[d] = part + target if target else part
+    cl = list(cols)
+    cl[p] = tuple(lst)
+    new_cols = tuple(cl)
+    oc2 = oc | low
+    if s and not rest:
+        oc2 &= ~(1 << s)
+    ol = list(state.occupied)
+    ol[p] = oc2
+    occ = tuple(ol)
+    flipped = state.flipped
+    flip_now = d == arr[lead]
+    if flip_now:  # A8: arrival flips the whole moving part
+        fll = list(flipped)
+        fll[p] = fl | low
+        flipped = tuple(fll)
+    if t.favour_after_arrival or not flip_now:
+        favours = _favour_targets(t, new_cols, flipped, p, d)
+        if favours:  # A10: a favour is available
+            favours.append(END)
+            return State(
+                state.rules,
+                new_cols,
+                flipped,
+                state.removed_cards,
+                p,
+                (d, len(part), 0),
+                occ,
+                tuple(favours),
+                t,
+            )
+    return _end_turn(
+        state.rules, t=t, cols=new_cols, flipped=flipped, removed=state.removed_cards, occ=occ, p=p
+    )
+
+
+def _favour(state: State, p: int, c: int) -> State:
+    step = state.step
+    if step is None:
+        raise IllegalMove(
+            f"no favour is pending: only the card or stack just moved can take {_name(c)}",
+            "A11",
+        )
+    d, m, k = step
+    t = state.tables
+    if k >= t.favour_limit:
+        raise IllegalMove(
+            f"no more favours after this Advance: at most {t.favour_limit} per Advance",
+            "A10",
+        )
+    cols = state.columns
+    flipped = state.flipped
+    q = -1
+    for col_index, col in enumerate(cols):
+        if col_index != p and c in col[d]:
+            q = col_index
+            break
+    if q < 0:
+        raise _favour_elsewhere(state, p, c, d)
+    st = cols[q][d]
+    if flipped[q] >> d & 1:
+        raise IllegalMove(
+            f"{_name(c)} is flipped on square {d}: flipped cards are never taken", "A10"
+        )
+    taker = cols[p][d]
+    value = t.value
+    if value[st[0]] >= value[taker[0]]:
+        raise IllegalMove(
+            f"cannot take {_name(c)}: its stack's leader, {_name(st[0])}, does not rank "
+            f"lower than {_name(taker[0])}",
+            "A10",
+        )
+    if not t.favour_after_arrival and flipped[p] >> d & 1:
+        raise IllegalMove(
+            "a stack that has just been flipped on arrival takes no favour "
+            "(favour_after_arrival=False)",
+            "A10",
+        )
+    j = st.index(c)
+    taken = st[: j + 1]
+    rest = st[j + 1 :]
+    cl = list(cols)
+    colp = list(cols[p])
+    colp[d] = taker[:m] + taken + taker[m:]  # A10: under the moved stack
+    cl[p] = tuple(colp)
+    colq = list(cols[q])
+    removed = state.removed_cards
+    occ = state.occupied
+    if rest and t.removal >> d & 1 and d > t.arrival[rest[0]]:
+        # A13: the exposed remainder leaves the board, against its column's player
+        colq[d] = ()
+        rl = list(removed)
+        rl[q] = tuple(sorted(removed[q] + rest))
+        removed = tuple(rl)
+        rest = ()
+    else:
+        colq[d] = rest
+    cl[q] = tuple(colq)
+    new_cols = tuple(cl)
+    if not rest:
+        ol = list(occ)
+        ol[q] = occ[q] & ~(1 << d)
+        occ = tuple(ol)
+    new_step = (d, m + len(taken), k + 1)
+    moves = _favours_open(t, new_cols, flipped, p, new_step)
+    moves.extend(_advances(t, new_cols[p], flipped[p], occ[p]))  # A12: play again
+    if moves:
+        moves.append(END)
+        return State(state.rules, new_cols, flipped, removed, p, new_step, occ, tuple(moves), t)
+    return _end_turn(
+        state.rules, t=t, cols=new_cols, flipped=flipped, removed=removed, occ=occ, p=p
+    )
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _name(c: int) -> str:
+    card = CARDS[c]
+    return f"the {card.rank.title} of set {card.owner} ({card})"
+
+
+def _not_in_column(state: State, p: int, c: int) -> Exception:
+    n = len(state.columns)
+    if c // CARDS_PER_SET >= n:
+        return IllegalMove(
+            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A2"
+        )
+    found = locate(state, c)
+    if found is None:
+        return IllegalMove(
+            f"{_name(c)} was removed from the board; seat {p} moves only the cards of column {p}",
+            "A2",
+        )
+    return IllegalMove(
+        f"{_name(c)} stands in column {found[0]}: seat {p} moves only the cards of column {p}",
+        "A2",
+    )
+
+
+def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMove:
+    t = state.tables
+    ceiling = t.arrival[lead]
+    col = state.columns[p]
+    fl = state.flipped[p]
+    nxt = None
+    for d in range(s + 1, t.squares + 1):
+        if not col[d] or (fl >> d & 1 and d == ceiling):
+            nxt = d
+            break
+    where_to = (
+        "no free square is left above it" if nxt is None else f"the next free square is {nxt}"
+    )
+    led = "" if lead == c else f" (its stack is led by {_name(lead)})"
+    return IllegalMove(
+        f"{_name(c)} on square {s} cannot advance{led}: {where_to}, and the "
+        f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
+        "A6",
+    )
+
+
+def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
+    n = len(state.columns)
+    if c // CARDS_PER_SET >= n:
+        return IllegalMove(
+            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A10"
+        )
+    found = locate(state, c)
+    if found is None:
+        return IllegalMove(f"{_name(c)} was removed from the board and cannot be taken", "A10")
+    q, s, _ = found
+    if q == p:
+        return IllegalMove(
+            f"{_name(c)} is in your own column: a favour takes cards of another column", "A10"
+        )
+    if s == 0:
+        return IllegalMove(f"{_name(c)} is on a Start: the Start is not a row for favours", "A10")
+    own = state.columns[p][s]
+    if own and not state.flipped[p] >> s & 1:
+        return IllegalMove(
+            f"{_name(c)} is on row {s}: only the stack just moved, on row {d}, can take a favour",
+            "A11",
+        )
+    return IllegalMove(
+        f"{_name(c)} is on row {s}, not on row {d} of the stack just moved: a favour "
+        "takes cards on the same row",
+        "A10",
+    )
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def ceiling_violations(state: State) -> tuple[int, ...]:
+    """Card numbers that break the ceiling invariant (A6, A7, A13).
+
+    The invariant: every card above its own arrival square has a card of
+    higher rank above it in its stack.  Excused: the cards of an exposed
+    remainder, a stack whose top stands above its own arrival square, where
+    it may stay (on a square where A13 does not remove it, or anywhere with
+    ``allow_exposing_split``).  Every reachable position has none; the
+    tests check this after every move, and ``from_text`` refuses a position
+    that has some.
+    """
+    t = state.tables
+    arr = t.arrival
+    val = t.value
+    bad: list[int] = []
+    for col in state.columns:
+        for s in range(1, t.squares + 1):
+            st = col[s]
+            if not st:
+                continue
+            if s > arr[st[0]] and (t.allow_exposing_split or not t.removal >> s & 1):
+                continue  # an exposed remainder stays where it is (rule 15)
+            best = 0
+            for c in st:
+                if s > arr[c] and best <= val[c]:
+                    bad.append(c)
+                best = max(best, val[c])
+    return tuple(bad)
+
+
+def perft(state: State, depth: int) -> int:
+    """The number of leaves of the move tree ``depth`` plies below ``state``.
+
+    Every move (Advance, Favour, EndTurn) is a ply; a finished game is a
+    leaf at any depth.
+
+    >>> perft(new_game(2, first_player=0), 1)
+    6
+    """
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ArgumentError(f"perft depth must be an int >= 0, not {depth!r}")
+    return _perft(state, depth)
+
+
+def _perft(state: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = state.moves
+    if not moves:
+        return 1
+    if depth == 1:
+        return len(moves)
+    return sum(_perft(apply(state, m), depth - 1) for m in moves)
+
+
+def observation(state: State, seat: int) -> State:
+    """What ``seat`` may know: everything, since Ascent hides nothing.
+
+    The state itself is returned (it is immutable); ``seat`` is checked.
+    """
+    n = len(state.columns)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise ArgumentError(f"seat must be an int in 0..{n - 1}, not {seat!r}")
+    return state

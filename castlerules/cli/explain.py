@@ -1,0 +1,240 @@
+"""``castlerules explain GAME POSITION MOVE``: is this move legal here, and why?
+
+Illegal: the rule that forbids it, in plain words, with its clause ID and
+the seed's French text of that clause.  Legal: what the move did (each event
+with the clause it exercised), who plays next, and the resulting position.
+
+``--compare`` asks the same question under every other reading: every
+preset, and every option with each alternative value worth trying (see
+:mod:`castlerules.cli.readings`), and prints where the readings disagree with
+the one chosen.  ``--svg FILE`` draws the position before and after the move;
+``--json`` prints the same answer as JSON.
+
+POSITION is a position in the game's notation (as ``to_text`` writes it and
+``castlerules demo`` or ``replay --annotate`` print it), ``@FILE`` to read it
+from a file, ``-`` to read it from standard input, or ``new:PLAYERS[:SEED]``
+for the starting position of a new game.
+
+Exit status: 0 legal, 1 illegal, 2 bad input (unknown game or option,
+malformed position or move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import Any
+
+import attrs
+
+from castlerules import options_text, records
+from castlerules.cli import common, drawing, positions, readings
+from castlerules.core import ArgumentError, Event, IllegalMove, NotationError, RulesError
+
+
+def add_parser(sub: Any, name: str) -> None:
+    """Register the ``explain`` sub-command."""
+    parser = sub.add_parser(
+        name,
+        help="is this move legal here, and why; what it does; --compare across readings",
+        description=textwrap.fill(
+            "Say whether MOVE is legal in POSITION: if not, the rule that forbids it "
+            "(clause ID and the seed's text); if so, what happened and the resulting position. "
+            "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED]. "
+            "Exit status: 0 legal, 1 illegal, 2 bad input.",
+            78,
+        ),
+        epilog="examples:\n"
+        "  castlerules explain throne new:4 C6\n"
+        "  castlerules explain throne new:4 C1 --compare\n"
+        "  castlerules explain ascent @position.txt xT2 --rules HARSH --json\n"
+        '  castlerules explain throne "$(cat pos.txt)" yes -o no_cards_reset_each_round=false',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", metavar="GAME", help="throne or ascent")
+    parser.add_argument("position", metavar="POSITION", help="the position (see above)")
+    parser.add_argument("move", metavar="MOVE", help="the move in the game's notation")
+    common.add_rules_arguments(parser)
+    parser.add_argument(
+        "--seat",
+        type=int,
+        help="the seat that plays the move (default: the seat to act); another seat is "
+        "refused with the turn-order clause",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also try every preset and every option that could matter; print disagreements",
+    )
+    parser.add_argument("--svg", metavar="FILE", help="draw the position before and after")
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+    parser.set_defaults(run=run)
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """The answer under one reading: legal or not, why, and what happened."""
+
+    legal: bool
+    clause: str | None
+    message: str
+    before: Any
+    move: Any
+    after: Any
+    events: tuple[Event, ...]
+
+    def key(self, module: Any) -> tuple[object, ...]:
+        """What two readings must share to agree: legality, clause, result and events."""
+        if not self.legal:
+            return (False, self.clause)
+        return (True, positions.board_text(module, self.after), tuple(self.events))
+
+
+def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
+    """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
+    try:
+        move = module.parse_move(state, move_text)
+    except NotationError as err:
+        cause = err.__cause__
+        if not isinstance(cause, IllegalMove):
+            raise
+        return Outcome(False, cause.clause, str(cause), state, None, None, ())
+    try:
+        after = module.apply(state, move, seat=seat)
+    except IllegalMove as err:
+        return Outcome(False, err.clause, str(err), state, move, None, ())
+    events = tuple(module.describe(state, move, after))
+    return Outcome(True, None, "", state, move, after, events)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer the question; exit 0 if legal, 1 if illegal."""
+    module = common.game_module(args.game)
+    options = common.parse_options(module, args.option)
+    text = common.read_text_argument(args.position, "position")
+    preset: str | None = None
+    if text.startswith(positions.NEW_PREFIX) or args.rules is not None:
+        # The rules are the preset (default: the reference reading) with the options.
+        preset = common.preset_of(module, args.rules)
+        rules = records.build_rules(module, preset, options)
+        state = positions.load(module, text, rules, preset)
+    else:
+        # The position's own rules, with the options changed.
+        state = positions.load(module, text, None, None)
+        rules = common.with_options(module, state.rules, options)
+        state = positions.reinterpret(module, state, rules)
+    rules = state.rules
+    move_text = common.read_text_argument(args.move, "move")
+    if args.seat is not None:
+        players = positions.players(state)
+        if not 0 <= args.seat < players:
+            raise ArgumentError(f"--seat must be a seat in 0..{players - 1}, not {args.seat}")
+    try:
+        outcome = judge(module, state, move_text, args.seat)
+    except NotationError as err:
+        raise NotationError(f"cannot read the move {move_text!r}: {err}") from None
+
+    comparison = None
+    if args.compare:
+        comparison = readings.compare(
+            module, state, rules, preset, move_text=move_text, seat=args.seat, judge=judge
+        )
+
+    if args.svg:
+        common.write_file(args.svg, _drawing(module, move_text, outcome), "drawing")
+
+    label = common.rules_label(module, rules, preset)
+    if args.json:
+        data = _data(module, label, state, move_text, seat=args.seat, outcome=outcome)
+        if comparison is not None:
+            data["compare"] = comparison.data(module)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print(module, label, state, move_text, seat=args.seat, outcome=outcome)
+        if comparison is not None:
+            sys.stdout.write(comparison.text(module))
+        if args.svg:
+            sys.stdout.write(f"drawing written to {args.svg}\n")
+    return common.EXIT_OK if outcome.legal else common.EXIT_ILLEGAL
+
+
+def _drawing(module: Any, move_text: str, outcome: Outcome) -> str:
+    """Before and after, side by side, the moved character or card outlined."""
+    draw = drawing.svg_function(module)
+    moved = getattr(outcome.move, "character", None) or getattr(outcome.move, "card", None)
+    highlight = () if moved is None else (moved,)
+    if not outcome.legal:
+        before = draw(outcome.before, caption=f"{move_text}: illegal ({outcome.clause})")
+        return drawing.side_by_side([("before (the move is illegal)", before)])
+    before = draw(outcome.before, highlight=highlight)
+    after = draw(outcome.after, highlight=highlight)
+    return drawing.side_by_side([("before", before), (f"after {move_text}", after)])
+
+
+def _who(module: Any, state: Any, seat: int | None) -> str:
+    actor = module.current_player(state) if seat is None else seat
+    return "nobody (the game is over)" if actor is None else f"seat {actor}"
+
+
+def _print(
+    module: Any, label: str, state: Any, move_text: str, *, seat: int | None, outcome: Outcome
+) -> None:
+    write = sys.stdout.write
+    write(
+        f"{module.NAME.capitalize()}, rules {label}: {_who(module, state, seat)} plays "
+        f"{move_text}\n"
+    )
+    if not outcome.legal:
+        write(f"ILLEGAL: {outcome.message}\n")
+        if outcome.clause:
+            write(f"{common.clause_line(outcome.clause)}\n")
+            write("\n".join(common.clause_french(outcome.clause)) + " »\n")
+        return
+    write("LEGAL. What happened:\n")
+    for line in common.event_lines(outcome.events):
+        write(line + "\n")
+    write(positions.situation(module, outcome.after) + "\n")
+    write(f"position after:\n  {module.to_text(outcome.after)}\n")
+
+
+def _data(
+    module: Any, label: str, state: Any, move_text: str, *, seat: int | None, outcome: Outcome
+) -> dict[str, Any]:
+    rules = state.rules
+    data: dict[str, Any] = {
+        "game": module.NAME,
+        "rules": label,
+        "options": {
+            f.name: options_text.to_json(getattr(rules, f.name)) for f in attrs.fields(type(rules))
+        },
+        "position": module.to_text(state),
+        "move": move_text,
+        "seat": module.current_player(state) if seat is None else seat,
+        "legal": outcome.legal,
+    }
+    if outcome.legal:
+        data["events"] = common.event_data(outcome.events)
+        data["after"] = module.to_text(outcome.after)
+        data["next_player"] = module.current_player(outcome.after)
+        data["over"] = module.is_over(outcome.after)
+        if data["over"]:
+            data["scores"] = list(module.scores(outcome.after))
+            data["winners"] = list(module.winners(outcome.after))
+    else:
+        data["clause"] = outcome.clause
+        data["message"] = outcome.message
+        if outcome.clause:
+            from castlerules.core import CLAUSES
+
+            known = CLAUSES[outcome.clause]
+            data["clause_text"] = {
+                "summary": known.summary,
+                "english": known.english,
+                "french": known.french,
+            }
+    return data
+
+
+__all__ = ["Outcome", "RulesError", "add_parser", "judge", "run"]

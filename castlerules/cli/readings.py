@@ -1,0 +1,289 @@
+"""``explain --compare``: the same question under every reading that could matter.
+
+The readings tried, besides the one chosen (the *base*):
+
+- every preset of the game (with the options given on the command line, when
+  they fit it);
+- for every option of ``Rules``, each alternative value worth trying: a
+  boolean flipped; ``None`` for an optional number (and 1 for ``None``); the
+  value the option has in another preset; and the values listed in
+  :data:`EXTRA` (documented alternatives such as Ascent's upper half starting
+  at square 5).
+
+Options that are numbers of the material or of the table (how many
+characters, floors, points...) have no alternative reading and are not
+varied (they are listed as such; set them with ``--option`` to try a value),
+and :data:`EXCLUDED` options are never varied, with the reason.
+
+Two readings agree when the move is illegal under both for the same clause,
+or legal under both with the same events and the same resulting position.
+A reading under which the position cannot exist, or the move cannot be read,
+is reported as not applicable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from castlerules import options_text, records
+from castlerules.cli import common, positions
+from castlerules.core import RulesError
+
+EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
+    "ascent": {
+        # "la moitié supérieure" of a path of 7 squares: 4-7 (default) or 5-7.
+        "upper_half": (5,),
+        "favours_per_move": (None,),
+        "die": ("none",),
+    },
+    "throne": {
+        "placement_floors": ((2, 3, 4, 5),),
+    },
+}
+"""Documented alternative values of some options, per game."""
+
+EXCLUDED: Mapping[str, Mapping[str, str]] = {
+    "ascent": {
+        "protection": "protection=false is not a reading of the seed: it exists for the "
+        "proofs' sensitivity tests (see Rules)",
+    },
+    "throne": {},
+}
+"""Options never varied, per game, with the reason."""
+
+
+@attrs.frozen(slots=True)
+class Reading:
+    """One reading to try: a label (``ORIGINAL``, ``allow_pass=true``) and its rules."""
+
+    label: str
+    rules: Any
+
+
+@attrs.frozen(slots=True)
+class Row:
+    """The answer under one reading (``outcome`` None: not applicable, see ``note``)."""
+
+    reading: Reading
+    outcome: Any
+    note: str
+    agrees: bool
+
+
+@attrs.frozen(slots=True)
+class Comparison:
+    """The base answer and the answer under each other reading."""
+
+    base: Any
+    base_label: str
+    rows: tuple[Row, ...]
+    not_varied: tuple[str, ...]
+    excluded: tuple[tuple[str, str], ...]
+    invalid: tuple[tuple[str, str], ...]
+
+    @property
+    def disagreeing(self) -> tuple[Row, ...]:
+        """The readings whose answer differs from the base's."""
+        return tuple(r for r in self.rows if r.outcome is not None and not r.agrees)
+
+    def text(self, module: Any) -> str:
+        """The comparison for a reader."""
+        tried = [r for r in self.rows if r.outcome is not None]
+        lines = ["", f"Compared under {len(tried)} other readings (base: {self.base_label}):"]
+        if not self.disagreeing:
+            lines.append("  all of them agree with the base.")
+        else:
+            lines.append(f"  {len(self.disagreeing)} disagree with the base:")
+            lines.extend(_summary(module, f"{self.base_label} (base)", self.base))
+            for row in self.disagreeing:
+                lines.extend(_difference(module, self.base, row))
+            agree = [r.reading.label for r in tried if r.agrees]
+            if agree:
+                lines.append("  agree with the base: " + ", ".join(agree))
+        for row in self.rows:
+            if row.outcome is None:
+                lines.append(f"  not applicable: {row.reading.label}: {row.note}")
+        for label, why in self.invalid:
+            lines.append(f"  not a valid combination: {label}: {why}")
+        if self.not_varied:
+            lines.append(
+                "  not varied (numbers of the game, no alternative reading; try one with "
+                "--option): " + ", ".join(self.not_varied)
+            )
+        for name, why in self.excluded:
+            lines.append(f"  not varied: {name}: {why}")
+        return "\n".join(lines) + "\n"
+
+    def data(self, module: Any) -> dict[str, Any]:
+        """The comparison as JSON data."""
+        rows = []
+        for row in self.rows:
+            item: dict[str, Any] = {"reading": row.reading.label}
+            if row.outcome is None:
+                item["applicable"] = False
+                item["note"] = row.note
+            else:
+                item.update(_outcome_data(module, row.outcome))
+                item["agrees"] = row.agrees
+            rows.append(item)
+        return {
+            "base": self.base_label,
+            "readings": rows,
+            "disagree": [r.reading.label for r in self.disagreeing],
+            "invalid": [{"reading": k, "error": v} for k, v in self.invalid],
+            "not_varied": list(self.not_varied),
+            "excluded": [{"option": k, "reason": v} for k, v in self.excluded],
+        }
+
+
+def _outcome_data(module: Any, outcome: Any) -> dict[str, Any]:
+    if not outcome.legal:
+        return {"legal": False, "clause": outcome.clause, "message": outcome.message}
+    return {
+        "legal": True,
+        "events": common.event_data(outcome.events),
+        "after": module.to_text(outcome.after),
+    }
+
+
+def _summary(module: Any, label: str, outcome: Any, legal: str = "LEGAL") -> list[str]:
+    if not outcome.legal:
+        return [f"    {label}: ILLEGAL: {outcome.message}"]
+    return [f"    {label}: {legal}:", *common.event_lines(outcome.events, "      - ")]
+
+
+def _difference(module: Any, base: Any, row: Row) -> list[str]:
+    outcome = row.outcome
+    label = row.reading.label
+    if not outcome.legal or not base.legal:
+        return _summary(module, label, outcome)
+    if tuple(outcome.events) != tuple(base.events):
+        return _summary(module, label, outcome, "LEGAL, but other events")
+    mine = positions.board_text(module, base.after).split(" ")
+    theirs = positions.board_text(module, outcome.after).split(" ")
+    changes = [f"{a} -> {b}" for a, b in zip(mine, theirs, strict=False) if a != b] or [
+        "(the rules only)"
+    ]
+    return [
+        f"    {label}: LEGAL, same events, but another resulting position ({'; '.join(changes)}):",
+        f"      {positions.board_text(module, outcome.after)}",
+    ]
+
+
+def _alternatives(module: Any, name: str, value: object, presets: list[Any]) -> list[object]:
+    """The values of option ``name`` worth trying instead of ``value``."""
+    out: list[object] = []
+    if isinstance(value, bool):
+        out.append(not value)
+    elif value is None:
+        if _accepts_int(module, name):
+            out.append(1)
+    elif _optional(module, name):
+        out.append(None)
+    for rules in presets:
+        out.append(getattr(rules, name))
+    out.extend(EXTRA.get(module.NAME, {}).get(name, ()))
+    unique: list[object] = []
+    for candidate in out:
+        if candidate != value and candidate not in unique:
+            unique.append(candidate)
+    return unique
+
+
+def _kinds(module: Any, name: str) -> list[str]:
+    tp = options_text.field_types(module.Rules)[name]
+    return options_text.describe_type(tp).split(" or ")
+
+
+def _optional(module: Any, name: str) -> bool:
+    return "none" in _kinds(module, name)
+
+
+def _accepts_int(module: Any, name: str) -> bool:
+    return "an integer" in _kinds(module, name)
+
+
+def readings_of(
+    module: Any, rules: Any, preset: str | None, options: Mapping[str, object]
+) -> tuple[list[Reading], list[str], list[tuple[str, str]], list[tuple[str, str]]]:
+    """The readings to try: ``(readings, not varied, excluded, invalid combinations)``."""
+    names = records.preset_names(module)
+    preset_rules = [module.Rules.preset(n) for n in names]
+    found: list[Reading] = []
+    seen: list[Any] = [rules]
+    invalid: list[tuple[str, str]] = []
+
+    def add(label: str, candidate: Any) -> None:
+        if candidate not in seen:
+            seen.append(candidate)
+            found.append(Reading(label, candidate))
+
+    for name, base in zip(names, preset_rules, strict=True):
+        if name == preset:
+            continue
+        try:
+            candidate = common.with_options(module, base, options)
+            label = name + ("" if not options else " + the options given")
+        except RulesError:
+            candidate, label = base, name
+        add(label, candidate)
+    excluded = EXCLUDED.get(module.NAME, {})
+    not_varied: list[str] = []
+    for field in attrs.fields(module.Rules):
+        if field.name in excluded:
+            continue
+        value = getattr(rules, field.name)
+        others = _alternatives(module, field.name, value, preset_rules)
+        if not others:
+            not_varied.append(field.name)
+        for other in others:
+            label = f"{field.name}={options_text.to_text(other)}"
+            try:
+                candidate = common.with_options(module, rules, {field.name: other})
+            except RulesError as err:
+                invalid.append((label, common.safe_error(err)))
+                continue
+            add(label, candidate)
+    return found, not_varied, sorted(excluded.items()), invalid
+
+
+def compare(
+    module: Any,
+    state: Any,
+    rules: Any,
+    preset: str | None,
+    *,
+    move_text: str,
+    seat: int | None,
+    judge: Callable[[Any, Any, str, int | None], Any],
+) -> Comparison:
+    """Judge ``move_text`` in ``state`` under every reading; compare with the base."""
+    base_preset, base_options = records.rules_preset_and_options(module, rules, preset)
+    options = dict(base_options)
+    base = judge(module, state, move_text, seat)
+    base_key = base.key(module)
+    found, not_varied, excluded, invalid = readings_of(module, rules, base_preset, options)
+    rows = []
+    for reading in found:
+        try:
+            other_state = positions.reinterpret(module, state, reading.rules)
+        except RulesError as err:
+            rows.append(Row(reading, None, common.safe_error(err), False))
+            continue
+        try:
+            outcome = judge(module, other_state, move_text, seat)
+        except RulesError as err:
+            rows.append(Row(reading, None, f"the move cannot be read: {err}", False))
+            continue
+        rows.append(Row(reading, outcome, "", outcome.key(module) == base_key))
+    return Comparison(
+        base=base,
+        base_label=common.rules_label(module, rules, preset),
+        rows=tuple(rows),
+        not_varied=tuple(not_varied),
+        excluded=tuple(excluded),
+        invalid=tuple(invalid),
+    )

@@ -1,0 +1,557 @@
+"""Throne notation: positions (:func:`to_text`, :func:`from_text`) and moves (:func:`parse_move`).
+
+A position is one line of 14 fields separated by single spaces::
+
+    throne SEED 3 1 movement 2 LM/IJK/GH/F/CDE/AB/- - 4/4/4 - 0 ABCDEF,... - -
+
+1. ``throne``, the game;
+2. the rules: a preset name (``SEED``, ``ORIGINAL``), then ``,name=value`` for
+   every option that differs from it, in the order of the ``Rules`` fields
+   (``SEED,allow_pass=true,no_cards=4/3/3/2``); tuples are written with ``/``,
+   an empty tuple as ``-``, None as ``none``;
+3. the number of players; 4. the round (from 1);
+5. the phase: ``placement``, ``movement``, ``election`` or ``over``;
+6. the seat to act (``-`` once over);
+7. the castle: floors 1 to 7 separated by ``/``, each the letters of its
+   characters in alphabetical order or ``-`` when empty;
+8. the characters eliminated this round (B13), or ``-``;
+9. the No cards of each seat, ``/``-separated;
+10. the votes of the current election, one per seat: ``y``, ``n``, or ``.``
+    (not yet voted); ``-`` outside elections;
+11. the passes in a row (always 0 without ``allow_pass``);
+12. the objectives: rounds separated by ``/``, seats by ``,``, letters in
+    alphabetical order;
+13. the scores of the finished rounds: rounds separated by ``/``, seats by
+    ``,`` (``-`` before the first scoring);
+14. the kings of the finished rounds, one letter per round, ``.`` for a round
+    without a king (``-`` before the first scoring).
+
+Notation is canonical: one spelling per position, and :func:`from_text`
+refuses any other (``to_text(from_text(t)) == t`` whenever it succeeds).  It
+also refuses positions that the rules could not reach in ways the engine
+would trip over (an overfull floor, a vote without a No card...).
+
+A move is ``C3`` (place C on floor 3), ``C+`` (C climbs), ``yes``, ``no`` or
+``pass``.
+
+>>> from castlerules.throne import new_game, apply, Place
+>>> s = apply(new_game(3, objectives=[["ABCDEF", "GHIJKL", "ACEGIK"]] * 3), Place("C", 3))
+>>> text = to_text(s)
+>>> text.split(" ")[:11]
+['throne', 'SEED', '3', '1', 'placement', '1', '-/-/C/-/-/-/-', '-', '4/4/4', '-', '0']
+>>> from_text(text) == s
+True
+>>> parse_move(s, "A5")
+Place(character='A', floor=5)
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+
+from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
+from castlerules.core.notation import check_text, expect_count, fields, integer
+from castlerules.throne.moves import ALPHABET, NO, PASS, YES, Climb, Move, Place
+from castlerules.throne.rules import OPTION_KINDS, PLAYERS, Rules
+from castlerules.throne.state import (
+    ELECTION,
+    ELIMINATED,
+    MOVEMENT,
+    OVER,
+    PHASES,
+    PLACEMENT,
+    UNPLACED,
+    State,
+)
+from castlerules.throne.transitions import apply, first_player, round_score
+
+GAME = "throne"
+
+_PRESET_RULES: dict[str, Rules] = {name: Rules.preset(name) for name in Rules.PRESETS}
+_MAX_SCORE = 10**6
+
+
+def _integer(field: str, offset: int, text: str, low: int, high: int, *, what: str) -> int:
+    """A canonical decimal integer in ``low..high``; refuses overlong digit strings early.
+
+    (Python refuses to convert strings of more than 4300 digits with a
+    ``ValueError``; such a field is out of range anyway.)
+    """
+    if len(field) > len(str(high)) and field.isascii() and field.isdigit() and field[0] != "0":
+        raise NotationError(f"{what} must be in {low}..{high}, not {field[:12]}...", text, offset)
+    return integer(field, offset, text, low, high, what)
+
+
+# ---------------------------------------------------------------------------
+# Writing
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules field: the closest preset, then each option that differs from it."""
+    return rules._derived.text
+
+
+def _letters(rules: Rules, mask: int) -> str:
+    bits = format(mask, f"0{rules.characters}b")[::-1]  # bit i is character i
+    return "".join(compress(ALPHABET, map("1".__eq__, bits)))
+
+
+def to_text(state: State) -> str:
+    """The canonical one-line notation of a position (see the module documentation)."""
+    rules = state.rules
+    letters = ALPHABET[: rules.characters]
+    castle = "/".join(
+        "".join(ch for ch, f in zip(letters, state.floors, strict=True) if f == floor) or "-"
+        for floor in range(1, rules.floors + 1)
+    )
+    gone = "".join(ch for ch, f in zip(letters, state.floors, strict=True) if f == ELIMINATED)
+    votes = "".join(".ny"[v + 1] for v in state.votes) or "-"
+    objectives = "/".join(
+        ",".join(_letters(rules, mask) for mask in deal) for deal in state.objectives
+    )
+    results = "/".join(",".join(map(str, r)) for r in state.results) or "-"
+    kings = "".join("." if k < 0 else letters[k] for k in state.kings) or "-"
+    return " ".join(
+        (
+            GAME,
+            rules_text(rules),
+            str(state.players),
+            str(state.round),
+            PHASES[state.phase],
+            "-" if state.phase == OVER else str(state.turn),
+            castle,
+            gone or "-",
+            "/".join(map(str, state.no_cards)),
+            votes,
+            str(state.passes),
+            objectives,
+            results,
+            kings,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+def _parse_value(kind: str, value: str, offset: int, text: str, option: str) -> object:
+    if kind == "bool":
+        if value not in ("true", "false"):
+            raise NotationError(f"option {option} is true or false, not {value!r}", text, offset)
+        return value == "true"
+    if kind == "int":
+        return _integer(value, offset, text, 0, _MAX_SCORE, what=f"option {option}")
+    if kind == "cards" and value == "none":
+        return None
+    if value == "-":
+        return ()
+    items = _fields_at(value, "/", offset, text)
+    if kind == "ints":
+        return tuple(
+            _integer(item, at, text, 0, _MAX_SCORE, what=f"option {option}") for at, item in items
+        )
+    for at, item in items:
+        if not item.isascii() or not item.isalpha() or not item.isupper():
+            raise NotationError(
+                f"option {option} holds cards of capital letters, not {item!r}", text, at
+            )
+    return tuple(item for _, item in items)
+
+
+def parse_rules(field: str, offset: int = 0, text: str | None = None) -> Rules:
+    """Read a rules field (``SEED``, ``ORIGINAL,allow_pass=true``...) into :class:`Rules`."""
+    text = field if text is None else text
+    parts = _fields_at(field, ",", offset, text)
+    base_at, base = parts[0]
+    if base not in _PRESET_RULES:
+        raise NotationError(
+            f"the rules start with a preset name ({', '.join(_PRESET_RULES)}), not {base!r}",
+            text,
+            base_at,
+        )
+    kinds = dict(OPTION_KINDS)
+    options: dict[str, object] = dict(Rules.PRESETS[base])
+    for at, part in parts[1:]:
+        name, sep, value = part.partition("=")
+        if not sep or name not in kinds:
+            raise NotationError(
+                f"an option is name=value with a name among {', '.join(kinds)}, not {part!r}",
+                text,
+                at,
+            )
+        if not value:
+            raise NotationError(f"option {name} has no value", text, at)
+        options[name] = _parse_value(kinds[name], value, at + len(name) + 1, text, name)
+    if len(parts) == 1:
+        return _PRESET_RULES[base]
+    try:
+        return Rules(**options)
+    except ArgumentError as err:
+        raise NotationError(f"bad rules: {err}", text, offset) from err
+
+
+def _fields_at(field: str, sep: str, offset: int, text: str) -> list[tuple[int, str]]:
+    try:
+        return [(offset + at, part) for at, part in fields(field, sep)]
+    except NotationError as err:
+        where = None if err.index is None else offset + err.index
+        raise NotationError(str(err).split(" at character")[0], text, where) from None
+
+
+def _letter_group(group: str, at: int, text: str, letters: str, what: str) -> list[int]:
+    """Letters in strictly alphabetical order, each a character; ``-`` for none."""
+    if group == "-":
+        return []
+    out: list[int] = []
+    for k, ch in enumerate(group):
+        i = letters.find(ch) if ch.isalpha() else -1
+        if i < 0:
+            raise NotationError(
+                f"{what} holds characters {letters[0]}-{letters[-1]}, not {ch!r}", text, at + k
+            )
+        if out and i <= out[-1]:
+            raise NotationError(
+                f"{what} lists its characters once each, in alphabetical order", text, at + k
+            )
+        out.append(i)
+    return out
+
+
+def from_text(text: str) -> State:
+    """The position written ``text`` (see the module documentation).
+
+    Any text that is not the canonical notation of a consistent position
+    raises :class:`~castlerules.core.NotationError` naming the place where
+    reading failed, and nothing else.
+    """
+    text = check_text(text, "a Throne position")
+    if not text:
+        raise NotationError(
+            "an empty text is not a Throne position (14 fields are expected)", text, 0
+        )
+    parts = fields(text, " ")
+    expect_count(parts, 14, "a Throne position", text)
+    (
+        (tag_at, tag),
+        (rules_at, rules_field),
+        (players_at, players_field),
+        (round_at, round_field),
+        (phase_at, phase_field),
+        (turn_at, turn_field),
+        (castle_at, castle_field),
+        (gone_at, gone_field),
+        (nos_at, nos_field),
+        (votes_at, votes_field),
+        (passes_at, passes_field),
+        (objectives_at, objectives_field),
+        (results_at, results_field),
+        (kings_at, kings_field),
+    ) = parts
+    if tag != GAME:
+        raise NotationError(f"a Throne position starts with {GAME!r}, not {tag!r}", text, tag_at)
+    rules = parse_rules(rules_field, rules_at, text)
+    letters = rules.letters()
+    players = _integer(
+        players_field,
+        players_at,
+        text,
+        PLAYERS.start,
+        PLAYERS.stop - 1,
+        what="the number of players",
+    )
+    try:
+        rules.check_players(players)
+    except ArgumentError as err:
+        raise NotationError(str(err), text, players_at) from err
+    number = _integer(round_field, round_at, text, 1, rules.rounds, what="the round")
+    if phase_field not in PHASES:
+        raise NotationError(
+            f"the phase is one of {', '.join(PHASES)}, not {phase_field!r}", text, phase_at
+        )
+    phase_code = PHASES.index(phase_field)
+    if phase_code == OVER:
+        if turn_field != "-":
+            raise NotationError("once the game is over the seat to act is '-'", text, turn_at)
+        turn = -1
+    else:
+        turn = _integer(turn_field, turn_at, text, 0, players - 1, what="the seat to act")
+
+    # The castle (B1, B7) and the eliminated characters (B13).
+    floors = [UNPLACED] * rules.characters
+    groups = _fields_at(castle_field, "/", castle_at, text)
+    if len(groups) != rules.floors:
+        raise NotationError(
+            f"the castle lists {rules.floors} floors separated by '/', not {len(groups)}",
+            text,
+            castle_at,
+        )
+    counts = [0] * (rules.floors + 1)
+    for floor, (at, group) in enumerate(groups, start=1):
+        members = _letter_group(group, at, text, letters, f"floor {floor}")
+        if len(members) > rules.capacity(floor):
+            raise NotationError(
+                f"floor {floor} holds {len(members)} characters, more than "
+                f"{rules.capacity(floor)} (B7)",
+                text,
+                at,
+            )
+        for i in members:
+            if floors[i] != UNPLACED:
+                raise NotationError(f"character {letters[i]} is on two floors", text, at)
+            floors[i] = floor
+        counts[floor] = len(members)
+    for i in _letter_group(gone_field, gone_at, text, letters, "the eliminated characters"):
+        if floors[i] != UNPLACED:
+            raise NotationError(
+                f"character {letters[i]} is both in the castle and eliminated", text, gone_at
+            )
+        floors[i] = ELIMINATED
+    counts[0] = floors.count(UNPLACED)
+    eliminated = floors.count(ELIMINATED)
+
+    # No cards (B11) and votes.
+    full = rules.no_cards_for(players)
+    nos_parts = _fields_at(nos_field, "/", nos_at, text)
+    expect_count(nos_parts, players, "the No cards", text)
+    no_cards = tuple(_integer(v, at, text, 0, full, what="a No count") for at, v in nos_parts)
+    if votes_field == "-":
+        votes: tuple[int, ...] = ()
+    else:
+        if len(votes_field) != players or set(votes_field) - set("yn."):
+            raise NotationError(
+                f"the votes are '-' or one of y, n, . per seat ({players}), not {votes_field!r}",
+                text,
+                votes_at,
+            )
+        votes = tuple(".ny".index(v) - 1 for v in votes_field)
+    passes = _integer(passes_field, passes_at, text, 0, players - 1, what="the passes in a row")
+
+    # Objectives (B4), results and kings.
+    objectives = _read_objectives(rules, players, objectives_field, objectives_at, text)
+    if results_field == "-":
+        results: tuple[tuple[int, ...], ...] = ()
+    else:
+        rounds = _fields_at(results_field, "/", results_at, text)
+        rows = []
+        for at, row in rounds:
+            items = _fields_at(row, ",", at, text)
+            expect_count(items, players, "a round's scores", text)
+            rows.append(
+                tuple(_integer(v, a, text, 0, _MAX_SCORE, what="a score") for a, v in items)
+            )
+        results = tuple(rows)
+    if kings_field == "-":
+        kings: tuple[int, ...] = ()
+    else:
+        kings_list = []
+        for k, ch in enumerate(kings_field):
+            if ch != "." and letters.find(ch) < 0:
+                raise NotationError(
+                    f"a king is a character {letters[0]}-{letters[-1]} or '.', not {ch!r}",
+                    text,
+                    kings_at + k,
+                )
+            kings_list.append(-1 if ch == "." else letters.index(ch))
+        kings = tuple(kings_list)
+
+    state = State(
+        rules,
+        players,
+        number,
+        phase_code,
+        turn,
+        tuple(floors),
+        tuple(counts),
+        no_cards,
+        votes,
+        passes,
+        objectives,
+        results,
+        kings,
+    )
+    problem = _inconsistency(state, eliminated)
+    if problem is not None:
+        message, where = problem
+        at = {
+            "phase": phase_at,
+            "turn": turn_at,
+            "castle": castle_at,
+            "gone": gone_at,
+            "nos": nos_at,
+            "votes": votes_at,
+            "passes": passes_at,
+            "results": results_at,
+            "kings": kings_at,
+        }[where]
+        raise NotationError(message, text, at)
+    canonical = to_text(state)
+    if canonical != text:
+        index = next(
+            (k for k, (a, b) in enumerate(zip(canonical, text, strict=False)) if a != b),
+            min(len(canonical), len(text)),
+        )
+        raise NotationError(
+            f"not the canonical notation of this position, which is {canonical!r}", text, index
+        )
+    return state
+
+
+def _read_objectives(
+    rules: Rules, players: int, field: str, offset: int, text: str
+) -> tuple[tuple[int, ...], ...]:
+    letters = rules.letters()
+    deals = _fields_at(field, "/", offset, text)
+    expect_count(deals, rules.rounds, "the objectives", text)
+    out = []
+    for at, deal in deals:
+        cards = _fields_at(deal, ",", at, text)
+        expect_count(cards, players, "a round's objectives", text)
+        masks: list[int] = []
+        for card_at, card in cards:
+            members = _letter_group(card, card_at, text, letters, "an objective")
+            if len(members) != rules.objective_size:
+                raise NotationError(
+                    f"an objective holds {rules.objective_size} characters, not {card!r}",
+                    text,
+                    card_at,
+                )
+            if rules.objective_deck is not None and card not in rules.objective_deck:
+                raise NotationError(
+                    f"objective {card!r} is not a card of the objective_deck", text, card_at
+                )
+            mask = sum(1 << i for i in members)
+            if mask in masks:
+                raise NotationError(
+                    f"objective {card!r} is dealt twice in one round", text, card_at
+                )
+            masks.append(mask)
+        out.append(tuple(masks))
+    return tuple(out)
+
+
+def _inconsistency(state: State, eliminated: int) -> tuple[str, str] | None:
+    """Why this position cannot arise, and which field says so; None if it can."""
+    rules = state.rules
+    players = state.players
+    top = rules.throne_floor
+    counts = state.counts
+    finished = len(state.results)
+    if len(state.kings) != finished:
+        return (f"{finished} rounds are scored but {len(state.kings)} kings are listed", "kings")
+    if state.phase == OVER:
+        if state.round != rules.rounds or finished != rules.rounds:
+            return (f"the game is over only after round {rules.rounds} is scored", "phase")
+    elif finished != state.round - 1:
+        return (
+            f"in round {state.round}, {state.round - 1} rounds are scored, not {finished}",
+            "results",
+        )
+    if state.votes and state.phase != ELECTION:
+        return ("votes are written only during an election ('-' otherwise)", "votes")
+    if state.passes and (state.phase != MOVEMENT or not rules.allow_pass):
+        return ("passes happen only in the movement phase, with allow_pass", "passes")
+    if state.phase == PLACEMENT:
+        placed = rules.characters - counts[0]
+        if eliminated:
+            return ("no character is eliminated during placement", "gone")
+        if any(f > 0 and f not in rules.placement_floors for f in state.floors):
+            return ("during placement every character stands on a placement floor (B6)", "castle")
+        if placed >= rules.placements_for(players):
+            return ("every placement is made: the movement phase has begun", "phase")
+        expected = (first_player(rules, players, state.round) + placed) % players
+        if state.turn != expected:
+            return (f"after {placed} placements it is seat {expected}'s turn (B6)", "turn")
+        return _no_card_check(state, eliminated)
+    if counts[0]:
+        return ("after placement every character is in the castle or eliminated", "castle")
+    living = sum(counts[1:top])
+    if state.phase == MOVEMENT:
+        if counts[top]:
+            return ("a character on the throne means an election (B10)", "phase")
+        if living == 0:
+            return ("with no character left in the castle the round is over", "castle")
+        return _no_card_check(state, eliminated)
+    if state.phase == ELECTION:
+        if counts[top] != 1:
+            return ("an election needs a candidate on the throne (B10)", "castle")
+        if not state.votes:
+            return ("during an election the votes are written, one per seat", "votes")
+        cast = sum(1 for v in state.votes if v >= 0)
+        if cast == players:
+            return ("when every seat has voted the votes are revealed at once (B11)", "votes")
+        mover = (state.turn - cast) % players
+        for k in range(players):
+            seat = (mover + k) % players
+            if (state.votes[seat] >= 0) != (k < cast):
+                return (
+                    "the votes are cast in seat order from the candidate's mover to the "
+                    f"seat to act (B11); seat {seat} does not fit",
+                    "votes",
+                )
+            if state.votes[seat] == 0 and state.no_cards[seat] == 0:
+                return (f"seat {seat} voted No without a No card (B11)", "votes")
+        return _no_card_check(state, eliminated)
+    # Over: the last round's castle is kept; its scoring must match it.
+    last = state.round
+    king_index = state.floors.index(top) if counts[top] else -1
+    if state.kings[-1] != king_index:
+        return ("the last king is the character on the throne ('.' if none)", "kings")
+    expected_scores = tuple(
+        round_score(rules, last, state.floors, mask) for mask in state.objectives[last - 1]
+    )
+    if state.results[-1] != expected_scores:
+        return (
+            f"the last round's scores of this castle are {expected_scores} (B14, B15)",
+            "results",
+        )
+    return _no_card_check(state, eliminated)
+
+
+def _no_card_check(state: State, eliminated: int) -> tuple[str, str] | None:
+    """Each elimination this round cost at least one No card (B13); checkable after a reset."""
+    rules = state.rules
+    if rules.no_cards_reset_each_round or state.round == 1:
+        used = rules.no_cards_for(state.players) * state.players - sum(state.no_cards)
+        if eliminated > used:
+            return (
+                f"{eliminated} characters are eliminated but only {used} No cards were used "
+                "this round (B13)",
+                "gone",
+            )
+    return None
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The move written ``text`` (``C3``, ``C+``, ``yes``, ``no``, ``pass``), legal in ``state``.
+
+    A malformed text, or a well-formed move that is illegal in ``state``,
+    raises :class:`~castlerules.core.NotationError`; for an illegal move its
+    ``__cause__`` is the :class:`~castlerules.core.IllegalMove` with the clause.
+    """
+    text = check_text(text, "a Throne move")
+    move: Move
+    if text == "yes":
+        move = YES
+    elif text == "no":
+        move = NO
+    elif text == "pass":
+        move = PASS
+    elif len(text) >= 2 and "A" <= text[0] <= "Z" and (text[1:] == "+" or text[1:].isdigit()):
+        if text[1:] == "+":
+            move = Climb(text[0])
+        else:
+            move = Place(text[0], _integer(text[1:], 1, text, 0, 10**9, what="a floor"))
+    else:
+        raise NotationError(
+            f"a move is C3 (place C on floor 3), C+ (C climbs), yes, no or pass, not {text!r}",
+            text,
+            0,
+        )
+    try:
+        apply(state, move)
+    except IllegalMove as err:
+        raise NotationError(f"{text!r} is not legal here: {err}", text, 0) from err
+    except RulesError as err:  # pragma: no cover - apply raises IllegalMove for any move
+        raise NotationError(str(err), text, 0) from err
+    return move

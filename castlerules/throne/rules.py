@@ -1,0 +1,635 @@
+"""The rules of Throne: options, presets, rule tables and interpretation notes.
+
+This module is the single source of every number of the game (floors,
+capacities, points, No cards, placements, rounds, the 33 bonus).  The
+engine, the proofs and the documentation read them from a :class:`Rules`
+instance; nothing else spells them out.
+
+>>> rules = Rules()
+>>> rules.capacity(5), rules.capacity(rules.throne_floor), rules.points_of(7)
+(4, 1, 10)
+>>> rules.no_cards_for(4)
+3
+>>> Rules.preset("ORIGINAL").placement_floors
+(2, 3, 4, 5)
+>>> Rules(players=4)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+castlerules.core.errors.ArgumentError: unknown option 'players' for ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from itertools import pairwise
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import attrs
+
+from castlerules.core.errors import ArgumentError
+from castlerules.core.options import Note, init_rules, validator
+from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, YES, Climb, Move
+
+PLAYERS = range(3, 7)
+"""Allowed player counts: 3 to 6 (spec, reference interpretation 1)."""
+
+FLOOR_NAMES: tuple[str, ...] = (
+    "",
+    "servants",
+    "craftsmen",
+    "merchants",
+    "officers",
+    "dignitaries",
+    "nobles",
+    "throne",
+)
+"""``FLOOR_NAMES[f]``: who lives on floor ``f`` (B2; floor 7 is the throne, B1)."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_in(low: int, high: int) -> Callable[[object], bool]:
+    return lambda v: _is_int(v) and low <= v <= high  # type: ignore[operator]
+
+
+def _ints(length: int, low: int, high: int) -> Callable[[object], bool]:
+    def test(value: object) -> bool:
+        return (
+            isinstance(value, tuple)
+            and len(value) == length
+            and all(_is_int(v) and low <= v <= high for v in value)
+        )
+
+    return test
+
+
+def _increasing(low: int, high: int, *, empty: bool) -> Callable[[object], bool]:
+    def test(value: object) -> bool:
+        if not isinstance(value, tuple) or (not value and not empty):
+            return False
+        if not all(_is_int(v) and low <= v <= high for v in value):
+            return False
+        return all(a < b for a, b in pairwise(value))
+
+    return test
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _to_tuple(value: object) -> object:
+    """Accept a list where a tuple is expected (anything else is left to the validator)."""
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def _to_deck(value: object) -> object:
+    """A deck as a tuple of cards, each card's letters in alphabetical order."""
+    if isinstance(value, list | tuple):
+        return tuple("".join(sorted(card)) if isinstance(card, str) else card for card in value)
+    return value
+
+
+def _deck_shape(value: object) -> bool:
+    return value is None or (
+        isinstance(value, tuple) and len(value) > 0 and all(isinstance(c, str) for c in value)
+    )
+
+
+class _Derived:
+    """Tables built once per :class:`Rules` from its options (private, for speed).
+
+    Floors are indexed 0..7 (index 0 unused) so that a character's floor
+    indexes them directly.
+    """
+
+    __slots__ = (
+        "cap",
+        "cap_above",
+        "climbs",
+        "index",
+        "letters",
+        "n",
+        "place_floors",
+        "place_ok",
+        "placements",
+        "points",
+        "text",
+        "top",
+        "votes_no",
+        "votes_yes",
+        "with_pass",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.n: int = rules.characters
+        self.letters: str = ALPHABET[: rules.characters]
+        self.index: dict[str, int] = {ch: i for i, ch in enumerate(self.letters)}
+        self.cap: tuple[int, ...] = tuple(rules.capacity(f) if f else 0 for f in range(8))
+        self.cap_above: tuple[int, ...] = self.cap[2:]  # capacity of floor f + 1, from f = 1
+        self.points: tuple[int, ...] = (0, *rules.points)
+        self.place_ok: tuple[bool, ...] = tuple(f in rules.placement_floors for f in range(8))
+        self.place_floors: tuple[int, ...] = rules.placement_floors
+        self.climbs: tuple[Climb, ...] = CLIMBS[: rules.characters]
+        self.votes_yes: tuple[Move, ...] = (YES,)
+        self.votes_no: tuple[Move, ...] = (YES, NO)
+        self.with_pass: tuple[Move, ...] = (PASS,) if rules.allow_pass else ()
+        self.top: int = rules.throne_floor
+        self.text: str = options_text(rules)
+        self.placements: tuple[int, ...] = tuple(
+            rules.placements_for(p) if p in PLAYERS else 0 for p in range(PLAYERS.stop)
+        )
+
+
+class _Cache:
+    __slots__ = ("_derived",)
+    _derived: _Derived
+
+
+@attrs.frozen(slots=True, init=False)
+class Rules(_Cache):
+    """The options of Throne; the defaults are the seed's reading (preset ``SEED``).
+
+    Every option is checked; a bad value raises
+    :class:`~castlerules.core.ArgumentError` (a ``ValueError``) naming the
+    allowed values.  ``Rules.preset("ORIGINAL")`` gives the published rules.
+    Options make other readings expressible too (``Rules(floor_capacity=5)``),
+    so that tests and proofs can show that each rule matters.
+    """
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+        {
+            "SEED": MappingProxyType({}),
+            "ORIGINAL": MappingProxyType(
+                {"placement_floors": (2, 3, 4, 5), "equal_placement": True}
+            ),
+        }
+    )
+    """The named presets, as the options they change from the defaults (``SEED``)."""
+
+    characters: int = attrs.field(
+        default=13, validator=validator(_int_in(1, 26), "a whole number in 1..26")
+    )
+    """Number of characters, named ``A``, ``B``, ... (13 in the published game)."""
+    floors: int = attrs.field(
+        default=7,
+        validator=validator(lambda v: _is_int(v) and v == 7, "7 (the seed's castle, B1)"),
+    )
+    """Floors of the castle, the throne being the top one (B1: fixed at 7)."""
+    floor_capacity: int = attrs.field(
+        default=4, validator=validator(_int_in(1, 26), "a whole number in 1..26")
+    )
+    """Most characters on one of floors 1-6 (B7: four); the throne always holds one."""
+    points: tuple[int, ...] = attrs.field(
+        default=(0, 1, 2, 3, 4, 5, 10),
+        converter=_to_tuple,
+        validator=validator(_ints(7, 0, 1000), "7 whole numbers in 0..1000, floor 1 first"),
+    )
+    """Points of a favourite on floors 1..7 (B14), floor 1 first."""
+    placement_floors: tuple[int, ...] = attrs.field(
+        default=(1, 2, 3, 4, 5),
+        converter=_to_tuple,
+        validator=validator(
+            _increasing(1, 6, empty=False), "increasing floor numbers in 1..6, at least one"
+        ),
+    )
+    """Floors that characters may be placed on (B6: the first five)."""
+    equal_placement: bool = attrs.field(
+        default=False, validator=validator(_is_bool, "True or False")
+    )
+    """True: every player places ``placements_per_player`` characters, leftovers go to floor 1."""
+    placements_per_player: tuple[int, ...] = attrs.field(
+        default=(4, 3, 2, 2),
+        converter=_to_tuple,
+        validator=validator(_ints(4, 1, 26), "4 whole numbers in 1..26 (for 3, 4, 5, 6 players)"),
+    )
+    """With ``equal_placement``: characters each player places, for 3, 4, 5, 6 players."""
+    no_cards: tuple[int, ...] = attrs.field(
+        default=(4, 3, 2, 2),
+        converter=_to_tuple,
+        validator=validator(_ints(4, 0, 99), "4 whole numbers in 0..99 (for 3, 4, 5, 6 players)"),
+    )
+    """No cards of each player (B11), for 3, 4, 5, 6 players."""
+    no_cards_reset_each_round: bool = attrs.field(
+        default=True, validator=validator(_is_bool, "True or False")
+    )
+    """True: every player gets all their No cards back at the start of each round."""
+    first_player_rotates: bool = attrs.field(
+        default=True, validator=validator(_is_bool, "True or False")
+    )
+    """True: round k is started by seat k-1 (modulo the players); False: always seat 0."""
+    allow_pass: bool = attrs.field(default=False, validator=validator(_is_bool, "True or False"))
+    """True: in the movement phase a player may pass (the seed's "peut faire monter")."""
+    no_cards_public: bool = attrs.field(
+        default=True, validator=validator(_is_bool, "True or False")
+    )
+    """True: how many No cards each player has left is public (discards are face up)."""
+    objective_size: int = attrs.field(
+        default=6, validator=validator(_int_in(1, 26), "a whole number in 1..26")
+    )
+    """Favourites on an objective card (B4: six)."""
+    objective_deck: tuple[str, ...] | None = attrs.field(
+        default=None,
+        converter=_to_deck,
+        validator=validator(_deck_shape, "None or a non-empty sequence of cards such as 'ABCDEF'"),
+    )
+    """None: objectives are random distinct sets; else the cards of a physical deck."""
+    rounds: int = attrs.field(
+        default=3, validator=validator(_int_in(1, 99), "a whole number in 1..99")
+    )
+    """Rounds in a game (B3: three)."""
+    bonus_rounds: tuple[int, ...] = attrs.field(
+        default=(3,),
+        converter=_to_tuple,
+        validator=validator(_increasing(1, 99, empty=True), "increasing round numbers"),
+    )
+    """Rounds whose score of 0 counts as ``bonus_points`` (B15: the third)."""
+    bonus_points: int = attrs.field(
+        default=33, validator=validator(_int_in(0, 1000), "a whole number in 0..1000")
+    )
+    """What a round score of 0 becomes in a bonus round (B15: 33)."""
+
+    def __init__(self, **options: object) -> None:
+        init_rules(self, options)
+
+    def __attrs_post_init__(self) -> None:
+        if self.objective_size > self.characters:
+            raise ArgumentError(
+                f"option objective_size must be at most characters ({self.characters}), "
+                f"not {self.objective_size}"
+            )
+        if self.objective_deck is not None:
+            letters = ALPHABET[: self.characters]
+            for card in self.objective_deck:
+                if (
+                    len(card) != self.objective_size
+                    or len(set(card)) != len(card)
+                    or not set(card) <= set(letters)
+                ):
+                    raise ArgumentError(
+                        f"option objective_deck must hold cards of {self.objective_size} "
+                        f"distinct letters from {letters[0]}-{letters[-1]}, not {card!r}"
+                    )
+            if len(set(self.objective_deck)) != len(self.objective_deck):
+                raise ArgumentError(
+                    "option objective_deck must hold distinct cards (no card twice)"
+                )
+        if self.bonus_rounds and self.bonus_rounds[-1] > self.rounds:
+            raise ArgumentError(
+                f"option bonus_rounds must name rounds in 1..{self.rounds}, "
+                f"not {self.bonus_rounds!r}"
+            )
+        if self.equal_placement and 1 in self.placement_floors:
+            raise ArgumentError(
+                "option placement_floors must leave out floor 1 when equal_placement is True "
+                "(the leftover characters go to floor 1), "
+                f"not {self.placement_floors!r}"
+            )
+        object.__setattr__(self, "_derived", _Derived(self))
+
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[dict[str, Any]]]:
+        # Pickle and copy by options, so that the derived tables are rebuilt.
+        return (_rebuild, (attrs.asdict(self, recurse=False),))
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named preset: ``"SEED"`` (the default) or ``"ORIGINAL"``."""
+        if name not in cls.PRESETS:
+            raise ArgumentError(
+                f"unknown preset {name!r}; the presets are: {', '.join(cls.PRESETS)}"
+            )
+        return cls(**cls.PRESETS[name])
+
+    @property
+    def throne_floor(self) -> int:
+        """The throne's floor (B1: the 7th)."""
+        return self.floors
+
+    @property
+    def noble_floor(self) -> int:
+        """The nobles' floor, just below the throne (B2: the 6th)."""
+        return self.floors - 1
+
+    def capacity(self, floor: int) -> int:
+        """Most characters on ``floor``: ``floor_capacity`` on floors 1-6 (B7), 1 on the throne."""
+        if not 1 <= floor <= self.floors:
+            raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
+        return 1 if floor == self.throne_floor else self.floor_capacity
+
+    def points_of(self, floor: int) -> int:
+        """Points of a favourite on ``floor`` at the scoring (B14)."""
+        if not 1 <= floor <= self.floors:
+            raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
+        return self.points[floor - 1]
+
+    def no_cards_for(self, players: int) -> int:
+        """No cards each player holds at the start of a round (B11)."""
+        return self.no_cards[_seat_count_index(players)]
+
+    def placements_for(self, players: int) -> int:
+        """Place moves in one round's placement phase (B6).
+
+        Every character is placed by the players, unless ``equal_placement``:
+        then each player places ``placements_per_player`` characters and the
+        rest go to floor 1 without a move.
+        """
+        if self.equal_placement:
+            return players * self.placements_per_player[_seat_count_index(players)]
+        return self.characters
+
+    def bonus_applies(self, round_number: int) -> bool:
+        """Whether a round score of 0 in this round (1-based) counts as ``bonus_points`` (B15)."""
+        return round_number in self.bonus_rounds
+
+    def letters(self) -> str:
+        """The character names, in order: ``"ABCDEFGHIJKLM"`` by default."""
+        return ALPHABET[: self.characters]
+
+    def check_players(self, players: object) -> int:
+        """Check that a game of ``players`` can be set up with these rules; return it.
+
+        Raises :class:`~castlerules.core.ArgumentError` naming the allowed
+        values: 3-6 players, enough room on the placement floors, enough
+        objective cards for everyone.
+        """
+        if not _is_int(players) or players not in PLAYERS:
+            raise ArgumentError(
+                f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
+                f"not {players!r}"
+            )
+        assert isinstance(players, int)
+        room = sum(self.capacity(f) for f in self.placement_floors)
+        placed = self.placements_for(players)
+        if placed > min(room, self.characters):
+            raise ArgumentError(
+                f"these rules cannot be played by {players}: {placed} placements need at most "
+                f"{min(room, self.characters)} (room on the placement floors and characters)"
+            )
+        if self.characters - placed > self.capacity(1):
+            raise ArgumentError(
+                f"these rules cannot be played by {players}: {self.characters - placed} "
+                f"leftover characters do not fit on floor 1 (capacity {self.capacity(1)})"
+            )
+        if self.objective_deck is not None and len(self.objective_deck) < players:
+            raise ArgumentError(
+                f"option objective_deck must hold at least {players} cards for {players} "
+                f"players, not {len(self.objective_deck)}"
+            )
+        if _distinct_sets(self.characters, self.objective_size) < players:
+            raise ArgumentError(
+                f"these rules cannot be played by {players}: fewer than {players} distinct "
+                "objectives exist"
+            )
+        return players
+
+
+def _rebuild(options: dict[str, Any]) -> Rules:
+    return Rules(**options)
+
+
+def _seat_count_index(players: int) -> int:
+    if not _is_int(players) or players not in PLAYERS:
+        raise ArgumentError(
+            f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
+            f"not {players!r}"
+        )
+    return players - PLAYERS.start
+
+
+def _distinct_sets(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)
+
+
+OPTION_KINDS: tuple[tuple[str, str], ...] = tuple(
+    (
+        f.name,
+        {
+            "int": "int",
+            "bool": "bool",
+            "tuple[int, ...]": "ints",
+            "tuple[str, ...] | None": "cards",
+        }[str(f.type)],
+    )
+    for f in attrs.fields(Rules)
+)
+"""Each option and how its value is written in notation: int, bool, ints or cards."""
+
+
+def value_text(kind: str, value: Any) -> str:
+    """An option value as notation writes it: ``true``, ``4``, ``0/1/2``, ``-``, ``none``."""
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind == "int":
+        return str(value)
+    if value is None:
+        return "none"
+    if not value:
+        return "-"
+    return "/".join(str(v) for v in value)
+
+
+def options_text(rules: Rules) -> str:
+    """The rules as notation writes them: the preset that needs the fewest options
+    (``SEED`` on a tie), then ``,name=value`` for each option that differs from it.
+
+    >>> options_text(Rules(allow_pass=True))
+    'SEED,allow_pass=true'
+    >>> options_text(Rules.preset("ORIGINAL"))
+    'ORIGINAL'
+    """
+    defaults = {f.name: f.default for f in attrs.fields(Rules)}
+    best: list[str] | None = None
+    for name, changes in Rules.PRESETS.items():
+        parts = [name]
+        for option, kind in OPTION_KINDS:
+            value = getattr(rules, option)
+            if value != changes.get(option, defaults[option]):
+                parts.append(f"{option}={value_text(kind, value)}")
+        if best is None or len(parts) < len(best):
+            best = parts
+    assert best is not None
+    return ",".join(best)
+
+
+def derived(rules: Rules) -> _Derived:
+    """The derived tables of ``rules`` (built once, by the constructor)."""
+    table: _Derived = rules._derived
+    return table
+
+
+def floors_text(floors: tuple[int, ...]) -> str:
+    """``(1, 2, 3, 4, 5)`` -> ``"floors 1-5"``; ``(2, 4)`` -> ``"floors 2 and 4"``."""
+    if len(floors) == 1:
+        return f"floor {floors[0]}"
+    if floors == tuple(range(floors[0], floors[-1] + 1)):
+        return f"floors {floors[0]}-{floors[-1]}"
+    return "floors " + ", ".join(map(str, floors[:-1])) + f" and {floors[-1]}"
+
+
+NOTES: tuple[Note, ...] = (
+    Note(
+        "B1",
+        "the throne's capacity",
+        "The throne holds exactly one character (the candidate, then the king); "
+        "floor_capacity only sets floors 1-6.",
+    ),
+    Note(
+        "B3",
+        "between rounds and at the end",
+        "When a round ends, its scores are recorded and the next round starts at once: the "
+        "castle is emptied, eliminations are forgotten, the new objectives apply. After the "
+        "last round the final castle is kept in the state, so that it can be inspected.",
+        "rounds",
+    ),
+    Note(
+        "B3",
+        "first player of each round",
+        "Round 1 starts with seat 0; round k+1 starts with the seat after the one that "
+        "started round k. With first_player_rotates=False every round starts with seat 0.",
+        "first_player_rotates",
+    ),
+    Note(
+        "B4",
+        "dealing objectives",
+        "new_game deals every round's objectives at the start, from its seed (SplitMix64, "
+        "stream 'throne/objectives'): for each round, one uniformly random set of "
+        "objective_size characters per seat, redrawn while it equals another seat's set. "
+        "With objective_deck, the whole deck is shuffled at the start of each round and "
+        "seat 0, 1, ... take the first cards. The state holds all of them (full "
+        "information); observation() shows each seat its own only.",
+        "objective_deck",
+    ),
+    Note(
+        "B4",
+        "explicit objectives",
+        "new_game(objectives=...) takes one sequence per round with one string per seat; "
+        "each string holds objective_size distinct letters (in any order, stored "
+        "alphabetically), and within a round no two seats hold the same set (a deck has no "
+        "two identical cards); with objective_deck every objective must be one of its cards.",
+    ),
+    Note(
+        "B6",
+        "placement order",
+        "Placement starts with the round's first player and goes on in seat order, one "
+        "character per turn, until every character is placed (so some players place one "
+        "more than others). Any character not yet placed may be placed by any player.",
+        "equal_placement",
+    ),
+    Note(
+        "B6",
+        "equal placement (ORIGINAL)",
+        "With equal_placement every player places placements_per_player characters "
+        "(3p: 4, 4p: 3, 5p: 2, 6p: 2) on placement_floors (ORIGINAL: 2-5); the move that "
+        "completes the placements also puts every leftover character on floor 1. Floor 1 "
+        "may then not be a placement floor.",
+        "equal_placement",
+    ),
+    Note(
+        "B8",
+        "movement turn order",
+        "The movement phase starts with the seat after the last placer and goes on in seat "
+        "order. A move raises any living character (not only a favourite) by one floor.",
+    ),
+    Note(
+        "B8",
+        "passing",
+        "By default a player must climb (a climb always exists). With allow_pass=True a "
+        "player may Pass in the movement phase only (not while placing or voting); a climb "
+        "resets the count, and when every player has passed in a row the round ends without "
+        "a king and is scored as usual.",
+        "allow_pass",
+    ),
+    Note(
+        "B10",
+        "moves outside their phase",
+        "A Vote outside an election is refused citing B10 (no candidate is on the throne); "
+        "a Place after the placement phase cites the clause of the current phase (B8 or "
+        "B11); a Climb while placing cites B6, a Climb during an election cites B11, except "
+        "a Climb of the candidate, which cites B8 (nothing is above the throne).",
+    ),
+    Note(
+        "B11",
+        "voting order and secrecy",
+        "Every player votes, the candidate's mover first, then in seat order. Votes are "
+        "recorded face down and revealed together after the last one; the No cards are "
+        "discarded at the reveal, so a public No count never betrays a vote before it. A "
+        "player with no No card left can only vote Yes, and still casts that vote.",
+    ),
+    Note(
+        "B11",
+        "No cards between rounds",
+        "Every player gets no_cards_for(players) No cards back at the start of each round "
+        "(published rule). With no_cards_reset_each_round=False the cards left carry over.",
+        "no_cards_reset_each_round",
+    ),
+    Note(
+        "B11",
+        "what observation() shows",
+        "observation(state, seat) shows the castle, the round, phase and seat to act, the "
+        "seat's own objective, every objective of a finished round (revealed at its "
+        "scoring, B14), who has voted in the current election and the seat's own vote, and "
+        "the No counts of every seat when no_cards_public (else only its own). A state "
+        "holds no history: how each seat voted in a finished election is told by describe(), "
+        "not by observation().",
+        "no_cards_public",
+    ),
+    Note(
+        "B13",
+        "after an elimination",
+        "Each No voter discards one No card, the candidate leaves the castle for the rest "
+        "of the round (it scores 0) and play resumes with the seat after the mover. If no "
+        "character is left (only possible when the No cards outnumber the characters, "
+        "never with the published numbers), the round ends without a king.",
+    ),
+    Note(
+        "B12",
+        "king(state)",
+        "king(state) is the king crowned in the last finished round (None before the end "
+        "of round 1, or if that round ended without a king); king(state, round) asks about "
+        "a given round.",
+    ),
+    Note(
+        "B14",
+        "scores(state)",
+        "scores(state) and totals(state) are the sums of the finished rounds' scores; "
+        "round_scores(state) lists them round by round. An eliminated favourite scores 0.",
+    ),
+    Note(
+        "B15",
+        "the 33 rule",
+        "In a round listed in bonus_rounds (by default the third, the last scoring), a "
+        "round score of exactly 0 counts as bonus_points (33).",
+        "bonus_rounds",
+    ),
+    Note(
+        "B16",
+        "ties",
+        "winners(state) lists every seat with the highest total: a tie is a shared win.",
+    ),
+    Note(
+        "B6",
+        "ORIGINAL preset",
+        "ORIGINAL differs from SEED only in placement (floors 2-5, equal placement, "
+        "leftovers to floor 1); on every other point the published rules and the seed's "
+        "reading agree on the defaults.",
+    ),
+    Note(
+        "B6",
+        "unknown characters",
+        "A move naming a letter that is not a character of these rules is refused citing "
+        "the clause of the current phase.",
+    ),
+    Note(
+        "B11",
+        "parse_move and illegal moves",
+        "parse_move(state, text) reads a move and checks it against the state; a well-formed "
+        "but illegal move is a NotationError whose __cause__ is the IllegalMove (with its "
+        "clause), so that every reading failure has one type.",
+    ),
+)
+"""Every interpretation decision taken where the seed and the spec are silent."""

@@ -1,0 +1,877 @@
+"""Playing Throne: setting up, the legal moves, applying a move, scoring, queries.
+
+Every rule check cites its clause.  The legal moves and the move application
+read every number from the :class:`~castlerules.throne.Rules` in the state
+(through tables it builds once); nothing is spelled out here.
+
+>>> s = new_game(players=4, seed=7)
+>>> phase(s), current_player(s), len(legal_moves(s))
+('placement', 0, 65)
+>>> s = apply(s, Place("C", 3))
+>>> floor_of(s, "C"), current_player(s)
+(3, 1)
+>>> apply(s, Place("D", 6))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+castlerules.core.errors.IllegalMove: Character D cannot be placed on floor 6: ... (B6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, compress
+from operator import itemgetter, lt, not_
+
+from castlerules.core.chance import Rng
+from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.throne.moves import PLACES, Climb, Move, Pass, Place, Vote
+from castlerules.throne.rules import FLOOR_NAMES, Rules, derived, floors_text
+from castlerules.throne.state import (
+    ELECTION,
+    ELIMINATED,
+    MOVEMENT,
+    OVER,
+    PHASES,
+    PLACEMENT,
+    UNPLACED,
+    Observation,
+    State,
+)
+
+# ---------------------------------------------------------------------------
+# Setting up
+
+_DEFAULT_RULES = Rules()
+
+
+def new_game(
+    players: int,
+    rules: Rules | None = None,
+    seed: int = 0,
+    objectives: Sequence[Sequence[str]] | None = None,
+) -> State:
+    """A new game: round 1, placement phase, seat 0 to place (B3, B6).
+
+    ``objectives``, if given, is one sequence per round of one string per
+    seat (``["ABCDEF", "GHIJKL", "ACEGIK"]`` for 3 players); otherwise every
+    round's objectives are dealt from ``seed`` (B4; see ``NOTES``).
+
+    >>> s = new_game(3, objectives=[["ABCDEF", "GHIJKL", "ACEGIK"]] * 3)
+    >>> sorted(objective(s, 2))
+    ['A', 'C', 'E', 'G', 'I', 'K']
+    >>> new_game(2)
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.ArgumentError: players must be a whole number in 3..6, not 2
+    """
+    if rules is None:
+        rules = _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise ArgumentError(
+            f"rules must be a castlerules.throne.Rules (or None), not {type(rules).__name__}"
+        )
+    count = rules.check_players(players)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError(f"seed must be a whole number, not {seed!r}")
+    if objectives is None:
+        masks = deal_objectives(rules, count, seed)
+    else:
+        masks = read_objectives(rules, count, objectives)
+    full = (rules.no_cards_for(count),) * count
+    return _round_start(
+        rules, count, number=1, no_cards=full, objectives=masks, results=(), kings=()
+    )
+
+
+def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """Every round's objectives dealt from ``seed``, as bit masks per round per seat (B4)."""
+    rng = Rng.from_seed(seed, "throne/objectives")
+    everyone = range(rules.characters)
+    out: list[tuple[int, ...]] = []
+    for _ in range(rules.rounds):
+        masks: list[int] = []
+        if rules.objective_deck is not None:
+            cards, rng = rng.shuffled(rules.objective_deck)
+            masks = [letters_mask(rules, card) for card in cards[:players]]
+        else:
+            while len(masks) < players:
+                picked, rng = rng.sample(everyone, rules.objective_size)
+                mask = sum(1 << i for i in picked)
+                if mask not in masks:
+                    masks.append(mask)
+        out.append(tuple(masks))
+    return tuple(out)
+
+
+def read_objectives(rules: Rules, players: int, objectives: object) -> tuple[tuple[int, ...], ...]:
+    """Check explicit objectives (one sequence per round, one string per seat); as masks."""
+    letters = rules.letters()
+    shape = (
+        f"objectives must be a sequence of {rules.rounds} rounds, each a sequence of "
+        f"{players} strings of {rules.objective_size} distinct letters from "
+        f"{letters[0]}-{letters[-1]} (one per seat)"
+    )
+    if isinstance(objectives, str | bytes) or not isinstance(objectives, Sequence):
+        raise ArgumentError(f"{shape}, not {objectives!r}")
+    if len(objectives) != rules.rounds:
+        raise ArgumentError(f"{shape}; {len(objectives)} rounds were given")
+    out: list[tuple[int, ...]] = []
+    for number, deal in enumerate(objectives, start=1):
+        if isinstance(deal, str | bytes) or not isinstance(deal, Sequence):
+            raise ArgumentError(f"{shape}; round {number} is {deal!r}")
+        if len(deal) != players:
+            raise ArgumentError(f"{shape}; round {number} has {len(deal)} objectives")
+        masks: list[int] = []
+        for seat, card in enumerate(deal):
+            if (
+                not isinstance(card, str)
+                or len(card) != rules.objective_size
+                or len(set(card)) != len(card)
+                or not set(card) <= set(letters)
+            ):
+                raise ArgumentError(f"{shape}; round {number}, seat {seat} has {card!r}")
+            if (
+                rules.objective_deck is not None
+                and "".join(sorted(card)) not in rules.objective_deck
+            ):
+                raise ArgumentError(
+                    f"objectives must be cards of the objective_deck; round {number}, "
+                    f"seat {seat} has {card!r}"
+                )
+            mask = letters_mask(rules, card)
+            if mask in masks:
+                raise ArgumentError(
+                    f"objectives within a round must differ (a deck has no two identical "
+                    f"cards); round {number} gives {card!r} twice"
+                )
+            masks.append(mask)
+        out.append(tuple(masks))
+    return tuple(out)
+
+
+def letters_mask(rules: Rules, letters: str) -> int:
+    """The bit mask of a string of character letters (bit i: character i)."""
+    index = derived(rules).index
+    return sum(1 << index[ch] for ch in letters)
+
+
+def mask_letters(rules: Rules, mask: int) -> str:
+    """The letters of a bit mask of characters, in alphabetical order."""
+    return "".join(ch for i, ch in enumerate(rules.letters()) if mask >> i & 1)
+
+
+def first_player(rules: Rules, players: int, round_number: int) -> int:
+    """The seat that starts round ``round_number`` (B3; option ``first_player_rotates``)."""
+    return (round_number - 1) % players if rules.first_player_rotates else 0
+
+
+def _round_start(
+    rules: Rules,
+    players: int,
+    *,
+    number: int,
+    no_cards: tuple[int, ...],
+    objectives: tuple[tuple[int, ...], ...],
+    results: tuple[tuple[int, ...], ...],
+    kings: tuple[int, ...],
+) -> State:
+    """Round ``number`` begins: empty castle, placement by its first player (B3, B4, B6)."""
+    n = rules.characters
+    return State(
+        rules,
+        players,
+        number,
+        PLACEMENT,
+        first_player(rules, players, number),
+        (UNPLACED,) * n,
+        (n,) + (0,) * rules.floors,
+        no_cards,
+        (),
+        0,
+        objectives,
+        results,
+        kings,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Legal moves
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move of the seat to act, in a fixed order, without duplicates.
+
+    Placement (B6, B7): each unplaced character (A first) on each placement
+    floor with room. Movement (B8, B9): each living character whose floor
+    above has room, then Pass if allowed. Election (B11): Yes, then No if the
+    seat has a No card left. Once over: nothing.
+    """
+    phase_code = state.phase
+    table = state.rules._derived
+    if phase_code == MOVEMENT:
+        # B8: a character climbs one floor if the floor above holds fewer than
+        # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
+        # room[f]: can a character climb from floor f; index 0 (unplaced), the
+        # throne and the last index (read for -1, eliminated) stay False.
+        room = [False, *map(lt, state.counts[2:], table.cap_above), False, False]
+        found: tuple[Move, ...] = tuple(compress(table.climbs, map(room.__getitem__, state.floors)))
+        return found + table.with_pass if table.with_pass else found
+    if phase_code == ELECTION:
+        # B11: a player with no No card left can only vote Yes.
+        return table.votes_no if state.no_cards[state.turn] else table.votes_yes
+    if phase_code == PLACEMENT:
+        # B6: placement floors only (the first five); B7: floors with room.
+        counts = state.counts
+        cap = table.cap
+        opened = [f for f in table.place_floors if counts[f] < cap[f]]
+        floors = state.floors
+        if len(opened) == 1:
+            f = opened[0]
+            return tuple([PLACES[i][f] for i, where in enumerate(floors) if where == UNPLACED])
+        # PLACES[i][f] places character i on floor f; take the open floors of
+        # every unplaced character, character by character.
+        pick = itemgetter(*opened)
+        return tuple(chain.from_iterable(map(pick, compress(PLACES, map(not_, floors)))))
+    return ()
+
+
+# ---------------------------------------------------------------------------
+# Applying a move
+
+
+def apply(state: State, move: Move, *, seat: int | None = None) -> State:
+    """The state after ``move``; ``state`` is unchanged.
+
+    ``seat``, if given, is the seat claiming to act: any other seat than the
+    one to act is refused citing the turn order of the phase (B6, B8, B11).
+    An illegal move raises :class:`~castlerules.core.IllegalMove` with the
+    clause it breaks; a move after the end cites B3.
+    """
+    phase_code = state.phase
+    if phase_code == OVER:
+        # B3: the game has three rounds (option rounds); nothing follows the last scoring.
+        raise IllegalMove(
+            f"The game is over: all {state.rules.rounds} rounds have been scored, "
+            f"so {_show(move)} cannot be played",
+            "B3",
+        )
+    if seat is not None and seat != state.turn:
+        _out_of_turn(state, seat)
+    kind = type(move)
+    table = state.rules._derived
+    if kind is Climb:
+        if phase_code == MOVEMENT:
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            if i is not None:
+                f = state.floors[i]
+                # B8 (B7): the floor above must have room; B9: only upwards.
+                if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
+                    return _climb(state, i, f)
+    elif kind is Vote:
+        # B11: Yes always; No only with a No card left.
+        if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
+            return _vote(state, move.yes)  # type: ignore[union-attr]
+    elif kind is Place:
+        if phase_code == PLACEMENT:
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            f = move.floor  # type: ignore[union-attr]
+            # B6: an unplaced character, on a placement floor; B7: with room.
+            if (
+                i is not None
+                and state.floors[i] == UNPLACED
+                and 0 < f < len(table.place_ok)
+                and table.place_ok[f]
+                and state.counts[f] < table.cap[f]
+            ):
+                return _place(state, i, f)
+    elif kind is Pass and phase_code == MOVEMENT and table.with_pass:
+        return _pass(state)
+    elif isinstance(move, Place | Climb | Vote | Pass):
+        # An instance of a subclass of a move class: judge it as the move it is.
+        plain = _plain(move)
+        if type(plain) is not kind:
+            return apply(state, plain, seat=seat)
+    _refuse(state, move)
+    raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
+
+
+def _plain(move: Move) -> Move:
+    if isinstance(move, Place):
+        return Place(move.character, move.floor)
+    if isinstance(move, Climb):
+        return Climb(move.character)
+    if isinstance(move, Vote):
+        return Vote(move.yes)
+    return Pass()
+
+
+def _play(state: State, move: Move) -> State:
+    """Apply a move generated by ``legal_moves(state)`` without checking it (perft only).
+
+    Any other move would give an inconsistent state: this stays private.
+    """
+    kind = type(move)
+    table = state.rules._derived
+    if kind is Climb:
+        i = table.index[move.character]  # type: ignore[union-attr]
+        return _climb(state, i, state.floors[i])
+    if kind is Place:
+        return _place(state, table.index[move.character], move.floor)  # type: ignore[union-attr]
+    if kind is Vote:
+        return _vote(state, move.yes)  # type: ignore[union-attr]
+    return _pass(state)
+
+
+def _climb(state: State, i: int, f: int) -> State:
+    floors = list(state.floors)
+    floors[i] = f + 1
+    counts = list(state.counts)
+    counts[f] -= 1
+    counts[f + 1] += 1
+    rules = state.rules
+    if f + 1 == rules._derived.top:
+        # B10: reaching the throne triggers the election; the mover votes first (B11).
+        return State(
+            rules,
+            state.players,
+            state.round,
+            ELECTION,
+            state.turn,
+            tuple(floors),
+            tuple(counts),
+            state.no_cards,
+            (-1,) * state.players,
+            0,
+            state.objectives,
+            state.results,
+            state.kings,
+        )
+    turn = state.turn + 1
+    if turn == state.players:
+        turn = 0
+    return State(
+        rules,
+        state.players,
+        state.round,
+        MOVEMENT,
+        turn,
+        tuple(floors),
+        tuple(counts),
+        state.no_cards,
+        (),
+        0,
+        state.objectives,
+        state.results,
+        state.kings,
+    )
+
+
+def _place(state: State, i: int, f: int) -> State:
+    floors = list(state.floors)
+    floors[i] = f
+    counts = list(state.counts)
+    counts[0] -= 1
+    counts[f] += 1
+    rules = state.rules
+    table = rules._derived
+    turn = state.turn + 1
+    if turn == state.players:
+        turn = 0
+    phase_code = PLACEMENT
+    if table.n - counts[0] == table.placements[state.players]:
+        # B8: placement is over; movement continues the turn order from the last placer.
+        phase_code = MOVEMENT
+        if counts[0]:
+            # B6 (equal_placement): the leftover characters go to floor 1.
+            for j, where in enumerate(floors):
+                if where == UNPLACED:
+                    floors[j] = 1
+            counts[1] += counts[0]
+            counts[0] = 0
+    return State(
+        rules,
+        state.players,
+        state.round,
+        phase_code,
+        turn,
+        tuple(floors),
+        tuple(counts),
+        state.no_cards,
+        (),
+        0,
+        state.objectives,
+        state.results,
+        state.kings,
+    )
+
+
+def _vote(state: State, yes: bool) -> State:
+    votes = list(state.votes)
+    turn = state.turn
+    votes[turn] = 1 if yes else 0
+    nxt = turn + 1
+    if nxt == state.players:
+        nxt = 0
+    if votes[nxt] < 0:
+        # B11: the votes stay face down until everyone has voted.
+        return State(
+            state.rules,
+            state.players,
+            state.round,
+            ELECTION,
+            nxt,
+            state.floors,
+            state.counts,
+            state.no_cards,
+            tuple(votes),
+            0,
+            state.objectives,
+            state.results,
+            state.kings,
+        )
+    # Everyone has voted: the cards are revealed together (B11); ``nxt`` is the mover.
+    top = state.rules._derived.top
+    candidate = state.floors.index(top)
+    if 0 not in votes:
+        # B12: all Yes, the candidate is crowned and the round ends.
+        return _end_round(state, state.floors, state.counts, state.no_cards, candidate)
+    # B13: at least one No: the candidate is eliminated and play resumes;
+    # B11: each No voter discards a No card.
+    no_cards = tuple(n - 1 if v == 0 else n for n, v in zip(state.no_cards, votes, strict=True))
+    floors = list(state.floors)
+    floors[candidate] = ELIMINATED
+    counts = list(state.counts)
+    counts[top] = 0
+    if not any(counts[1:top]):
+        # Nobody left in the castle (only with more No cards than characters): the round ends.
+        return _end_round(state, tuple(floors), tuple(counts), no_cards, -1)
+    resume = nxt + 1
+    if resume == state.players:
+        resume = 0
+    return State(
+        state.rules,
+        state.players,
+        state.round,
+        MOVEMENT,
+        resume,
+        tuple(floors),
+        tuple(counts),
+        no_cards,
+        (),
+        0,
+        state.objectives,
+        state.results,
+        state.kings,
+    )
+
+
+def _pass(state: State) -> State:
+    passes = state.passes + 1
+    if passes == state.players:
+        # allow_pass: every player passed in a row, the round ends without a king.
+        return _end_round(state, state.floors, state.counts, state.no_cards, -1)
+    turn = state.turn + 1
+    if turn == state.players:
+        turn = 0
+    return State(
+        state.rules,
+        state.players,
+        state.round,
+        MOVEMENT,
+        turn,
+        state.floors,
+        state.counts,
+        state.no_cards,
+        (),
+        passes,
+        state.objectives,
+        state.results,
+        state.kings,
+    )
+
+
+def favourite_points(rules: Rules, floors: Sequence[int], mask: int) -> int:
+    """The points of the favourites in ``mask`` at these floors (B14), before B15."""
+    points = rules._derived.points
+    total = 0
+    for i, f in enumerate(floors):
+        if f > 0 and mask >> i & 1:
+            total += points[f]
+    return total
+
+
+def round_score(rules: Rules, round_number: int, floors: Sequence[int], mask: int) -> int:
+    """One player's score for a round: their favourites' points (B14), 0 -> 33 (B15).
+
+    ``floors`` gives each character's floor (0 or -1: scores nothing, B13);
+    ``mask`` the favourites (bit i: character i).
+    """
+    total = favourite_points(rules, floors, mask)
+    if total == 0 and rules.bonus_applies(round_number):
+        total = rules.bonus_points  # B15: in the last scoring, 0 counts as 33.
+    return total
+
+
+def _end_round(
+    state: State,
+    floors: tuple[int, ...],
+    counts: tuple[int, ...],
+    no_cards: tuple[int, ...],
+    king_index: int,
+) -> State:
+    """Score the round (B14, B15); start the next one or end the game (B3)."""
+    rules = state.rules
+    number = state.round
+    scores = tuple(
+        round_score(rules, number, floors, mask) for mask in state.objectives[number - 1]
+    )
+    results = (*state.results, scores)
+    kings = (*state.kings, king_index)
+    if number == rules.rounds:
+        # B3, B16: the last scoring ends the game; the final castle stays visible.
+        return State(
+            rules,
+            state.players,
+            number,
+            OVER,
+            -1,
+            floors,
+            counts,
+            no_cards,
+            (),
+            0,
+            state.objectives,
+            results,
+            kings,
+        )
+    if rules.no_cards_reset_each_round:
+        no_cards = (rules.no_cards_for(state.players),) * state.players
+    return _round_start(
+        rules,
+        state.players,
+        number=number + 1,
+        no_cards=no_cards,
+        objectives=state.objectives,
+        results=results,
+        kings=kings,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Why a move is refused
+
+
+def _show(move: object) -> str:
+    return repr(str(move)) if isinstance(move, Place | Climb | Vote | Pass) else repr(move)
+
+
+_TURN_CLAUSE = {PLACEMENT: "B6", MOVEMENT: "B8", ELECTION: "B11"}
+
+
+def _out_of_turn(state: State, seat: object) -> None:
+    turn = state.turn
+    if state.phase == PLACEMENT:
+        what = "place a character: the players place in turn"
+    elif state.phase == MOVEMENT:
+        what = "move a character up: the players move in turn"
+    else:
+        what = "vote: the votes go round from the player who raised the candidate"
+    who = f"seat {seat}" if isinstance(seat, int) else repr(seat)
+    raise IllegalMove(
+        f"It is seat {turn}'s turn to {what}, so {who} cannot act now",
+        _TURN_CLAUSE[state.phase],
+    )
+
+
+def _wrong_phase(state: State, tried: str) -> IllegalMove:
+    seat = state.turn
+    if state.phase == PLACEMENT:
+        return IllegalMove(
+            f"The castle is being filled: seat {seat} must place a character, not {tried}",
+            "B6",
+        )
+    if state.phase == MOVEMENT:
+        return IllegalMove(
+            f"Every character is placed: seat {seat} must move a character up, not {tried}",
+            "B8",
+        )
+    return IllegalMove(
+        f"An election is under way: seat {seat} must vote Yes or No, not {tried}", "B11"
+    )
+
+
+def _character(state: State, letter: str, clause: str) -> int:
+    table = state.rules._derived
+    i = table.index.get(letter)
+    if i is None:
+        raise IllegalMove(
+            f"There is no character {letter!r}: the characters are "
+            f"{table.letters[0]}-{table.letters[-1]}",
+            clause,
+        )
+    return i
+
+
+def _refuse(state: State, move: object) -> None:
+    """Raise the IllegalMove (or ArgumentError) that explains why ``move`` is refused."""
+    rules = state.rules
+    table = rules._derived
+    seat = state.turn
+    if isinstance(move, Place):
+        if state.phase != PLACEMENT:
+            raise _wrong_phase(state, f"place {move.character} (move {move})")
+        i = _character(state, move.character, "B6")
+        where = state.floors[i]
+        c = move.character
+        if where != UNPLACED:
+            raise IllegalMove(
+                f"Character {c} is already in the castle (floor {where}): "
+                "place a character not yet placed",
+                "B6",
+            )
+        f = move.floor
+        if not (0 < f < len(table.place_ok) and table.place_ok[f]):
+            raise IllegalMove(
+                f"Character {c} cannot be placed on floor {f}: placement is on "
+                f"{floors_text(rules.placement_floors)} only",
+                "B6",
+            )
+        raise IllegalMove(
+            f"Character {c} cannot be placed on floor {f}: it already holds "
+            f"{state.counts[f]} characters, the most a floor may hold",
+            "B7",
+        )
+    if isinstance(move, Climb):
+        c = move.character
+        on_throne = table.index.get(c)
+        if on_throne is not None and state.floors[on_throne] == table.top:
+            raise IllegalMove(
+                f"Character {c} is on the throne, the top floor: it cannot climb higher",
+                "B8",
+            )
+        if state.phase != MOVEMENT:
+            raise _wrong_phase(state, f"climb {c} (move {move})")
+        i = _character(state, c, "B8")
+        f = state.floors[i]
+        if f == ELIMINATED:
+            raise IllegalMove(
+                f"Character {c} was eliminated this round: it has left the castle", "B13"
+            )
+        if f == UNPLACED:  # pragma: no cover - every character is placed in the movement phase
+            raise IllegalMove(f"Character {c} is not in the castle", "B8")
+        raise IllegalMove(
+            f"Character {c} cannot climb from floor {f} to floor {f + 1}: the "
+            f"{FLOOR_NAMES[f + 1]}' floor already holds {state.counts[f + 1]}, and a "
+            f"character climbs only into a floor holding fewer than {rules.capacity(f + 1)}",
+            "B8",
+        )
+    if isinstance(move, Vote):
+        if state.phase != ELECTION:
+            raise IllegalMove(
+                "There is no election to vote in: an election happens only when a "
+                "character reaches the throne",
+                "B10",
+            )
+        raise IllegalMove(
+            f"Seat {seat} has no No card left (used No cards are discarded): it can only vote Yes",
+            "B11",
+        )
+    if isinstance(move, Pass):
+        if state.phase == MOVEMENT:
+            raise IllegalMove(
+                f"Seat {seat} must move a character up: these rules do not allow passing "
+                "(option allow_pass)",
+                "B8",
+            )
+        raise _wrong_phase(state, "pass")
+    raise ArgumentError(
+        f"apply() takes a Place, Climb, Vote or Pass move (parse_move reads text), not {move!r}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Queries
+
+
+def current_player(state: State) -> int | None:
+    """The seat to act, or None once the game is over."""
+    return None if state.phase == OVER else state.turn
+
+
+def is_over(state: State) -> bool:
+    """Whether the last round has been scored (B3)."""
+    return state.phase == OVER
+
+
+def phase(state: State) -> str:
+    """``"placement"``, ``"movement"``, ``"election"`` or ``"over"``."""
+    return PHASES[state.phase]
+
+
+def round_of(state: State) -> int:
+    """The current round, from 1 (the last round once the game is over) (B3)."""
+    return state.round
+
+
+def round_scores(state: State) -> tuple[tuple[int, ...], ...]:
+    """The scores of the finished rounds, per round, per seat (B14, B15)."""
+    return state.results
+
+
+def totals(state: State) -> tuple[int, ...]:
+    """Each seat's total over the finished rounds (B16)."""
+    out = [0] * state.players
+    for result in state.results:
+        for seat, points in enumerate(result):
+            out[seat] += points
+    return tuple(out)
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Each seat's score so far: the totals of the finished rounds (final once over)."""
+    return totals(state)
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The seats with the highest total once the game is over (ties share the win, B16)."""
+    if state.phase != OVER:
+        return ()
+    final = totals(state)
+    best = max(final)
+    return tuple(seat for seat, points in enumerate(final) if points == best)
+
+
+def _letter_index(state: State, character: object) -> int:
+    table = state.rules._derived
+    i = table.index.get(character) if isinstance(character, str) else None
+    if i is None:
+        raise ArgumentError(
+            f"character must be a letter in {table.letters[0]}-{table.letters[-1]}, "
+            f"not {character!r}"
+        )
+    return i
+
+
+def _seat(state: State, seat: object) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise ArgumentError(f"seat must be a whole number in 0..{state.players - 1}, not {seat!r}")
+    return seat
+
+
+def floor_of(state: State, character: str) -> int | None:
+    """The floor (1..7) of ``character``; None if not placed yet or eliminated."""
+    f = state.floors[_letter_index(state, character)]
+    return f if f > 0 else None
+
+
+def is_eliminated(state: State, character: str) -> bool:
+    """Whether ``character`` was eliminated in the current round (B13)."""
+    return state.floors[_letter_index(state, character)] == ELIMINATED
+
+
+def no_cards(state: State, seat: int) -> int:
+    """No cards ``seat`` holds (votes still face down are not yet deducted, B11)."""
+    return state.no_cards[_seat(state, seat)]
+
+
+def objective(state: State, seat: int) -> frozenset[str]:
+    """The favourites of ``seat`` in the current round (B4); hidden information."""
+    mask = state.objectives[state.round - 1][_seat(state, seat)]
+    return frozenset(mask_letters(state.rules, mask))
+
+
+def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str], ...]:
+    """Every seat's objective in round ``round_number`` (full information)."""
+    if not isinstance(round_number, int) or not 1 <= round_number <= state.rules.rounds:
+        raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
+    return tuple(
+        frozenset(mask_letters(state.rules, mask)) for mask in state.objectives[round_number - 1]
+    )
+
+
+def candidate(state: State) -> str | None:
+    """The character on the throne during an election (B10), else None."""
+    if state.phase != ELECTION:
+        return None
+    return state.rules.letters()[state.floors.index(state.rules._derived.top)]
+
+
+def king(state: State, round_number: int | None = None) -> str | None:
+    """The king crowned in ``round_number`` (default: the last finished round) (B12).
+
+    None if that round ended without a king (all characters eliminated, or
+    every player passed) or has not finished.
+    """
+    if round_number is None:
+        if not state.kings:
+            return None
+        index = state.kings[-1]
+    else:
+        if not isinstance(round_number, int) or not 1 <= round_number <= state.rules.rounds:
+            raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
+        if round_number > len(state.kings):
+            return None
+        index = state.kings[round_number - 1]
+    return None if index < 0 else state.rules.letters()[index]
+
+
+def observation(state: State, seat: int) -> Observation:
+    """What ``seat`` may know: everything but hidden objectives, votes and counts (B4, B11)."""
+    me = _seat(state, seat)
+    rules = state.rules
+    public = rules.no_cards_public
+    finished = len(state.results)
+    if state.phase == ELECTION:
+        voted = tuple(v >= 0 for v in state.votes)
+        mine = state.votes[me]
+        vote = None if mine < 0 else mine == 1
+    else:
+        voted = (False,) * state.players
+        vote = None
+    return Observation(
+        seat=me,
+        rules=rules,
+        players=state.players,
+        round=state.round,
+        phase=PHASES[state.phase],
+        turn=current_player(state),
+        floors=state.floors,
+        no_cards=tuple(
+            n if public or other == me else None for other, n in enumerate(state.no_cards)
+        ),
+        objective=objective(state, me),
+        voted=voted,
+        vote=vote,
+        passes=state.passes,
+        revealed=tuple(objectives_of_round(state, r) for r in range(1, finished + 1)),
+        round_scores=state.results,
+        kings=tuple(king(state, r) for r in range(1, finished + 1)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Move tree
+
+
+def perft(state: State, depth: int) -> int:
+    """The number of leaves of the move tree ``depth`` plies below ``state``.
+
+    A finished game is a leaf at any depth (as in :func:`castlerules.core.perft`).
+
+    >>> perft(new_game(3, seed=1), 2)  # 13 characters x 5 floors, then 12 x 5
+    3900
+    """
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ArgumentError(f"perft depth must be a whole number >= 0, not {depth!r}")
+    return _perft(state, depth)
+
+
+def _perft(state: State, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = legal_moves(state)
+    if not moves:
+        return 1
+    if depth == 1:
+        return len(moves)
+    return sum(_perft(_play(state, move), depth - 1) for move in moves)

@@ -1,0 +1,261 @@
+"""The castlerules Sphinx extension: pages generated from the engine at build time.
+
+At ``builder-inited`` it computes the site's data from the engine
+(:mod:`castlerules_sphinx.site`) and writes the generated pages into
+``docs/_generated/`` (:mod:`castlerules_sphinx.pages`), which the
+hand-written pages include.  It also provides:
+
+- the ``castlerules`` domain, the ``:clause:`B7``` role and the
+  ``.. castlerules-clause:: B7`` directive (the seed's French text verbatim,
+  the English rendering, a searchable object per clause);
+- ``.. castlerules-board::``: a board drawn by the library's ``svg()`` from a
+  game replayed at build time (options ``:game:``, ``:players:``, ``:seed:``,
+  ``:moves:``, ``:position:``, ``:seat:``, ``:caption:``).
+
+Any claim of a generated page that the engine no longer confirms (a gallery
+example, a register divergence, a proof witness) stops the build with an
+error naming it.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import importlib
+import inspect
+import sys
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from castlerules_sphinx import pages
+from castlerules_sphinx.domain import ClauseDomain, clause_role
+from castlerules_sphinx.site import GAMES, Site, SiteError, collect
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from castlerules.core import CLAUSES
+
+LOGGER = logging.getLogger(__name__)
+_SITES: dict[str, Site] = {}
+
+
+def site_of(env: BuildEnvironment) -> Site:
+    """The data computed for this build (by ``builder-inited``)."""
+    return _SITES[str(env.srcdir)]
+
+
+class ClauseDirective(SphinxDirective):
+    """``.. castlerules-clause:: B7``: the clause's French text and English, as a search object."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        clause_id = self.arguments[0].strip().upper()
+        if clause_id not in CLAUSES:
+            raise self.error(f"unknown clause {clause_id!r}")
+        c = CLAUSES[clause_id]
+        domain = self.env.get_domain("castlerules")
+        assert isinstance(domain, ClauseDomain)
+        domain.note_clause(clause_id, self.env.docname, f"{c.id}: {c.summary}")
+
+        french = nodes.container(classes=["clause-french", "language-fr"])
+        french += nodes.rubric("", f"Seed (French, verbatim) — {c.id}")
+        block = nodes.line_block(classes=["french-text"])
+        for line in c.french.split("\n"):
+            block += nodes.line(line, line)
+        french += block
+        english = nodes.container(classes=["clause-english"])
+        english += nodes.rubric("", "English rendering")
+        english += nodes.paragraph(c.english, c.english)
+        return [french, english]
+
+
+class BoardDirective(SphinxDirective):
+    """``.. castlerules-board::``: a position drawn by ``svg()``, replayed by the engine."""
+
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {
+        "game": directives.unchanged_required,
+        "players": directives.positive_int,
+        "seed": directives.nonnegative_int,
+        "first-player": directives.nonnegative_int,
+        "moves": directives.unchanged,
+        "position": directives.unchanged,
+        "seat": directives.nonnegative_int,
+        "caption": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        game = self.options.get("game", "")
+        if game not in GAMES:
+            raise self.error(f":game: must be one of {', '.join(GAMES)}, not {game!r}")
+        module = GAMES[game]
+        try:
+            if "position" in self.options:
+                state = module.from_text(self.options["position"].strip())
+            else:
+                kwargs: dict[str, Any] = {"seed": self.options.get("seed", 0)}
+                if game == "ascent" and "first-player" in self.options:
+                    kwargs["first_player"] = self.options["first-player"]
+                state = module.new_game(self.options.get("players", 4), **kwargs)
+            for text in self.options.get("moves", "").split():
+                state = module.apply(state, module.parse_move(state, text))
+        except Exception as err:
+            raise self.error(f"castlerules-board: the engine refuses this board: {err}") from err
+        extra: dict[str, Any] = {}
+        if "seat" in self.options and game == "throne":
+            extra["seat"] = self.options["seat"]
+        svg = pages.svg_of(game, state, **extra)
+        caption = self.options.get("caption", "")
+        body = f'<figure class="castlerules-diagram">{svg}'
+        if caption:
+            body += f"<figcaption>{html.escape(caption)}</figcaption>"
+        body += "</figure>"
+        raw = nodes.raw("", body, format="html")
+        text = module.to_text(state)
+        literal = nodes.paragraph()
+        literal += nodes.Text("Position: ")
+        literal += nodes.literal(text, text)
+        return [raw, literal]
+
+
+def generate(app: Sphinx) -> None:
+    """``builder-inited``: compute the site's data and write the generated pages."""
+    srcdir = Path(app.srcdir)
+    generated = srcdir / "_generated"
+    start = time.perf_counter()
+    try:
+        site = collect(srcdir.parent, generated, proofs_fast=app.config.castlerules_proofs_fast)
+    except SiteError as err:
+        raise ExtensionError(f"castlerules: {err}") from err
+    if site.proofs is None and app.config.castlerules_require_proofs:
+        raise ExtensionError(f"castlerules: the proof table cannot be built: {site.proofs_error}")
+    pages.write_all(site, generated)
+    _SITES[str(srcdir)] = site
+    LOGGER.info(
+        "castlerules: generated pages in %.1f s (%s)",
+        time.perf_counter() - start,
+        ", ".join(f"{k} {v:.1f} s" for k, v in site.timings.items()),
+    )
+
+
+def outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Pages that show engine output are always re-read: the engine may have changed."""
+    return [doc for doc in env.found_docs if doc not in added | changed]
+
+
+def _imported_from(module_name: str, name: str) -> str | None:
+    """The module ``name`` is imported from in ``module_name``'s source (even under
+    ``if TYPE_CHECKING:``), or None if the module does not import it."""
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if not path:
+        return None
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                if (alias.asname or alias.name) == name and alias.name == name:
+                    return node.module
+    return None
+
+
+def home_of(target: str, context: str | None = None, depth: int = 0) -> str | None:
+    """Where a public name of castlerules is defined (and documented).
+
+    ``castlerules.throne.Rules`` -> ``castlerules.throne.rules.Rules``;
+    ``NOTES`` read in :mod:`castlerules.throne` -> ``castlerules.throne.rules.NOTES``;
+    ``Move`` read in :mod:`castlerules.ascent.state` (imported there only for
+    type checking) -> ``castlerules.ascent.moves.Move``.  None if ``target``
+    is not such a name or is already its own home.
+    """
+    if depth > 5:
+        return None
+    if target.startswith("castlerules."):
+        module_name, _, rest = target.rpartition(".")
+        for split in range(target.count("."), 0, -1):
+            module_name = ".".join(target.split(".")[:split])
+            if module_name in sys.modules or _importable(module_name):
+                rest = target[len(module_name) + 1 :]
+                break
+        else:
+            return None
+    elif context and context.startswith("castlerules"):
+        module_name, rest = context, target
+    else:
+        return None
+    head, _, tail = rest.partition(".")
+    module = sys.modules.get(module_name)
+    if module is None or not head:
+        return None
+    obj = getattr(module, head, None)
+    if inspect.ismodule(obj):
+        return None  # ``enum.Enum`` read in a module that imports enum: not ours
+    real: str | None = None
+    if obj is not None:
+        home = getattr(obj, "__module__", None)
+        name = getattr(obj, "__qualname__", None)
+        if isinstance(home, str) and isinstance(name, str) and home.startswith("castlerules"):
+            real = f"{home}.{name}"
+    if real is None:
+        source = _imported_from(module_name, head)
+        if source is None:
+            real = f"{module_name}.{head}" if obj is not None else None
+        else:
+            real = home_of(f"{source}.{head}", None, depth + 1) or f"{source}.{head}"
+    if real is None:
+        return None
+    full = f"{real}.{tail}" if tail else real
+    return None if full == target else full
+
+
+def _importable(module_name: str) -> bool:
+    try:
+        importlib.import_module(module_name)
+    except ImportError:
+        return False
+    return True
+
+
+def point_reexports(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: aim references to re-exported names at their documented home.
+
+    ``castlerules.throne`` re-exports ``Rules``, ``apply``...; the reference
+    documents them where they are defined, so :class:`castlerules.throne.Rules`
+    (or ``Rules`` in a docstring of :mod:`castlerules.throne`) is pointed at
+    ``castlerules.throne.rules.Rules``.  Anything else is left to Sphinx.
+    """
+    for node in doctree.findall(pending_xref):
+        if node.get("refdomain") != "py":
+            continue
+        target = node.get("reftarget", "")
+        real = home_of(target, node.get("py:module"))
+        if real is not None:
+            node["reftarget"] = real
+            node["refspecific"] = False
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("castlerules_proofs_fast", True, "env", bool)
+    app.add_config_value("castlerules_require_proofs", True, "env", bool)
+    app.add_domain(ClauseDomain)
+    app.add_role("clause", clause_role)
+    app.add_directive("castlerules-clause", ClauseDirective)
+    app.add_directive("castlerules-board", BoardDirective)
+    app.connect("builder-inited", generate)
+    app.connect("env-get-outdated", outdated)
+    app.connect("doctree-read", point_reexports)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -1,0 +1,509 @@
+"""Write the generated pages (reStructuredText) from a :class:`~castlerules_sphinx.site.Site`.
+
+Generated files live in ``docs/_generated/`` and are included by the
+hand-written pages; a file is rewritten only when its text changes, so that
+Sphinx re-reads only what changed.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from castlerules_sphinx import rst
+from castlerules_sphinx.domain import anchor_of
+from castlerules_sphinx.scan import TestRef
+from castlerules_sphinx.site import GAMES, OptionInfo, ProofRow, Site
+
+from castlerules import gallery, options_text, register
+
+TITLES = {"throne": "Throne", "ascent": "Ascent"}
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def write_all(site: Site, generated: Path) -> None:
+    """Write every generated page."""
+    for game in GAMES:
+        write_if_changed(generated / f"{game}-clauses.rst", clause_pages(site, game))
+        write_if_changed(generated / f"{game}-options.rst", options_table(site, game))
+    write_if_changed(generated / "register.rst", register_page(site))
+    write_if_changed(generated / "gallery.rst", gallery_page(site))
+    write_if_changed(generated / "proofs.rst", proofs_page(site))
+    write_if_changed(generated / "tests.rst", tests_page(site))
+    write_if_changed(generated / "timings.rst", timings(site))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def clause_ref(clause_id: str) -> str:
+    return f":clause:`{clause_id}`"
+
+
+def clause_refs(ids: Iterable[str]) -> str:
+    return ", ".join(clause_ref(c) for c in ids)
+
+
+def test_ref(test: TestRef) -> str:
+    return f":ref:`{test.name} <{test.anchor}>`"
+
+
+def gallery_anchor(key: str) -> str:
+    return f"gallery-{key}"
+
+
+def register_anchor(game: str, option: str) -> str:
+    return f"register-{game}-{option.replace('_', '-')}"
+
+
+def option_anchor(game: str, option: str) -> str:
+    return f"option-{game}-{option.replace('_', '-')}"
+
+
+def value_text(value: object) -> str:
+    return rst.literal(options_text.to_text(value))
+
+
+def figure(svg: str, caption: str, classes: str = "") -> str:
+    """A raw HTML figure holding an SVG drawn by the library.
+
+    One element per line: docutils refuses lines over 10,000 characters, and
+    a line break between two tags changes nothing in an SVG drawing.
+    """
+    body = (
+        f'<figure class="castlerules-diagram {classes.strip()}">{svg}'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
+    lines = body.replace("><", ">\n<").splitlines()
+    return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+
+
+def _doc(text: str) -> str:
+    """An option's documentation: reStructuredText from its docstring, on one line."""
+    return " ".join(text.split())
+
+
+def position_block(text: str, label: str = "The position in the game's notation") -> str:
+    """A position's notation in a literal block (it may be long: the block scrolls)."""
+    return f"{label}:\n\n.. code-block:: text\n\n   {text}\n\n"
+
+
+def svg_of(game: str, state: Any, **kwargs: Any) -> str:
+    module = GAMES[game]
+    draw = __import__(f"{module.__name__}.svg", fromlist=["svg"]).svg
+    text: str = draw(state, **kwargs)
+    return text
+
+
+# --------------------------------------------------------------------------- clause pages
+
+
+def clause_pages(site: Site, game: str) -> str:
+    out = [
+        ".. This file is generated at build time from castlerules; do not edit.\n\n",
+    ]
+    for c in site.clauses[game]:
+        out.append(rst.labels(anchor_of(c.id), c.id.lower()))
+        out.append(rst.title(f"{c.id} · {rst.escape(c.summary)}", "-"))
+        out.append(f"\n.. castlerules-clause:: {c.id}\n\n")
+        out.append(_interpretation(site, game, c.id))
+        out.append(_options_for(site, game, c.id))
+        ill = site.illustrations[c.id]
+        out.append(".. rubric:: Diagram\n\n")
+        caption = ill.caption
+        out.append(figure(ill.svg, caption, "clause-diagram"))
+        if ill.gallery_key:
+            out.append(
+                f"See the gallery example :ref:`{ill.gallery_key} "
+                f"<{gallery_anchor(ill.gallery_key)}>` for the moves.\n\n"
+            )
+        out.append(position_block(ill.position))
+        out.append(_coverage(site, game, c.id))
+    return "".join(out)
+
+
+def _interpretation(site: Site, game: str, clause_id: str) -> str:
+    c = next(x for x in site.clauses[game] if x.id == clause_id)
+    out = [".. rubric:: Reference interpretation\n\n", f"{rst.escape(c.summary)}\n\n"]
+    notes = site.notes_of(game, clause_id)
+    if notes:
+        out.append("Decisions recorded where the seed is silent (``NOTES``):\n\n")
+        for note in notes:
+            line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
+            if note.option:
+                line += (
+                    f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
+                    f"readings in the :ref:`register <{register_anchor(game, note.option)}>`."
+                )
+            out.append(line + "\n")
+        out.append("\n")
+    return "".join(out)
+
+
+def _options_for(site: Site, game: str, clause_id: str) -> str:
+    options = site.options_of(game, clause_id)
+    presets = site.presets[game]
+    out = [".. rubric:: Options and presets\n\n"]
+    if not options:
+        out.append(
+            f"No option of ``{game}.Rules`` changes this clause; every preset "
+            f"({', '.join(presets)}) reads it the same way.\n\n"
+        )
+        return "".join(out)
+    rows = []
+    for o in options:
+        set_by = ", ".join(f"{p}: {value_text(v)}" for p, v in o.presets) or "none"
+        rows.append(
+            [
+                f":ref:`{o.name} <{option_anchor(game, o.name)}>`",
+                value_text(o.default),
+                set_by,
+                _doc(o.doc) or "\\-",
+            ]
+        )
+    out.append(rst.list_table(["Option", "Default", "Presets that change it", "Meaning"], rows, [18, 14, 20, 48]))
+    return "".join(out)
+
+
+def _coverage(site: Site, game: str, clause_id: str) -> str:
+    out = [".. rubric:: Tests, proofs and examples\n\n"]
+    tests = site.tests_of(clause_id)
+    if tests:
+        out.append(f"- Tests ({len(tests)}): " + ", ".join(test_ref(t) for t in tests) + ".\n")
+    else:
+        out.append("- Tests: none names this clause yet.\n")
+    proofs = site.proofs_of(clause_id)
+    if site.proofs is None:
+        out.append("- Proofs: the proof table is not available in this build.\n")
+    elif proofs:
+        out.append(
+            "- Proofs: "
+            + ", ".join(f":ref:`{rst.escape(p.title)} <{p.anchor}>` ({p.verdict})" for p in proofs)
+            + ".\n"
+        )
+    else:
+        out.append("- Proofs: none cites this clause.\n")
+    examples = site.examples_of(clause_id)
+    if examples:
+        out.append(
+            "- Gallery: "
+            + ", ".join(
+                f":ref:`{rst.escape(gallery.entry(r.example.key).title)} "
+                f"<{gallery_anchor(r.example.key)}>`"
+                for r in examples
+            )
+            + ".\n"
+        )
+    cites = site.citations.get(clause_id, ())
+    if cites:
+        where = "; ".join(
+            f"{rst.literal(c.path)} {rst.literal(c.function)} "
+            f"(line{'s' if len(c.lines) > 1 else ''} {', '.join(map(str, c.lines))})"
+            for c in cites
+        )
+        out.append(f"- In the engine: {where}.\n")
+    out.append("\n")
+    return "".join(out)
+
+
+def options_table(site: Site, game: str) -> str:
+    """Every option of a game's ``Rules``, with an anchor each (linked from the clauses)."""
+    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    presets = site.presets[game]
+    for o in site.options[game]:
+        out.append(rst.labels(option_anchor(game, o.name)))
+        out.append(f"``{o.name}``\n   ")
+        bits = [f"Default {value_text(o.default)}."]
+        if o.presets:
+            bits.append(
+                "Set by preset " + ", ".join(f"{p} to {value_text(v)}" for p, v in o.presets) + "."
+            )
+        if o.clauses:
+            bits.append(f"Clauses: {clause_refs(o.clauses)}.")
+        if site.point(game, o.name) is not None:
+            bits.append(f"An open point: see the :ref:`register <{register_anchor(game, o.name)}>`.")
+        out.append(_doc(o.doc) + " " + " ".join(bits) if o.doc else " ".join(bits))
+        out.append("\n\n")
+    out.append(f"Presets: {', '.join(f'``{p}``' for p in presets)}.\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- register
+
+
+def register_page(site: Site) -> str:
+    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    for game, module in GAMES.items():
+        out.append(rst.labels(f"register-{game}"))
+        out.append(rst.title(TITLES[game], "-"))
+        out.append("\n")
+        for point in site.points[game]:
+            out.append(_open_point(site, module, point))
+    return "".join(out)
+
+
+def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
+    game = point.game
+    out = [rst.labels(register_anchor(game, point.option))]
+    out.append(rst.title(f"{point.option} ({', '.join(point.clauses)})", "~"))
+    out.append(f"\nClauses: {clause_refs(point.clauses)}. ")
+    info = next(o for o in site.options[game] if o.name == point.option)
+    if info.doc:
+        out.append(_doc(info.doc))
+    out.append("\n\n")
+    for note in point.notes:
+        out.append(f"- **{rst.escape(note.topic)}** ({clause_ref(note.clause)}): {rst.escape(note.decision)}\n")
+    out.append("\n")
+    if point.excluded is not None:
+        out.append(f".. note::\n\n   Not a reading to play: {rst.escape(point.excluded)}\n\n")
+    rows = []
+    for reading in point.readings:
+        value = (
+            value_text(point.default)
+            if not reading.options
+            else ", ".join(f"{k} = {value_text(v)}" for k, v in reading.options)
+        )
+        rows.append(
+            [
+                rst.escape(reading.label) + (" (the default)" if not reading.options else ""),
+                value,
+                rst.literal(reading.code(module)),
+                rst.literal(reading.command_line()) if reading.options or reading.preset else "(nothing)",
+            ]
+        )
+    out.append(rst.list_table(["Reading", "Value", "In Python", "On the command line"], rows, [18, 22, 32, 28]))
+    if len(point.readings) == 1:
+        out.append(
+            "No alternative reading is declared for this option: the default is the only "
+            "reading tried by ``castlerules explain --compare`` (set another value with "
+            "``--option`` to experiment).\n\n"
+        )
+    for reading in point.readings[1:]:
+        entry = site.divergences.get((game, point.option, reading.label))
+        if entry is None:
+            continue
+        found, state = entry
+        out.append(_divergence(point, reading, found, state))
+    return "".join(out)
+
+
+def _divergence(
+    point: register.OpenPoint, reading: register.Reading, found: register.Divergence, state: Any
+) -> str:
+    game = point.game
+    out = [f"**Where the default and {rst.escape(reading.label)} differ** (found at build time). "]
+    setup = f"{game}.new_game({found.players}, seed={found.seed})"
+    if found.moves:
+        shown = " ".join(found.moves[-8:])
+        more = f"… ({len(found.moves)} moves in all) " if len(found.moves) > 8 else ""
+        out.append(
+            f"Start {rst.literal(setup)} under each reading and play the same "
+            f"{len(found.moves)} moves ({more}ending {rst.literal(shown)}). "
+        )
+    else:
+        out.append(f"Start {rst.literal(setup)} under each reading. ")
+    if found.kind == "outcome":
+        out.append(f"Then the move {rst.literal(found.move or '')} does different things:\n\n")
+    else:
+        out.append(f"The positions differ in {found.kind}:\n\n")
+    out.append(f"- Default: {rst.escape(found.first_outcome)}\n")
+    out.append(f"- {rst.escape(reading.label)}: {rst.escape(found.second_outcome)}\n\n")
+    out.append(
+        figure(
+            svg_of(game, state),
+            f"The position under the default reading: {found.position}",
+            "register-diagram",
+        )
+    )
+    out.append(position_block(found.position, "The position in the default reading"))
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- gallery
+
+
+def gallery_page(site: Site) -> str:
+    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    for shown in site.examples:
+        out.append(_example(shown))
+    return "".join(out)
+
+
+def _example(shown: gallery.Replay) -> str:
+    ex = shown.example
+    item = gallery.entry(ex.key)
+    module = GAMES[ex.game]
+    out = [rst.labels(gallery_anchor(ex.key))]
+    out.append(rst.title(f"{TITLES[ex.game]}: {rst.escape(item.title)}", "-"))
+    out.append(f"\nClauses: {clause_refs(item.clauses)}. {rst.escape(item.summary)}\n\n")
+    out.append(f"*How it was found*: {rst.escape(ex.found_by)}.\n\n")
+    out.append(".. rubric:: What the engine confirms at every build\n\n")
+    for fact in shown.facts:
+        out.append(f"- {rst.escape(fact)}\n")
+    out.append("\n.. rubric:: The moves\n\n")
+    if ex.focus:
+        out.append(
+            f"Moves 1-{ex.focus} lead there (a game with seed {ex.seed}); the example starts "
+            f"at move {ex.focus + 1}.\n\n"
+        )
+    rows = []
+    for step in shown.steps[ex.focus :]:
+        said = "; ".join(f"{rst.escape(e.text)} ({clause_ref(e.clause)})" for e in step.events)
+        rows.append([str(step.number), "" if step.seat is None else str(step.seat), rst.literal(step.move), said])
+    out.append(rst.list_table(["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80]))
+    highlight = _focus_highlight(ex.game, shown.steps[ex.focus].move)
+    out.append(
+        figure(svg_of(ex.game, shown.before, **highlight), f"Before move {ex.focus + 1}.", "before")
+    )
+    out.append(figure(svg_of(ex.game, shown.after, **highlight), f"After move {len(ex.moves)}.", "after"))
+    out.append(".. rubric:: Replay it yourself\n\n")
+    out.append(_replay_doctest(module, ex, shown))
+    return "".join(out)
+
+
+def _focus_highlight(game: str, move: str) -> dict[str, Any]:
+    from castlerules import ascent
+
+    if game == "throne":
+        return {"highlight": (move[0],)} if move[:1].isupper() else {}
+    card = move.removeprefix("x")
+    if len(card) == 2 and card[1].isdigit():
+        return {"highlight": (ascent.Card(int(card[1]), ascent.Rank.from_letter(card[0])),)}
+    return {}
+
+
+def _replay_doctest(module: Any, ex: gallery.Example, shown: gallery.Replay) -> str:
+    game = ex.game
+    if game == "ascent":
+        setup = f"{game}.new_game({ex.players}, seed={ex.seed}, first_player={ex.first_player})"
+    else:
+        setup = f"{game}.new_game({ex.players}, seed={ex.seed})"
+    words = " ".join(ex.moves)
+    chunks = _wrap(words, 80)
+    lines = [f">>> from castlerules import {game}", f">>> state = {setup}"]
+    lines.append('>>> moves = """')
+    lines.extend(f"... {chunk}" for chunk in chunks)
+    lines.append('... """.split()')
+    lines.append(">>> for text in moves:")
+    lines.append(f"...     state = {game}.apply(state, {game}.parse_move(state, text))")
+    lines.append(f">>> {game}.to_text(state)")
+    lines.append(repr(module.to_text(shown.after)))
+    body = "\n".join("   " + line for line in lines)
+    return f".. doctest::\n\n{body}\n\n"
+
+
+def _wrap(words: str, width: int) -> list[str]:
+    out: list[str] = []
+    line = ""
+    for word in words.split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        out.append(line)
+    return out or [""]
+
+
+# --------------------------------------------------------------------------- proofs
+
+
+def proofs_page(site: Site) -> str:
+    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    if site.proofs is None:
+        out.append(
+            ".. warning::\n\n   The proof table is not available in this build: "
+            f"{rst.escape(site.proofs_error)}\n\n"
+        )
+        return "".join(out)
+    rows = []
+    for p in site.proofs:
+        rows.append(
+            [
+                f":ref:`{rst.escape(p.title)} <{p.anchor}>`",
+                TITLES.get(p.game, p.game),
+                clause_refs(p.clauses),
+                rst.escape(p.method),
+                f"**{p.verdict}**" if p.ok else f"**{p.verdict}** (not as expected)",
+                f"{p.seconds:.2f}",
+            ]
+        )
+    total = sum(p.seconds for p in site.proofs)
+    out.append(
+        f"{len(site.proofs)} properties, run at build time ({site.proofs_mode} mode) in "
+        f"{total:.1f} s of solver time.\n\n"
+    )
+    out.append(rst.list_table(["Property", "Game", "Clauses", "Method", "Verdict", "Seconds"], rows, [34, 8, 16, 20, 12, 8]))
+    for p in site.proofs:
+        out.append(_proof(p))
+    return "".join(out)
+
+
+def _proof(p: ProofRow) -> str:
+    out = [rst.labels(p.anchor), rst.title(rst.escape(p.title), "-"), "\n"]
+    out.append(f"- Name: ``{p.name}``; clauses {clause_refs(p.clauses) or 'none'}.\n")
+    out.append(f"- Method: {rst.escape(p.method)}; verdict **{p.verdict}** in {p.seconds:.2f} s.\n")
+    if p.scope:
+        out.append(f"- Scope: {rst.escape(p.scope)}\n")
+    if p.detail:
+        out.append(f"- Detail: {rst.escape(p.detail)}\n")
+    out.append("\n")
+    if p.trace_positions:
+        kind = "Witness" if p.verdict == "witness" else "Counterexample"
+        out.append(f"{kind} ({rst.escape(p.trace_note) or 'replayed through the engine'}):\n\n")
+        if p.trace_moves:
+            out.append(f"Moves: {rst.literal(' '.join(p.trace_moves))}\n\n")
+        out.append(position_block(p.trace_positions[-1], "The last position"))
+        if p.svg:
+            out.append(figure(p.svg, f"The last position of the {kind.lower()}.", "proof-diagram"))
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def tests_page(site: Site) -> str:
+    out = [".. This file is generated at build time from the test sources; do not edit.\n\n"]
+    out.append(rst.title("By clause", "-"))
+    out.append("\n")
+    for game in GAMES:
+        for c in site.clauses[game]:
+            tests = site.tests_of(c.id)
+            refs = ", ".join(test_ref(t) for t in tests) if tests else "*none yet*"
+            out.append(f"- {clause_ref(c.id)} ({len(tests)}): {refs}\n")
+    out.append("\n")
+    by_file: dict[str, list[TestRef]] = {}
+    for t in site.tests:
+        by_file.setdefault(t.path, []).append(t)
+    out.append(rst.title("By file", "-"))
+    out.append("\n")
+    for path, tests in by_file.items():
+        out.append(rst.title(rst.literal(path), "~"))
+        out.append("\n")
+        for t in tests:
+            out.append(rst.labels(t.anchor))
+            out.append(f"{rst.literal(t.name)} (line {t.line})\n")
+            doc = rst.escape(t.doc) + " " if t.doc else ""
+            out.append(f"   {doc}Clauses: {clause_refs(t.clauses)}.\n\n")
+    return "".join(out)
+
+
+def timings(site: Site) -> str:
+    parts = ", ".join(f"{k} {v:.1f} s" for k, v in site.timings.items())
+    return f"Generated at build time ({parts}).\n"
+
+
+def option_info(site: Site, game: str, name: str) -> OptionInfo:
+    return next(o for o in site.options[game] if o.name == name)
+
+
+def proof_rows(site: Site) -> tuple[ProofRow, ...]:
+    return site.proofs or ()

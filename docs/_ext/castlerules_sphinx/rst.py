@@ -1,0 +1,59 @@
+"""Small helpers to write reStructuredText safely (generated pages only)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_SPECIAL = re.compile(r"([\\`*_|\[\]<>:])")
+
+
+def escape(text: str) -> str:
+    """Inline text with every markup character escaped (one line)."""
+    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def title(text: str, underline: str) -> str:
+    """A section title with its underline (as long as the title)."""
+    return f"{text}\n{underline * max(len(text), 4)}\n"
+
+
+def labels(*names: str) -> str:
+    """Explicit targets written right before a section."""
+    return "".join(f".. _{name}:\n" for name in names) + "\n"
+
+
+def literal(text: str) -> str:
+    """Inline literal text; backquotes are kept out of the literal."""
+    clean = " ".join(text.split()).replace("`", "'")
+    return f"``{clean}``" if clean else "``''``"
+
+
+def indent(text: str, spaces: int = 3) -> str:
+    """Indent every non-empty line."""
+    pad = " " * spaces
+    return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
+
+
+def list_table(
+    header: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int] | None = None
+) -> str:
+    """A ``list-table`` with one header row; cells are already-valid inline markup."""
+    out = [".. list-table::", "   :header-rows: 1", "   :class: castlerules-table"]
+    if widths:
+        out.append("   :widths: " + " ".join(str(w) for w in widths))
+    out.append("")
+    for row in [header, *rows]:
+        for i, cell in enumerate(row):
+            lead = "   * - " if i == 0 else "     - "
+            lines = str(cell).splitlines() or [""]
+            out.append(lead + lines[0])
+            out.extend("       " + line if line.strip() else "" for line in lines[1:])
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
+def code(lines: Iterable[str], language: str = "python") -> str:
+    """A code block."""
+    body = "\n".join("   " + line if line else "" for line in lines)
+    return f".. code-block:: {language}\n\n{body}\n\n"

@@ -1,0 +1,480 @@
+"""Everything the site shows that comes from the engine, computed once per build.
+
+:func:`collect` gathers, for both games: the clauses (``castlerules.core``),
+the options and presets of ``Rules`` with their documentation, the
+interpretation notes, the tests and the engine lines that cite each clause,
+an illustration per clause, the edge-case gallery (searched, then replayed
+and checked), the register of open points with a position where each pair of
+readings disagrees (searched, then replayed and checked) and the proof table.
+
+Searches (gallery, register) and proofs are cached in
+``docs/_generated/.cache`` under a hash of every source file of
+``castlerules/`` and ``proofs/``: the HTML and the doctest builds of one
+``bash dev docs`` run share them, and any change of the code invalidates
+them.  Replays and checks run at every build: a claim that no longer holds
+fails the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import pickle
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import attrs
+from castlerules_sphinx.scan import Citation, TestRef, clause_ids_in, scan_citations, scan_tests
+from sphinx.pycode import ModuleAnalyzer
+from sphinx.util import logging
+
+from castlerules import ascent, gallery, register, throne
+from castlerules.core import CLAUSES, Clause, Note, clauses_of
+from castlerules.core.chance import Rng
+
+LOGGER = logging.getLogger(__name__)
+
+GAMES: dict[str, ModuleType] = {"throne": throne, "ascent": ascent}
+CACHE_VERSION = 3
+
+
+class SiteError(Exception):
+    """Something the site claims no longer holds: the build must fail."""
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game's ``Rules``."""
+
+    game: str
+    name: str
+    default: object
+    doc: str
+    clauses: tuple[str, ...]
+    presets: tuple[tuple[str, object], ...]  # presets that set it, with the value
+
+
+@dataclass(frozen=True)
+class Illustration:
+    """A position that shows a clause at work, from a seeded game or a gallery example."""
+
+    game: str
+    clause: str
+    svg: str
+    caption: str
+    position: str
+    gallery_key: str | None = None
+
+
+@dataclass(frozen=True)
+class ProofRow:
+    """One line of the proof table (a ``proofs`` result, flattened for the docs)."""
+
+    name: str
+    game: str
+    title: str
+    clauses: tuple[str, ...]
+    method: str
+    verdict: str
+    ok: bool
+    seconds: float
+    scope: str
+    detail: str
+    trace_positions: tuple[str, ...]
+    trace_moves: tuple[str, ...]
+    trace_note: str
+    svg: str = ""
+
+    @property
+    def anchor(self) -> str:
+        return "proof-" + re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")
+
+
+@dataclass
+class Site:
+    """Everything generated for one build."""
+
+    root: Path
+    clauses: dict[str, tuple[Clause, ...]] = field(default_factory=dict)
+    options: dict[str, tuple[OptionInfo, ...]] = field(default_factory=dict)
+    notes: dict[str, tuple[Note, ...]] = field(default_factory=dict)
+    presets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    tests: tuple[TestRef, ...] = ()
+    citations: dict[str, tuple[Citation, ...]] = field(default_factory=dict)
+    illustrations: dict[str, Illustration] = field(default_factory=dict)
+    examples: tuple[gallery.Replay, ...] = ()
+    points: dict[str, tuple[register.OpenPoint, ...]] = field(default_factory=dict)
+    divergences: dict[tuple[str, str, str], tuple[register.Divergence, Any]] = field(
+        default_factory=dict
+    )
+    """(game, option, reading label) -> the divergence and its position under the default."""
+    proofs: tuple[ProofRow, ...] | None = None
+    proofs_error: str = ""
+    proofs_mode: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def tests_of(self, clause_id: str) -> tuple[TestRef, ...]:
+        return tuple(t for t in self.tests if clause_id in t.clauses)
+
+    def examples_of(self, clause_id: str) -> tuple[gallery.Replay, ...]:
+        return tuple(r for r in self.examples if clause_id in gallery.entry(r.example.key).clauses)
+
+    def proofs_of(self, clause_id: str) -> tuple[ProofRow, ...]:
+        return tuple(p for p in self.proofs or () if clause_id in p.clauses)
+
+    def options_of(self, game: str, clause_id: str) -> tuple[OptionInfo, ...]:
+        return tuple(o for o in self.options[game] if clause_id in o.clauses)
+
+    def notes_of(self, game: str, clause_id: str) -> tuple[Note, ...]:
+        return tuple(n for n in self.notes[game] if n.clause == clause_id)
+
+    def point(self, game: str, option: str) -> register.OpenPoint | None:
+        return next((p for p in self.points[game] if p.option == option), None)
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def source_hash(root: Path) -> str:
+    """A hash of every Python source of the engine and the proofs (and of this extension)."""
+    digest = hashlib.sha256(f"{CACHE_VERSION} {sys.version}".encode())
+    here = Path(__file__).resolve().parent
+    for base in (root / "castlerules", root / "proofs", here):
+        for path in sorted(base.rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+class Cache:
+    """Search results and proof results, keyed by the sources' hash (pickled, local only)."""
+
+    def __init__(self, directory: Path, key: str) -> None:
+        self.path = directory / ".cache" / f"{key}.pickle"
+        self.data: dict[str, Any] = {}
+        if self.path.is_file():
+            try:
+                with self.path.open("rb") as handle:
+                    self.data = pickle.load(handle)
+            except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+                self.data = {}
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for old in self.path.parent.glob("*.pickle"):
+            if old != self.path:
+                old.unlink()
+        tmp = self.path.with_suffix(".tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump(self.data, handle)
+        tmp.replace(self.path)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _rules_docstring_entries(cls: type) -> dict[str, tuple[tuple[str, ...], str]]:
+    """``name -> (clauses, text)`` from a definition list in the class docstring:
+
+    ``name`` (A1, A6)
+        Description...
+    """
+    doc = cls.__doc__ or ""
+    out: dict[str, tuple[tuple[str, ...], str]] = {}
+    lines = doc.splitlines()
+    head = re.compile(r"^\s*``(\w+)``\s*(?:\(([^)]*)\))?\s*$")
+    i = 0
+    while i < len(lines):
+        match = head.match(lines[i])
+        if match:
+            name, cited = match.group(1), match.group(2) or ""
+            body: list[str] = []
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith("        ")):
+                if not lines[i].strip() and body and i + 1 < len(lines):
+                    if not lines[i + 1].startswith("        "):
+                        break
+                body.append(lines[i].strip())
+                i += 1
+            out[name] = (clause_ids_in(cited, CLAUSES), " ".join(b for b in body if b))
+            continue
+        i += 1
+    return out
+
+
+def collect_options(module: ModuleType) -> tuple[OptionInfo, ...]:
+    rules_cls = module.Rules
+    default = rules_cls()
+    attr_docs = ModuleAnalyzer.for_module(rules_cls.__module__).find_attr_docs()
+    listed = _rules_docstring_entries(rules_cls)
+    presets = dict(rules_cls.PRESETS)
+    out = []
+    for option in attrs.fields(rules_cls):
+        name = option.name
+        text = " ".join(line.strip() for line in attr_docs.get(("Rules", name), [])).strip()
+        cited: tuple[str, ...] = ()
+        if name in listed:
+            cited, listed_text = listed[name]
+            text = text or listed_text
+        ids = list(cited) + [c for c in clause_ids_in(text, CLAUSES) if c not in cited]
+        for note in module.NOTES:
+            if note.option == name and note.clause not in ids:
+                ids.append(note.clause)
+        out.append(
+            OptionInfo(
+                game=module.NAME,
+                name=name,
+                default=getattr(default, name),
+                doc=text,
+                clauses=tuple(ids),
+                presets=tuple(
+                    (preset, changes[name]) for preset, changes in presets.items() if name in changes
+                ),
+            )
+        )
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- illustrations
+
+
+def _svg(module: ModuleType, state: Any, **kwargs: Any) -> str:
+    draw = importlib.import_module(f"{module.__name__}.svg").svg
+    text: str = draw(state, **kwargs)
+    return text
+
+
+def _highlight(module: ModuleType, move_text: str) -> dict[str, Any]:
+    if module is throne:
+        if move_text[:1].isalpha() and move_text[:1].isupper():
+            return {"highlight": (move_text[0],)}
+        return {}
+    card = move_text.removeprefix("x")
+    if len(card) == 2 and card[1].isdigit():
+        return {"highlight": (ascent.Card(int(card[1]), ascent.Rank.from_letter(card[0])),)}
+    return {}
+
+
+def illustrate(module: ModuleType, clause_id: str, site: Site) -> Illustration:
+    """A position showing ``clause_id``: a gallery example's, or the first seeded game event."""
+    for shown in site.examples:
+        item = gallery.entry(shown.example.key)
+        if item.game == module.NAME and item.clauses[0] == clause_id:
+            step = shown.steps[shown.example.focus]
+            return Illustration(
+                game=module.NAME,
+                clause=clause_id,
+                svg=_svg(module, shown.after),
+                caption=f"The end of the gallery example “{item.title}”.",
+                position=module.to_text(shown.after),
+                gallery_key=item.key,
+            )
+    players = 4
+    for seed in range(1, 40):
+        state = module.new_game(players, seed=seed)
+        rng = Rng.from_seed(seed, f"docs.illustrate.{module.NAME}")
+        ply = 0
+        while not module.is_over(state):
+            move, rng = rng.choice(module.legal_moves(state))
+            after = module.apply(state, move)
+            ply += 1
+            events = module.describe(state, move, after)
+            cited = [e for e in events if e.clause == clause_id]
+            if cited:
+                text = str(move)
+                return Illustration(
+                    game=module.NAME,
+                    clause=clause_id,
+                    svg=_svg(module, after, **_highlight(module, text)),
+                    caption=f"Seeded game (new_game({players}, seed={seed}), random moves), "
+                    f"after move {ply} ({text}): {cited[0].text}",
+                    position=module.to_text(after),
+                )
+            state = after
+        if seed == 1:
+            fallback = state
+    return Illustration(
+        game=module.NAME,
+        clause=clause_id,
+        svg=_svg(module, fallback),
+        caption=f"No single move shows {clause_id}: the final position of a seeded game "
+        f"(new_game({players}, seed=1), random moves).",
+        position=module.to_text(fallback),
+    )
+
+
+# --------------------------------------------------------------------------- proofs
+
+
+def _proof_rows(results: Any) -> tuple[ProofRow, ...]:
+    rows = []
+    for r in results:
+        trace = getattr(r, "trace", None)
+        rows.append(
+            ProofRow(
+                name=str(r.name),
+                game=str(r.game),
+                title=str(r.title),
+                clauses=tuple(str(c) for c in r.clauses),
+                method=str(r.method),
+                verdict=str(getattr(r, "verdict", "proved" if r.holds else "refuted")),
+                ok=bool(getattr(r, "ok", r.holds)),
+                seconds=float(r.seconds),
+                scope=str(getattr(r, "scope", "")),
+                detail=str(getattr(r, "detail", "")),
+                trace_positions=tuple(trace.positions) if trace is not None else (),
+                trace_moves=tuple(trace.moves) if trace is not None else (),
+                trace_note=str(getattr(trace, "note", "")) if trace is not None else "",
+            )
+        )
+    return tuple(rows)
+
+
+def _run_proofs(fast: bool) -> tuple[Any, str]:
+    """Call the proofs package's entry point; return (results, mode description)."""
+    proofs = importlib.import_module("proofs")
+    runner = getattr(proofs, "run_all", None)
+    if runner is None:
+        for name in ("proofs.runner", "proofs.run", "proofs.__main__", "proofs.all"):
+            try:
+                runner = getattr(importlib.import_module(name), "run_all", None)
+            except ImportError:
+                continue
+            if runner is not None:
+                break
+    if runner is None:
+        raise SiteError("the proofs package has no run_all() yet")
+    try:
+        return runner(fast=fast), "fast" if fast else "full"
+    except TypeError:
+        return runner(), "full"
+
+
+def _check_trace(row: ProofRow) -> str:
+    """Replay a witness or counterexample through the engine; return the last position's SVG."""
+    if not row.trace_positions:
+        return ""
+    module = GAMES.get(row.game)
+    if module is None:
+        return ""
+    try:
+        state = module.from_text(row.trace_positions[0])
+        for i, text in enumerate(row.trace_moves):
+            state = module.apply(state, module.parse_move(state, text))
+            if i + 1 < len(row.trace_positions) and module.to_text(state) != row.trace_positions[
+                i + 1
+            ]:
+                raise SiteError(
+                    f"proof {row.name}: move {i + 1} ({text}) does not lead to the position "
+                    "the proof recorded"
+                )
+        final = module.from_text(row.trace_positions[-1])
+    except Exception as err:  # any engine refusal is a broken claim
+        if isinstance(err, SiteError):
+            raise
+        raise SiteError(f"proof {row.name}: its trace cannot be replayed: {err}") from err
+    return _svg(module, final)
+
+
+# --------------------------------------------------------------------------- collect
+
+
+def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
+    """Compute the whole site's data; raise :class:`SiteError` when a claim fails."""
+    site = Site(root=root)
+    cache = Cache(generated, source_hash(root))
+    tick = time.perf_counter()
+
+    for name, module in GAMES.items():
+        site.clauses[name] = clauses_of(name)
+        site.notes[name] = tuple(module.NOTES)
+        site.options[name] = collect_options(module)
+        site.presets[name] = tuple(module.Rules.PRESETS)
+        site.citations.update(
+            {c.id: scan_citations(root, name, c.id) for c in site.clauses[name]}
+        )
+    site.tests = scan_tests(root, CLAUSES)
+    site.timings["scan"] = time.perf_counter() - tick
+
+    # The gallery: search (cached), then replay and check (always).
+    tick = time.perf_counter()
+    known: dict[str, gallery.Example] = cache.data.get("gallery", {})
+    replays = []
+    for item in gallery.CATALOGUE:
+        example = known.get(item.key) or item.search()
+        known[item.key] = example
+        try:
+            replays.append(gallery.replay(example))
+        except gallery.GalleryError as err:
+            raise SiteError(str(err)) from err
+    site.examples = tuple(replays)
+    cache.data["gallery"] = known
+    site.timings["gallery"] = time.perf_counter() - tick
+
+    # The register: divergences (cached), replayed and checked.
+    tick = time.perf_counter()
+    found: dict[tuple[str, str, str], register.Divergence | None] = cache.data.get(
+        "register", {}
+    )
+    for name, module in GAMES.items():
+        site.points[name] = register.open_points(module)
+        for point in site.points[name]:
+            if point.excluded is not None:
+                continue
+            base = point.readings[0]
+            for reading in point.readings[1:]:
+                key = (name, point.option, reading.label)
+                if key not in found:
+                    found[key] = register.diverge(module, base, reading)
+                divergence = found[key]
+                if divergence is None:
+                    raise SiteError(
+                        f"register: no position found where {name} readings 'default' and "
+                        f"{reading.label!r} differ"
+                    )
+                try:
+                    first, _second = register.replay_divergence(module, divergence)
+                except AssertionError as err:
+                    raise SiteError(f"register {name} {reading.label}: {err}") from err
+                site.divergences[key] = (divergence, first)
+    cache.data["register"] = found
+    site.timings["register"] = time.perf_counter() - tick
+
+    # One illustration per clause.
+    tick = time.perf_counter()
+    for name, module in GAMES.items():
+        for c in site.clauses[name]:
+            site.illustrations[c.id] = illustrate(module, c.id, site)
+    site.timings["illustrations"] = time.perf_counter() - tick
+
+    # The proof table.
+    tick = time.perf_counter()
+    cached = cache.data.get("proofs")
+    if cached is None:
+        try:
+            results, mode = _run_proofs(proofs_fast)
+            cached = (_proof_rows(results), mode)
+        except SiteError as err:
+            site.proofs_error = str(err)
+        except ImportError as err:
+            site.proofs_error = f"the proofs package cannot be imported: {err}"
+        else:
+            cache.data["proofs"] = cached
+    if cached is not None:
+        rows, site.proofs_mode = cached
+        site.proofs = tuple(attrs_evolve_svg(row) for row in rows)
+    site.timings["proofs"] = time.perf_counter() - tick
+
+    cache.save()
+    return site
+
+
+def attrs_evolve_svg(row: ProofRow) -> ProofRow:
+    """The row with the SVG of its trace's last position (replayed through the engine)."""
+    svg = _check_trace(row)
+    return ProofRow(**{**row.__dict__, "svg": svg})

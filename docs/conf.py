@@ -1,0 +1,84 @@
+"""Sphinx configuration of the castlerules site.
+
+Build with ``bash dev docs`` (HTML with warnings as errors, then the doctests).
+Everything that depends on the engines (clause pages, boards, the register of
+open points, the edge-case gallery, the proof table) is generated at build
+time by the local extension ``docs/_ext/castlerules_sphinx`` into
+``docs/_generated/`` (git-ignored), so the site can never disagree with the
+code it documents.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS.parent))
+sys.path.insert(0, str(DOCS / "_ext"))
+
+import castlerules  # noqa: E402
+
+project = "castlerules"
+author = "the castlerules authors"
+copyright = "2025, the castlerules authors"  # noqa: A001
+version = release = castlerules.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
+    "castlerules_sphinx",
+]
+
+root_doc = "index"
+language = "en"
+exclude_patterns = ["_build", "_generated", "seeds", "Thumbs.db", ".DS_Store"]
+templates_path: list[str] = []
+nitpicky = True
+
+html_theme = "alabaster"
+html_title = f"castlerules {release}"
+html_static_path = ["_static"]
+html_css_files = ["castlerules.css"]
+html_theme_options = {
+    "description": "The executable, verified rules of Throne and Ascent.",
+    "fixed_sidebar": True,
+    "page_width": "1100px",
+    "sidebar_width": "230px",
+}
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_typehints_format = "short"
+autodoc_preserve_defaults = True
+autodoc_default_options = {"members": True, "show-inheritance": True}
+# No napoleon: the docstrings are reStructuredText, and napoleon would read an
+# attribute docstring such as "Phase code: ..." as a type annotation.
+
+# No network at build time: no intersphinx.  References to the standard
+# library and to attrs cannot be resolved without it, so only those are
+# ignored; any other unresolved reference still fails the build.
+nitpick_ignore_regex = [
+    (r"py:.*", r"(collections\.abc|typing|types|enum|re|pathlib|random|attr|attrs)(\..*)?"),
+    (r"py:.*", r"(Callable|Iterable|Iterator|Mapping|Sequence|Any|TypeVar|Enum|IntEnum)"),
+    # Type variables of generic helpers (``T`` of Rng.choice, ``S``/``M`` of perft).
+    (r"py:class", r"(castlerules\.[a-z_.]+\.)?[TSM]"),
+    # Private helpers that appear in signatures or as base classes (not documented).
+    (r"py:.*", r"castlerules\.[a-z_.]+\._[A-Za-z_]+"),
+    # Type aliases without a docstring are not documented objects.
+    (r"py:class", r"castlerules\.ascent\.state\.Column"),
+]
+
+# The doctest builder runs the ``.. doctest::`` blocks of the pages (the
+# tutorial, the gallery's replays).  The ``>>>`` examples of the docstrings
+# pulled in by autodoc run under ``pytest --doctest-modules``, in their own
+# module's namespace, so they are not run a second time here.
+doctest_test_doctest_blocks = ""
+doctest_global_setup = """
+from castlerules import ascent, throne
+"""
+
+# Proofs in fast mode when the proofs package offers one (keeps the build short).
+castlerules_proofs_fast = True
+castlerules_require_proofs = False  # TODO: True once proofs.run_all exists

@@ -1,0 +1,326 @@
+"""What every proof returns, and the two generic procedures: induction and BMC.
+
+A property is proved for a *transition system* given by four functions over
+symbolic states (see :class:`System`): fresh variables, the initial states,
+the legal moves and the successor.  The procedures are written once here:
+
+- :func:`induction`: ``Init => Inv`` and ``Inv and Legal(m) => Inv(step(m))``,
+  each as one validity query per named conjunct, so that a failure names the
+  conjunct that is not inductive;
+- :func:`bmc`: bounded model checking from the initial states, depth by depth,
+  returning the first model whose last state is bad (a counterexample, or a
+  witness when "bad" is the target to reach).
+
+A :class:`Result` is what the command line prints and the documentation
+draws: the property, the clause IDs it proves, the method, whether it holds,
+the time it took and, for witnesses and counterexamples, the engine positions
+(in the game's notation) and the moves, replayed through the engine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Generic, Protocol, TypeVar
+
+import attrs
+
+from proofs.smt import (
+    Expr,
+    Model,
+    Outcome,
+    Solver,
+    all_of,
+    any_of,
+    at_most_one,
+    is_sat,
+    new_solver,
+    valid,
+)
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+@attrs.frozen(slots=True)
+class Trace:
+    """A game from its first position: ``positions[0]``, then ``moves[i]`` leads to
+    ``positions[i + 1]``.  Positions are in the game's position notation
+    (``to_text``), moves in its move notation (``str(move)``); ``options`` are
+    the ``Rules`` options that differ from the default, as ``name=value`` text.
+    """
+
+    game: str
+    players: int
+    options: tuple[str, ...]
+    positions: tuple[str, ...]
+    moves: tuple[str, ...]
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "options": list(self.options),
+            "positions": list(self.positions),
+            "moves": list(self.moves),
+            "note": self.note,
+        }
+
+
+@attrs.frozen(slots=True)
+class Result:
+    """The outcome of one property.
+
+    ``expected`` is what the property should give: ``True`` for a theorem,
+    ``False`` for a sensitivity check (a deliberately wrong rule must be
+    refuted).  ``ok`` is whether ``holds`` is what was expected.
+    """
+
+    name: str
+    game: str
+    title: str
+    clauses: tuple[str, ...]
+    method: str
+    depth: int | None
+    holds: bool
+    seconds: float
+    queries: int
+    scope: str
+    detail: str = ""
+    expected: bool = True
+    trace: Trace | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the property came out as expected (proved, or refuted on purpose)."""
+        return self.holds == self.expected
+
+    @property
+    def verdict(self) -> str:
+        """``proved``, ``refuted``, ``witness`` or ``FAILED`` (not as expected)."""
+        if not self.ok:
+            return "FAILED"
+        if self.method.startswith("BMC") and self.holds:
+            return "witness"
+        return "proved" if self.holds else "refuted"
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary."""
+        return {
+            "name": self.name,
+            "game": self.game,
+            "title": self.title,
+            "clauses": list(self.clauses),
+            "method": self.method,
+            "depth": self.depth,
+            "holds": self.holds,
+            "expected": self.expected,
+            "ok": self.ok,
+            "verdict": self.verdict,
+            "seconds": round(self.seconds, 3),
+            "queries": self.queries,
+            "scope": self.scope,
+            "detail": self.detail,
+            "trace": None if self.trace is None else self.trace.to_json(),
+        }
+
+
+class ProofFailure(Exception):
+    """A proof obligation that does not hold: names the obligation and the case."""
+
+    def __init__(self, message: str, model: Model = None) -> None:
+        super().__init__(message)
+        self.model = model
+
+
+class Ledger:
+    """Counts the queries of one property and raises on the first failure."""
+
+    def __init__(self) -> None:
+        self.queries = 0
+        self.started = time.perf_counter()
+
+    def check(
+        self, what: str, goal: Expr, hypotheses: Sequence[Expr] = (), solver: Solver = None
+    ) -> None:
+        """Prove ``hypotheses => goal`` or raise :class:`ProofFailure` naming ``what``.
+
+        With ``solver``, the query runs in it (``push``/``pop``), on top of what
+        it already holds (shared hypotheses are then asserted once).
+        """
+        self.queries += 1
+        outcome: Outcome = valid(goal, list(hypotheses), solver=solver)
+        if not outcome.holds:
+            reason = "Z3 gave up (timeout)" if outcome.unknown else "counterexample found"
+            raise ProofFailure(f"{what}: {reason}", outcome.model)
+
+    def check_all(
+        self,
+        what: str,
+        goals: Sequence[tuple[str, Expr]],
+        hypotheses: Sequence[Expr] = (),
+        solver: Solver = None,
+    ) -> None:
+        """Prove every named goal at once; on failure, find and name the failing one."""
+        try:
+            self.check(what, all_of(g for _n, g in goals), hypotheses, solver)
+        except ProofFailure:
+            for name, goal in goals:
+                self.check(f"{what}: {name}", goal, hypotheses, solver)
+            raise
+
+    def seconds(self) -> float:
+        """Time since the ledger was opened."""
+        return time.perf_counter() - self.started
+
+
+class GuardedCase(Protocol[S]):
+    """One case of a transition: ``guard`` (implies the move is legal) and ``post``."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def guard(self) -> Expr: ...
+
+    @property
+    def post(self) -> S: ...
+
+
+class System(Protocol[S, M]):
+    """A transition system over symbolic states ``S`` and symbolic moves ``M``.
+
+    ``cases`` gives the transition as guarded commands: mutually exclusive
+    guards that together cover every legal move; ``step`` is their fold.
+    """
+
+    def fresh_state(self, tag: str) -> S:
+        """A state of fresh variables, named with ``tag``."""
+        ...
+
+    def fresh_move(self, tag: str) -> M:
+        """A move of fresh variables, named with ``tag``."""
+        ...
+
+    def init(self, state: S) -> Expr:
+        """The initial states (a new game)."""
+        ...
+
+    def legal(self, state: S, move: M) -> Expr:
+        """Whether ``move`` is legal in ``state`` (including any chance outcome it holds)."""
+        ...
+
+    def cases(self, state: S, move: M) -> Sequence[GuardedCase[S]]:
+        """The transition as guarded commands."""
+        ...
+
+    def step(self, state: S, move: M) -> S:
+        """The successor of ``state`` by ``move`` (meaningful when legal)."""
+        ...
+
+    def equal(self, a: S, b: S) -> Expr:
+        """Field-wise equality of two states."""
+        ...
+
+
+def induction(
+    ledger: Ledger,
+    system: System[S, M],
+    invariant: Callable[[S], Sequence[tuple[str, Expr]]],
+    assumptions: Sequence[Expr] = (),
+) -> None:
+    """Prove that the conjunction of ``invariant`` is inductive.
+
+    Initiation: ``Init => Inv``.  Consecution, case by case: for each guarded
+    command, ``Inv and guard => Inv(post)``; and the case split is sound:
+    under ``Inv``, a legal move satisfies exactly one guard (so the step is
+    that case's post-state).  ``assumptions`` constrain free option
+    variables.  On failure the :class:`ProofFailure` names the conjunct and
+    the case, and carries the counterexample to induction.
+    """
+    s0 = system.fresh_state("i")
+    ledger.check_all("initiation", invariant(s0), [*assumptions, system.init(s0)])
+    pre = system.fresh_state("p")
+    move = system.fresh_move("m")
+    hyps = [*assumptions, *(c for _n, c in invariant(pre))]
+    cases = system.cases(pre, move)
+    legal = system.legal(pre, move)
+    ledger.check("the cases cover every legal move", any_of(c.guard for c in cases), [*hyps, legal])
+    ledger.check("the cases exclude each other", at_most_one([c.guard for c in cases]), hyps)
+    solver = new_solver()
+    solver.add(*hyps, legal)
+    for case in cases:
+        ledger.check_all(f"consecution ({case.label})", invariant(case.post), [case.guard], solver)
+
+
+@attrs.frozen(slots=True)
+class Unrolling(Generic[S, M]):
+    """A BMC model: the states and moves of the path, and the model that fixes them."""
+
+    states: tuple[S, ...]
+    moves: tuple[M, ...]
+    model: Model
+
+
+def bmc(
+    system: System[S, M],
+    bad: Callable[[S], Expr],
+    depth: int,
+    *,
+    start: Callable[[S], Expr] | None = None,
+    min_depth: int = 0,
+    path: Callable[[Sequence[S], Sequence[M]], Expr] | None = None,
+    queries: list[int] | None = None,
+) -> Unrolling[S, M] | None:
+    """Bounded model checking: the shortest path (up to ``depth`` moves) to a bad state.
+
+    ``start`` replaces the initial-state predicate (e.g. a concrete reachable
+    position); ``path`` adds constraints on the whole unrolled path (hints
+    that only restrict, never widen, the search).  Returns ``None`` when no
+    bad state is reachable within ``depth`` moves.
+    """
+    solver = new_solver()
+    states: list[S] = [system.fresh_state("k0")]
+    moves: list[M] = []
+    first = start if start is not None else system.init
+    solver.add(first(states[0]))
+    for k in range(depth + 1):
+        if k > 0:
+            move = system.fresh_move(f"m{k - 1}")
+            nxt = system.fresh_state(f"k{k}")
+            solver.add(system.legal(states[-1], move))
+            solver.add(system.equal(nxt, system.step(states[-1], move)))
+            moves.append(move)
+            states.append(nxt)
+        if k < min_depth:
+            continue
+        solver.push()
+        solver.add(bad(states[-1]))
+        if path is not None:
+            solver.add(path(states, moves))
+        if queries is not None:
+            queries.append(1)
+        if is_sat(solver.check()):
+            model = solver.model()
+            return Unrolling(tuple(states), tuple(moves), model)
+        solver.pop()
+    return None
+
+
+@contextmanager
+def stopwatch() -> Iterator[list[float]]:
+    """Measure a block: ``with stopwatch() as t: ...`` then ``t[0]`` is the seconds."""
+    cell = [0.0]
+    started = time.perf_counter()
+    try:
+        yield cell
+    finally:
+        cell[0] = time.perf_counter() - started
+
+
+def conj(items: Sequence[tuple[str, Expr]]) -> Expr:
+    """The conjunction of named conjuncts."""
+    return all_of(c for _n, c in items)

@@ -1,0 +1,242 @@
+"""A thin, typed layer over Z3, so that ``Any`` stays inside this module's aliases.
+
+Z3 ships no type stubs: every Z3 term is typed :data:`Expr` (an alias of
+``Any``, documented as "a Z3 expression").  The helpers below build the few
+shapes the encodings use (bounded sums, if-chains, cardinality) and run the
+two kinds of query the proofs need:
+
+- :func:`valid`: is ``hypotheses => goal`` true for every value of the free
+  variables?  Asked as the unsatisfiability of ``hypotheses and not goal``;
+  a model, when there is one, is a counterexample to the implication.
+- :func:`satisfiable`: a model of some constraints (a witness), or ``None``.
+
+>>> x = int_var("x")
+>>> valid(x * x >= 0, [x >= -3, x <= 3]).holds
+True
+>>> outcome = valid(x < 3, [x >= 0, x <= 3])
+>>> outcome.holds, model_int(outcome.model, x)
+(False, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeAlias
+
+import attrs
+import z3
+
+Expr: TypeAlias = Any
+"""A Z3 expression (Z3 has no type stubs; the alias marks every place one flows)."""
+
+Model: TypeAlias = Any
+"""A Z3 model."""
+
+Solver: TypeAlias = Any
+"""A Z3 solver."""
+
+TIMEOUT_MS = 120_000
+"""Per-query timeout: a query that times out is reported as not proved, never as proved."""
+
+
+def int_var(name: str) -> Expr:
+    """A fresh integer variable."""
+    return z3.Int(name)
+
+
+def bool_var(name: str) -> Expr:
+    """A fresh Boolean variable."""
+    return z3.Bool(name)
+
+
+def lit(value: int | bool) -> Expr:
+    """A constant: ``IntVal`` or ``BoolVal``."""
+    if isinstance(value, bool):
+        return z3.BoolVal(value)
+    return z3.IntVal(value)
+
+
+def all_of(items: Iterable[Expr]) -> Expr:
+    """Conjunction (``True`` when empty)."""
+    items = list(items)
+    if not items:
+        return z3.BoolVal(True)
+    return items[0] if len(items) == 1 else z3.And(*items)
+
+
+def any_of(items: Iterable[Expr]) -> Expr:
+    """Disjunction (``False`` when empty)."""
+    items = list(items)
+    if not items:
+        return z3.BoolVal(False)
+    return items[0] if len(items) == 1 else z3.Or(*items)
+
+
+def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
+    """``If(cond, then, other)``."""
+    return z3.If(cond, then, other)
+
+
+def neg(expr: Expr) -> Expr:
+    """``Not(expr)``."""
+    return z3.Not(expr)
+
+
+def implies(a: Expr, b: Expr) -> Expr:
+    """``Implies(a, b)``."""
+    return z3.Implies(a, b)
+
+
+def total(items: Iterable[Expr]) -> Expr:
+    """Sum of integer expressions (0 when empty)."""
+    items = list(items)
+    if not items:
+        return z3.IntVal(0)
+    return items[0] if len(items) == 1 else z3.Sum(*items)
+
+
+def count(conditions: Iterable[Expr]) -> Expr:
+    """How many of the Boolean expressions hold."""
+    return total(z3.If(c, 1, 0) for c in conditions)
+
+
+def table(index: Expr, values: Sequence[int], default: int = 0) -> Expr:
+    """``values[index]`` for a symbolic ``index`` (an if-chain; ``default`` outside)."""
+    out = z3.IntVal(default)
+    for i in range(len(values) - 1, -1, -1):
+        out = z3.If(index == i, values[i], out)
+    return out
+
+
+def select(index: Expr, items: Sequence[Expr]) -> Expr:
+    """``items[index]`` for a symbolic ``index`` in ``range(len(items))`` (if-chain)."""
+    out = items[-1]
+    for i in range(len(items) - 2, -1, -1):
+        out = z3.If(index == i, items[i], out)
+    return out
+
+
+def at_most_one(items: Sequence[Expr]) -> Expr:
+    """At most one of the Boolean expressions holds (a cardinality constraint)."""
+    if len(items) <= 1:
+        return z3.BoolVal(True)
+    return z3.AtMost(*items, 1)
+
+
+def between(expr: Expr, low: int, high: int) -> Expr:
+    """``low <= expr <= high``."""
+    return z3.And(expr >= low, expr <= high)
+
+
+def simplify(expr: Expr) -> Expr:
+    """Z3's simplifier (used to fold closed terms to constants)."""
+    return z3.simplify(expr)
+
+
+def as_int(expr: Expr) -> int:
+    """The value of a closed integer term (after simplification)."""
+    value = z3.simplify(expr)
+    if not z3.is_int_value(value):
+        raise ValueError(f"not a constant integer: {value}")
+    return int(value.as_long())
+
+
+def as_bool(expr: Expr) -> bool:
+    """The value of a closed Boolean term (after simplification)."""
+    value = z3.simplify(expr)
+    if z3.is_true(value):
+        return True
+    if z3.is_false(value):
+        return False
+    raise ValueError(f"not a constant Boolean: {value}")
+
+
+def model_int(model: Model, expr: Expr) -> int:
+    """The value of ``expr`` in ``model`` (completed: unconstrained terms read 0)."""
+    return int(model.eval(expr, model_completion=True).as_long())
+
+
+def model_bool(model: Model, expr: Expr) -> bool:
+    """The truth of ``expr`` in ``model`` (completed)."""
+    return bool(z3.is_true(model.eval(expr, model_completion=True)))
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """The answer to one query: ``holds`` and, when it does not, a model."""
+
+    holds: bool
+    model: Model = None
+    unknown: bool = False
+    """True when Z3 gave up (timeout): then ``holds`` is False, and there is no model."""
+
+
+def new_solver(timeout_ms: int = TIMEOUT_MS) -> Any:
+    """A fresh solver with a deterministic seed and a timeout."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.set("random_seed", 0)
+    return solver
+
+
+def valid(
+    goal: Expr,
+    hypotheses: Sequence[Expr] = (),
+    timeout_ms: int = TIMEOUT_MS,
+    solver: Solver = None,
+) -> Outcome:
+    """Whether ``And(hypotheses) => goal`` holds for all values of the free variables.
+
+    With ``solver``, the query is asked inside it (between ``push`` and
+    ``pop``), on top of the assertions it already holds.
+    """
+    own = solver is None
+    if own:
+        solver = new_solver(timeout_ms)
+    else:
+        solver.push()
+    try:
+        solver.add(*hypotheses)
+        solver.add(z3.Not(goal))
+        answer = solver.check()
+        if answer == z3.unsat:
+            return Outcome(True)
+        if answer == z3.sat:
+            return Outcome(False, solver.model())
+        return Outcome(False, None, unknown=True)
+    finally:
+        if not own:
+            solver.pop()
+
+
+def satisfiable(constraints: Sequence[Expr], timeout_ms: int = TIMEOUT_MS) -> Model | None:
+    """A model of ``constraints``, or ``None`` when there is none (or on timeout)."""
+    solver = new_solver(timeout_ms)
+    solver.add(*constraints)
+    if solver.check() == z3.sat:
+        return solver.model()
+    return None
+
+
+def is_sat(answer: Any) -> bool:
+    """Whether a ``check()`` answer is ``sat``."""
+    return bool(answer == z3.sat)
+
+
+def is_unsat(answer: Any) -> bool:
+    """Whether a ``check()`` answer is ``unsat``."""
+    return bool(answer == z3.unsat)
+
+
+def clause_count(constraints: Sequence[Expr]) -> int:
+    """Size of a formula: the number of distinct sub-terms (for reports)."""
+    seen: set[int] = set()
+    stack = list(constraints)
+    while stack:
+        term = stack.pop()
+        key = term.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        stack.extend(term.children())
+    return len(seen)

@@ -1,0 +1,288 @@
+"""Refusals: every IllegalMove cites its clause and leaves the input state unchanged;
+bad arguments raise ValueError (ArgumentError) naming the allowed values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from castlerules import ascent
+from castlerules.ascent import Advance, Card, EndTurn, Favour, Rank, Rules
+from castlerules.core import ArgumentError, IllegalMove, RulesError
+
+Builder = Callable[..., ascent.State]
+
+
+def card(text: str) -> Card:
+    return Card(int(text[1]), Rank.from_letter(text[0]))
+
+
+def play(state: ascent.State, *moves: str) -> ascent.State:
+    for text in moves:
+        state = ascent.apply(state, ascent.parse_move(state, text))
+    return state
+
+
+def refused(state: ascent.State, move: object, clause: str, **kwargs: object) -> str:
+    """Apply ``move``, expect IllegalMove citing ``clause``; the state must not change."""
+    text = ascent.to_text(state)
+    copy = ascent.from_text(text)
+    with pytest.raises(IllegalMove) as info:
+        ascent.apply(state, move, **kwargs)  # type: ignore[arg-type]
+    assert info.value.clause == clause
+    assert str(info.value).endswith(f"({clause})")
+    assert ascent.to_text(state) == text
+    assert state == copy
+    assert state.moves == copy.moves
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------- Advance
+
+
+def test_a2_advancing_a_card_of_another_column_is_refused() -> None:
+    s = ascent.new_game(2, first_player=0)
+    message = refused(s, Advance(card("P1")), "A2")
+    assert "column 1" in message
+
+
+def test_a2_advancing_a_removed_card_is_refused(position: Builder) -> None:
+    s = position({}, turn="0", removed={0: "F0"})
+    assert "removed" in refused(s, Advance(card("F0")), "A2")
+
+
+def test_a2_advancing_a_card_not_in_play_is_refused() -> None:
+    s = ascent.new_game(2, first_player=0)
+    assert "not in play" in refused(s, Advance(card("P4")), "A2")
+
+
+def test_a8_advancing_a_flipped_card_is_refused(position: Builder) -> None:
+    s = position({(0, 5): "*L0T1"}, turn="0")
+    assert "flipped" in refused(s, Advance(card("T1")), "A8")
+
+
+def test_a6_a_destination_above_the_leaders_arrival_square_is_refused(position: Builder) -> None:
+    s = position({(0, 4): "L0", (0, 5): "B1"}, turn="0")
+    message = refused(s, Advance(card("L0")), "A6")
+    assert "arrival square 5" in message
+    assert "next free square is 6" in message
+
+
+def test_a6_a_leader_stuck_above_its_ceiling_cannot_move(position: Builder) -> None:
+    s = position({(0, 3): "F0T1"}, turn="0")
+    refused(s, Advance(card("T1")), "A6")
+
+
+def test_a6_the_strict_reading_refuses_a_protected_card(position: Builder) -> None:
+    s = position({(0, 3): "L0F1"}, turn="0", options="protection=false")
+    assert "no protection" in refused(s, Advance(card("F1")), "A6")
+
+
+def test_a7_a_split_exposing_a_card_above_its_ceiling_is_refused(position: Builder) -> None:
+    s = position({(0, 4): "L0F1"}, turn="0")
+    assert "exposed" in refused(s, Advance(card("L0")), "A7")
+
+
+def test_a12_advancing_before_taking_or_declining_the_favour_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1"}, turn="0"), "L0")
+    refused(s, Advance(card("P0")), "A12")
+
+
+# --------------------------------------------------------------------------- Favour
+
+
+def test_a11_a_favour_at_the_start_of_a_turn_is_refused(position: Builder) -> None:
+    s = position({(1, 1): "T1"}, turn="0")
+    assert "no favour is pending" in refused(s, Favour(card("T1")), "A11")
+
+
+def test_a10_a_favour_on_an_equal_rank_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1", (2, 1): "L2"}, players=3, turn="0"), "L0")
+    assert "does not rank lower" in refused(s, Favour(card("L2")), "A10")
+
+
+def test_a10_a_favour_on_a_higher_rank_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1", (2, 1): "B2"}, players=3, turn="0"), "L0")
+    refused(s, Favour(card("B2")), "A10")
+
+
+def test_a10_a_favour_judges_the_leader_of_the_target_stack(position: Builder) -> None:
+    """A low card under a higher leader cannot be taken by a middle rank."""
+    s = play(position({(1, 1): "T1", (2, 1): "P2F2"}, players=3, turn="0"), "L0")
+    refused(s, Favour(card("F2")), "A10")
+
+
+def test_a10_a_favour_on_a_flipped_stack_is_refused(position: Builder) -> None:
+    s = play(position({(1, 3): "F1", (2, 3): "*T2", (0, 2): "L0"}, players=3, turn="0"), "L0")
+    assert "flipped" in refused(s, Favour(card("T2")), "A10")
+
+
+def test_a10_a_favour_on_another_row_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1", (1, 2): "F1"}, turn="0"), "L0")
+    assert "same row" in refused(s, Favour(card("F1")), "A10")
+
+
+def test_a11_a_favour_by_another_stack_than_the_one_just_moved_is_refused(
+    position: Builder,
+) -> None:
+    s = play(position({(0, 2): "L0", (1, 2): "T1", (1, 1): "F1"}, turn="0"), "B0")
+    assert "only the stack just moved" in refused(s, Favour(card("T1")), "A11")
+
+
+def test_a10_a_favour_in_ones_own_column_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1"}, turn="0"), "L0")
+    assert "own column" in refused(s, Favour(card("F0")), "A10")
+
+
+def test_a10_a_favour_on_a_start_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1"}, turn="0"), "L0")
+    assert "Start" in refused(s, Favour(card("F1")), "A10")
+
+
+def test_a10_a_favour_on_a_removed_card_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1"}, turn="0", removed={1: "F1"}), "L0")
+    assert "removed" in refused(s, Favour(card("F1")), "A10")
+
+
+def test_a10_a_second_favour_beyond_the_limit_is_refused(position: Builder) -> None:
+    s = play(position({(1, 1): "T1", (2, 1): "F2"}, players=3, turn="0"), "L0", "xT1")
+    assert "at most 1" in refused(s, Favour(card("F2")), "A10")
+
+
+def test_a10_a_favour_by_a_just_flipped_stack_is_refused_when_switched_off() -> None:
+    """favour_after_arrival=False: a (hand-written) mid-turn state after a favour."""
+    text = (
+        "P0B0L0C0F0,-,-,*T0F1,-,-,-,-/P1B1L1C1T1,-,-,F2,-,-,-,-/P2B2L2C2T2,-,-,-,-,-,-,- "
+        "-/-/- 0:3:2:1 favours_per_move=none;favour_after_arrival=false"
+    )
+    s = ascent.from_text(text)
+    refused(s, Favour(card("F2")), "A10")
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def test_a3_ending_a_turn_before_any_advance_is_refused() -> None:
+    s = ascent.new_game(2, first_player=0)
+    refused(s, EndTurn(), "A3")
+
+
+def test_a3_a_move_from_the_wrong_seat_is_refused() -> None:
+    s = ascent.new_game(3, first_player=0)
+    assert "seat 0's turn" in refused(s, Advance(card("P1")), "A3", seat=1)
+    # the right seat is accepted
+    ascent.apply(s, Advance(card("P0")), seat=0)
+
+
+def test_a14_acting_after_the_end_is_refused(position: Builder) -> None:
+    arrival = {"P": 7, "B": 6, "L": 5, "C": 4, "T": 3}
+    cells = {(0, a): f"*{x}0" for x, a in arrival.items()}
+    s = play(position({**cells, (0, 1): "F0"}, turn="0"), "F0")
+    assert ascent.is_over(s)
+    refused(s, Advance(card("P1")), "A14")
+    refused(s, EndTurn(), "A14")
+    refused(s, Advance(card("P1")), "A14", seat=1)
+
+
+def test_illegal_moves_are_rules_errors() -> None:
+    assert issubclass(IllegalMove, RulesError)
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+@pytest.mark.parametrize("players", [0, 1, 7, "4", True, None, 2.0])
+def test_bad_player_counts_name_the_allowed_range(players: object) -> None:
+    with pytest.raises(ValueError, match=r"2\.\.6"):
+        ascent.new_game(players)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"rules": "default"}, "Rules"),
+        ({"seed": "7"}, "int"),
+        ({"seed": 1.5}, "int"),
+        ({"first_player": 4}, r"0\.\.3"),
+        ({"first_player": -1}, r"0\.\.3"),
+        ({"first_player": True}, r"0\.\.3"),
+    ],
+)
+def test_bad_new_game_arguments(kwargs: dict[str, object], needle: str) -> None:
+    with pytest.raises(ArgumentError, match=needle):
+        ascent.new_game(4, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "needle"),
+    [
+        ({"squares": 5}, r"6\.\.20"),
+        ({"squares": "7"}, r"6\.\.20"),
+        ({"arrival": (2, 3, 4, 5, 6)}, "strictly increasing"),
+        ({"arrival": (3, 2, 4, 5, 6, 7)}, "strictly increasing"),
+        ({"arrival": (0, 2, 3, 4, 5, 6)}, ">= 1"),
+        ({"arrival": (2, 3, 4, 5, 6, 8)}, r"1\.\.7"),
+        ({"upper_half": 0}, "1..squares"),
+        ({"upper_half": 8}, r"1\.\.7"),
+        ({"allow_exposing_split": 1}, "True or False"),
+        ({"favours_per_move": 0}, "None or an int >= 1"),
+        ({"favour_after_arrival": None}, "True or False"),
+        ({"removal_in_lower_half": "no"}, "True or False"),
+        ({"last_player_continues": 0}, "True or False"),
+        ({"die": "movement"}, "first_player, none"),
+        ({"protection": "yes"}, "True or False"),
+        ({"colour": "red"}, "the options are: squares, arrival"),
+    ],
+)
+def test_bad_options_name_the_allowed_values(options: dict[str, object], needle: str) -> None:
+    with pytest.raises(ArgumentError, match=needle):
+        Rules(**options)
+
+
+def test_unknown_preset_names_the_presets() -> None:
+    with pytest.raises(ArgumentError, match="DEFAULT"):
+        Rules.preset("ORIGINAL")
+    assert Rules.preset("DEFAULT") == Rules()
+
+
+def test_bad_query_arguments() -> None:
+    s = ascent.new_game(2, first_player=0)
+    with pytest.raises(ArgumentError, match=r"0\.\.1"):
+        ascent.stack_at(s, 2, 0)
+    with pytest.raises(ArgumentError, match=r"0\.\.7"):
+        ascent.stack_at(s, 0, 8)
+    with pytest.raises(ArgumentError, match=r"0\.\.1"):
+        ascent.removed(s, -1)
+    with pytest.raises(ArgumentError, match=r"0\.\.1"):
+        ascent.observation(s, 5)
+    with pytest.raises(ArgumentError, match="not in play"):
+        ascent.where(s, card("P3"))
+    with pytest.raises(ArgumentError, match="Card"):
+        ascent.is_flipped(s, "P0")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=">= 0"):
+        ascent.perft(s, -1)
+    with pytest.raises(ArgumentError, match=r"1\.\.6"):
+        Rules().arrival_of(7)
+    with pytest.raises(ArgumentError, match=r"0\.\.5"):
+        Card(6, Rank.LADY)
+    with pytest.raises(ArgumentError, match="Rank"):
+        Card(0, 4)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="Card"):
+        Advance("L0")  # type: ignore[arg-type]
+
+
+def test_apply_refuses_what_is_not_a_move() -> None:
+    s = ascent.new_game(2, first_player=0)
+    with pytest.raises(ArgumentError, match="Advance, Favour and EndTurn"):
+        ascent.apply(s, "L0")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="seat must be an int"):
+        ascent.apply(s, Advance(card("L0")), seat="1")  # type: ignore[arg-type]
+
+
+def test_equal_but_distinct_move_objects_are_accepted() -> None:
+    """Moves compare by value: a freshly built Advance works like the engine's own."""
+    s = ascent.new_game(2, first_player=0)
+    mine = Advance(Card(0, Rank.LADY))
+    assert mine in ascent.legal_moves(s)
+    assert ascent.apply(s, mine) == ascent.apply(s, ascent.parse_move(s, "L0"))

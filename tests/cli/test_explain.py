@@ -1,0 +1,226 @@
+"""``castlerules explain GAME POSITION MOVE``, run as a user would (a subprocess).
+
+Positions come from seeded random games (``scenario``): the first move that
+does what the test needs (jumps, flips, opens a favour, removes a stack,
+starts an election...), written in the game's own notation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from castlerules import ascent, throne
+
+Cli = Callable[..., Any]
+Scenario = Callable[..., tuple[Any, Any, Any]]
+GAMES = {"throne": throne, "ascent": ascent}
+
+
+def test_b6_illegal_placement_gives_the_clause_in_plain_words(run_cli: Cli) -> None:
+    done = run_cli("explain", "throne", "new:4", "C6")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Throne, rules SEED: seat 0 plays C6"
+    assert lines[1] == (
+        "ILLEGAL: Character C cannot be placed on floor 6: placement is on floors 1-5 only (B6)"
+    )
+    assert lines[2] == "B6: Placement phase, in turn, only on floors 1-5."
+    assert lines[3].startswith("  « Au début de chaque manche")
+
+
+def test_b6_legal_placement_shows_what_happened_and_the_position(run_cli: Cli) -> None:
+    done = run_cli("explain", "throne", "new:4:7", "C3")
+    assert done.returncode == 0, done.stderr
+    assert (
+        "LEGAL. What happened:\n  - Seat 0 places C on floor 3 (merchants). (B6)\n" in done.stdout
+    )
+    assert "next: seat 1 to play (placement phase, round 1)" in done.stdout
+    after = done.stdout.splitlines()[-1].strip()
+    start = throne.new_game(4, seed=7)
+    assert throne.from_text(after) == throne.apply(start, throne.Place("C", 3))
+
+
+@pytest.mark.parametrize(
+    ("game", "clause", "word", "expected"),
+    [
+        ("ascent", "A3", "jumps", "It jumps over the occupied square"),
+        ("ascent", "A8", "", "reaches its arrival square"),
+        ("ascent", "A10", "available", "A favour is available on row"),
+        ("ascent", "A13", "leave the board", "leave the board and count against seat"),
+        ("throne", "B10", "", "reaches the throne: every player votes on it"),
+        ("throne", "B13", "", "is rejected and eliminated for the rest of the round"),
+        ("throne", "B12", "", "is crowned king; round 1 ends"),
+    ],
+)
+def test_a_legal_move_tells_what_happened(
+    *, run_cli: Cli, scenario: Scenario, game: str, clause: str, word: str, expected: str
+) -> None:
+    module = GAMES[game]
+    before, move, after = scenario(game, 3, clause, word)
+    done = run_cli("explain", game, module.to_text(before), str(move))
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
+    assert f"({clause})" in done.stdout
+    assert done.stdout.splitlines()[-1].strip() == module.to_text(after)
+
+
+def test_json_answer_for_machines(run_cli: Cli, scenario: Scenario) -> None:
+    before, move, after = scenario("ascent", 3, "A8")
+    done = run_cli("explain", "ascent", ascent.to_text(before), str(move), "--json")
+    assert done.returncode == 0
+    data = json.loads(done.stdout)
+    assert data["legal"] is True
+    assert data["after"] == ascent.to_text(after)
+    assert [e["clause"] for e in data["events"]] == [
+        e.clause for e in ascent.describe(before, move, after)
+    ]
+    assert data["options"]["favours_per_move"] == 1
+    done = run_cli("explain", "throne", "new:3", "A7", "--json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert (data["legal"], data["clause"]) == (False, "B6")
+    assert data["clause_text"]["french"].startswith("Au début de chaque manche")
+
+
+def test_a_move_by_the_wrong_seat_is_refused_with_the_turn_clause(run_cli: Cli) -> None:
+    done = run_cli("explain", "throne", "new:4", "C3", "--seat", "2")
+    assert done.returncode == 1
+    assert "ILLEGAL" in done.stdout and "seat 2" in done.stdout.lower()
+    assert "(B6)" in done.stdout
+
+
+def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
+    done = run_cli("explain", "throne", "new:4", "C1", "--compare")
+    assert done.returncode == 0
+    out = done.stdout
+    assert "Compared under 6 other readings (base: SEED):\n  2 disagree with the base:" in out
+    assert "    ORIGINAL: ILLEGAL: Character C cannot be placed on floor 1" in out
+    assert "    placement_floors=[2,3,4,5]: ILLEGAL:" in out
+    assert "agree with the base: no_cards_reset_each_round=false, first_player_rotates=false" in out
+    # And the other way round: under ORIGINAL, SEED disagrees.
+    done = run_cli("explain", "throne", "new:4", "C1", "--rules", "original", "--compare", "--json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert data["rules"] == "ORIGINAL"
+    assert data["compare"]["disagree"] == ["SEED"]
+
+
+def test_compare_b3_b11_round_end_readings(run_cli: Cli, scenario: Scenario) -> None:
+    before, move, _ = scenario("throne", 3, "B12")
+    done = run_cli("explain", "throne", throne.to_text(before), str(move), "--compare", "--json")
+    assert done.returncode == 0
+    data = json.loads(done.stdout)["compare"]
+    assert data["disagree"] == ["no_cards_reset_each_round=false", "first_player_rotates=false"]
+    rows = {row["reading"]: row for row in data["readings"]}
+    assert rows["first_player_rotates=false"]["events"][-1]["text"] == (
+        "Seat 0 places first in round 2."
+    )
+    assert rows["allow_pass=true"]["agrees"] is True
+
+
+def on_square_4(before: Any, move: Any, after: Any) -> bool:
+    """A favour taken on square 4: the first square of the upper half by default (A13)."""
+    return (
+        isinstance(move, ascent.Favour)
+        and ascent.where(before, move.card) is not None
+        and (
+            ascent.where(before, move.card)[1] == 4  # type: ignore[index]
+        )
+    )
+
+
+def test_compare_a13_upper_half_reading(run_cli: Cli, scenario: Scenario) -> None:
+    before, move, _ = scenario("ascent", 3, "A13", "In the upper half", also=on_square_4)
+    done = run_cli("explain", "ascent", ascent.to_text(before), str(move), "--compare")
+    assert done.returncode == 0
+    out = done.stdout
+    assert "    upper_half=5: LEGAL, but other events:" in out
+    assert "where no removal applies: it stays. (A13)" in out
+    assert "not varied: protection: protection=false is not a reading of the seed" in out
+
+
+def test_options_apply_to_the_positions_own_rules(run_cli: Cli) -> None:
+    start = throne.new_game(3, rules=throne.Rules(allow_pass=True), seed=2)
+    text = throne.to_text(start)
+    assert "allow_pass=true" in text
+    done = run_cli("explain", "throne", text, "A1", "-o", "no_cards_public=false")
+    assert done.returncode == 0
+    assert "rules SEED + allow_pass=true, no_cards_public=false" in done.stdout
+    # --rules replaces them: the preset, with the options given.
+    done = run_cli("explain", "throne", text, "A1", "--rules", "SEED")
+    assert done.returncode == 0
+    assert done.stdout.startswith("Throne, rules SEED: ")
+
+
+def test_position_from_a_file_or_standard_input(run_cli: Cli, tmp_path: Path) -> None:
+    text = ascent.to_text(ascent.new_game(2, first_player=1))
+    path = tmp_path / "position.txt"
+    path.write_text(text + "\n")
+    by_file = run_cli("explain", "ascent", f"@{path}", "P1")
+    by_stdin = run_cli("explain", "ascent", "-", "P1", stdin=text)
+    assert by_file.returncode == by_stdin.returncode == 0
+    assert by_file.stdout == by_stdin.stdout
+    assert "Seat 1 advances the Prince of set 1 (P1) from the Start to square 1." in by_file.stdout
+
+
+def test_svg_draws_before_and_after_or_says_it_cannot(run_cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "move.svg"
+    done = run_cli("explain", "ascent", "new:3", "P0", "--svg", str(path), "--seat", "0")
+    try:
+        module = importlib.import_module("castlerules.ascent.svg")
+        available = callable(getattr(module, "svg", None))
+    except ImportError:
+        available = False
+    if available:
+        assert done.returncode in (0, 1), done.stderr
+        drawing = path.read_text()
+        assert drawing.startswith("<?xml")
+        assert drawing.count("<svg") >= 2
+    else:
+        assert done.returncode == 2
+        assert done.stderr.strip() == (
+            "castlerules explain: --svg needs castlerules.ascent.svg(state), which this "
+            "version of castlerules does not have yet"
+        )
+        assert not path.exists()
+
+
+BAD_INPUT = [
+    (["chess", "new:4", "C3"], "unknown game 'chess'; the games are: throne, ascent"),
+    (["throne", "garbage", "C3"], "cannot read the throne position: "),
+    (["ascent", "P0,-,- - 0 -", "P0"], "cannot read the ascent position: "),
+    (["throne", "new:4", "Z!"], "cannot read the move 'Z!': "),
+    (["ascent", "new:2", "Q0"], "cannot read the move 'Q0': "),
+    (["throne", "new:9", "C3"], "throne is played by 3 to 6 players, not 9"),
+    (["throne", "new:four", "C3"], "a new game is written new:PLAYERS or new:PLAYERS:SEED"),
+    (["throne", "new:4", "C3", "-o", "foo=1"], "throne: unknown option 'foo'; the options are"),
+    (["throne", "new:4", "C3", "-o", "rounds=x"], "option rounds must be an integer, not 'x'"),
+    (["throne", "new:4", "C3", "-o", "rounds=0"], "option rounds must be a whole number in 1..99"),
+    (["throne", "new:4", "C3", "--rules", "HOUSE"], "unknown preset 'HOUSE' for throne"),
+    (["throne", "new:4", "C3", "--seat", "7"], "--seat must be a seat in 0..3, not 7"),
+    (["throne", "@/nonexistent/p.txt", "C3"], "cannot read the position from '/nonexistent/p.txt'"),
+    (["throne", "new:4"], "the following arguments are required: MOVE"),
+    (["throne", "new:4", "C3", "--bogus"], "unrecognized arguments: --bogus"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_clear_line(
+    run_cli: Cli, failure: Callable[..., str], args: list[str], message: str
+) -> None:
+    line = failure(run_cli("explain", *args))
+    assert message in line
+
+
+def test_help_lists_every_command(run_cli: Cli) -> None:
+    done = run_cli("--help")
+    assert done.returncode == 0
+    for command in ("demo", "explain", "replay", "play"):
+        assert command in done.stdout

@@ -1,0 +1,258 @@
+"""``castlerules play``, driven on a pseudo-terminal as a person at the keyboard would.
+
+The short Throne games use one round of seven characters (``-o characters=7
+-o objective_size=3 -o rounds=1 -o bonus_rounds=[]``) so that a whole game,
+election included, takes a few dozen moves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from castlerules import throne
+
+Cli = Callable[..., Any]
+Start = Callable[..., Any]
+SHORT = [
+    "-o",
+    "characters=7",
+    "-o",
+    "objective_size=3",
+    "-o",
+    "rounds=1",
+    "-o",
+    "bonus_rounds=[]",
+]
+CLEAR = "\x1b[2J\x1b[H"
+TURN = r"(Pass the device to seat (\d)\. Seat \d, press Enter when ready\. )|(seat (\d)> )|(Winner)"
+
+
+def legal_moves(text: str) -> list[str]:
+    """The moves of the last 'Legal moves (n): ...' list in ``text``."""
+    found = re.findall(r"Legal moves \((\d+)\): ((?:.|\n  )*)", text)
+    assert found, text[-2000:]
+    count, moves = found[-1]
+    listed = moves.split()
+    assert len(listed) == int(count)
+    return listed
+
+
+def play_to_the_end(term: Any, choose: Callable[[int, list[str]], str]) -> list[tuple[int, str]]:
+    """Answer every prompt until the game is over; return the (seat, view) of each turn."""
+    views = []
+    shown_from = 0
+    while True:
+        match = term.expect(TURN)
+        if match.group(1):
+            term.send("")
+            shown_from = term.pos
+            continue
+        if match.group(5):
+            return views
+        seat = int(match.group(4))
+        view = term.since(shown_from)
+        views.append((seat, view))
+        term.send(choose(seat, legal_moves(view)))
+        shown_from = term.pos
+
+
+def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_path: Path) -> None:
+    term = terminal(
+        "play",
+        "throne",
+        "--players",
+        "3",
+        "--bot",
+        "1=greedy",
+        "--bot",
+        "2=random",
+        "--seed",
+        "5",
+        "--save",
+        "game.json",
+    )
+    term.expect(r"Throne: 3 players \(human seats: 0\), rules SEED, seed 5\n")
+    term.expect(r"Your objective \(seat 0, secret\): ")
+    term.expect(r"seat 0> ")
+    term.send("C6")
+    term.expect(
+        r"Illegal: Character C cannot be placed on floor 6: placement is on floors 1-5 "
+        r"only \(B6\)\n  B6: Placement phase, in turn, only on floors 1-5\.\n"
+    )
+    term.expect(r"seat 0> ")
+    term.send("hello")
+    term.expect(r"Cannot read 'hello': a move is C3 .*Type help for help\.\n")
+    term.expect(r"seat 0> ")
+    term.send("help")
+    term.expect(r"Type a move in the game's notation, e\.g\. A1, A2, A3\.")
+    term.expect(r"seat 0> ")
+    term.send("C3")
+    term.expect(r"You played C3: Seat 0 places C on floor 3 \(merchants\)\. \(B6\)\n")
+    term.expect(r"Since your last turn:\n  seat 1 \(bot\) plays ")
+    term.expect(r"seat 0> ")
+    term.send("quit")
+    term.expect(r"Game stopped after 3 moves\.\nRecord saved to game\.json")
+    assert term.wait() == 0
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert record["moves"][0] == "C3" and len(record["moves"]) == 3
+    assert "result" not in record
+
+
+def test_throne_hot_seat_hides_objectives_and_votes(
+    terminal: Start, run_cli: Cli, tmp_path: Path
+) -> None:
+    args = ["--players", "3", "--bot", "2=greedy", "--seed", "3", *SHORT]
+    term = terminal("play", "throne", *args)
+    start = throne.new_game(
+        3,
+        rules=throne.Rules(characters=7, objective_size=3, rounds=1, bonus_rounds=()),
+        seed=3,
+    )
+    mine = {seat: " ".join(sorted(throne.objective(start, seat))) for seat in (0, 1)}
+
+    def choose(seat: int, moves: list[str]) -> str:
+        return "no" if "no" in moves else moves[0]  # vote No while No cards last
+
+    views = play_to_the_end(term, choose)
+    term.expect(r"Record saved to (castlerules-throne-\d{8}-\d{6}\.json)")
+    path = tmp_path / term.output.rsplit("Record saved to ", 1)[1].split(" ")[0]
+    assert term.wait() == 0
+    assert {seat for seat, _ in views} == {0, 1}
+    previous = None
+    hand_overs = 0
+    for seat, segment in views:
+        other = 1 - seat
+        # A new seat's view is on a screen cleared after the hand-over prompt.
+        if seat != previous:
+            assert CLEAR in segment
+            hand_overs += 1
+        previous = seat
+        view = segment.rsplit(CLEAR, 1)[-1]
+        assert f"Your objective (seat {seat}, secret): {mine[seat]}," in view
+        assert f"(seat {other}, secret)" not in view
+        assert f"seat {other} no" not in view or "The votes are revealed" in view
+    assert any("votes face down" in view for _, view in views)
+    assert term.output.count("Pass the device to seat ") == hand_overs > 2
+    assert term.output.count(CLEAR) == 2 * hand_overs + 1  # and once at the end
+    assert "The game is over." in term.output
+    done = run_cli("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "game over" in done.stdout and "(as recorded)" in done.stdout
+
+
+def test_ascent_one_human_against_a_greedy_bot_to_the_end(
+    terminal: Start, run_cli: Cli, tmp_path: Path
+) -> None:
+    term = terminal(
+        "play",
+        "ascent",
+        "--players",
+        "2",
+        "--bot",
+        "1=greedy",
+        "--seed",
+        "4",
+        "--save",
+        "ascent.json",
+    )
+    term.expect(r"The die chooses seat (\d) to begin\.")
+    views = play_to_the_end(term, lambda seat, moves: moves[-1])
+    assert views and all(seat == 0 for seat, _ in views)
+    assert "Pass the device" not in term.output  # Ascent hides nothing
+    assert "square  seat 0" in views[0][1]
+    assert re.search(r"final scores: seat 0: -?\d+, seat 1: -?\d+\nWinner", term.output)
+    term.expect(r"Record saved to ascent\.json")
+    assert term.wait() == 0
+    done = run_cli("replay", str(tmp_path / "ascent.json"))
+    assert done.returncode == 0, done.stderr
+
+
+def test_end_of_input_saves_the_record_and_fails(terminal: Start, tmp_path: Path) -> None:
+    term = terminal(
+        "play",
+        "throne",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--save",
+        "eof.json",
+        "--bot",
+        "1=random",
+        "--bot",
+        "2=random",
+        "--bot",
+        "3=random",
+    )
+    term.expect(r"seat 0> ")
+    term.send("A1")
+    term.expect(r"seat 0> ")
+    term.send("\x04")  # Ctrl-D: end of input
+    term.expect(r"castlerules play: the input ended before the game did")
+    assert term.wait() == 1
+    assert len(json.loads((tmp_path / "eof.json").read_text())["moves"]) >= 2
+
+
+def test_bots_alone_play_a_whole_game(run_cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "bots.json"
+    done = run_cli(
+        "play",
+        "throne",
+        "--players",
+        "4",
+        "--seed",
+        "9",
+        "--save",
+        str(path),
+        "--bot",
+        "0=greedy",
+        "--bot",
+        "1=greedy",
+        "--bot",
+        "2=random",
+        "--bot",
+        "3=random",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Winner" in done.stdout
+    assert run_cli("replay", str(path)).returncode == 0
+    again = tmp_path / "again.json"
+    run_cli(
+        "play",
+        "throne",
+        "--players",
+        "4",
+        "--seed",
+        "9",
+        "--save",
+        str(again),
+        "--bot",
+        "0=greedy",
+        "--bot",
+        "1=greedy",
+        "--bot",
+        "2=random",
+        "--bot",
+        "3=random",
+    )
+    assert json.loads(again.read_text())["moves"] == json.loads(path.read_text())["moves"]
+
+
+BAD = [
+    (["chess", "--players", "3"], "unknown game 'chess'"),
+    (["throne", "--players", "2"], "throne is played by 3 to 6 players, not 2"),
+    (["throne", "--players", "3", "--bot", "3=greedy"], "--bot 3=greedy: the seats are 0..2"),
+    (["throne", "--players", "3", "--bot", "1=clever"], "unknown bot 'clever'; the bots are"),
+    (["throne", "--players", "3", "--bot", "one"], "--bot is written SEAT=KIND"),
+    (["ascent", "--players", "3", "-o", "favours=2"], "unknown option 'favours'"),
+    (["ascent"], "the following arguments are required: --players"),
+]
+
+
+def test_bad_arguments_are_one_clear_line(run_cli: Cli, failure: Callable[..., str]) -> None:
+    for args, message in BAD:
+        assert message in failure(run_cli("play", *args, "--no-save"))

@@ -1,0 +1,273 @@
+"""Refusals: each illegal move names its clause in plain words and leaves the state alone;
+bad arguments are ValueErrors (ArgumentError) naming the allowed values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from castlerules.core import ArgumentError, IllegalMove, RulesError
+from castlerules.throne import (
+    Climb,
+    Pass,
+    Place,
+    Rules,
+    State,
+    Vote,
+    apply,
+    floor_of,
+    from_text,
+    new_game,
+    no_cards,
+    objective,
+    observation,
+    parse_move,
+    perft,
+    to_text,
+)
+
+OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
+FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
+ROUND3 = (
+    "throne SEED 3 3 election 0 ABCD/G/H/-/IJ/KL/M EF 0/3/3 .yy 0 "
+    "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKM,ACEKLM "
+    "10,20,30/5,5,5 AB"
+)
+
+
+def play(state: State, moves: str) -> State:
+    for text in moves.split():
+        state = apply(state, parse_move(state, text))
+    return state
+
+
+def placing() -> State:
+    return play(new_game(3, objectives=OBJECTIVES_3P), "A1 B1 C1 D1")
+
+
+def moving() -> State:
+    return play(new_game(3, objectives=OBJECTIVES_3P), FILL_3P)
+
+
+def electing() -> State:
+    return play(moving(), "M+ M+ M+")
+
+
+def over() -> State:
+    return apply(from_text(ROUND3), Vote(True))
+
+
+def refuse(state: State, move: object, clause: str, words: str, seat: int | None = None) -> None:
+    """``move`` is refused with ``clause`` and a message containing ``words``; state intact."""
+    text = to_text(state)
+    copy = from_text(text)
+    with pytest.raises(IllegalMove) as info:
+        apply(state, move, seat=seat)  # type: ignore[arg-type]
+    assert info.value.clause == clause
+    message = str(info.value)
+    assert message.endswith(f"({clause})")
+    assert words in message, message
+    assert message[0].isupper()
+    assert to_text(state) == text
+    assert state == copy
+
+
+def test_b6_place_on_floor_6_or_7_is_refused() -> None:
+    """B6: placing on floor 6 or 7 is refused in plain words."""
+    s = new_game(3)
+    refuse(
+        s,
+        Place("C", 6),
+        "B6",
+        "Character C cannot be placed on floor 6: placement is on floors 1-5 only",
+    )
+    refuse(s, Place("C", 7), "B6", "floors 1-5 only")
+    refuse(s, Place("C", 0), "B6", "floors 1-5 only")
+    refuse(s, Place("C", 99), "B6", "floors 1-5 only")
+    refuse(new_game(4, rules=Rules.preset("ORIGINAL")), Place("C", 1), "B6", "floors 2-5 only")
+
+
+def test_b6_place_a_character_twice_or_an_unknown_one() -> None:
+    """B6: only a character not yet placed, and one that exists."""
+    refuse(placing(), Place("A", 2), "B6", "Character A is already in the castle (floor 1)")
+    refuse(placing(), Place("Z", 2), "B6", "There is no character 'Z': the characters are A-M")
+    refuse(placing(), Place("a", 2), "B6", "There is no character 'a'")
+
+
+def test_b7_place_onto_a_full_floor_is_refused() -> None:
+    """B7: a fifth character on floor 1."""
+    refuse(
+        placing(),
+        Place("E", 1),
+        "B7",
+        "Character E cannot be placed on floor 1: it already holds 4",
+    )
+
+
+def test_b8_climb_into_a_full_floor_is_refused() -> None:
+    """B8: a climb needs room on the floor above."""
+    refuse(moving(), Climb("A"), "B8", "Character A cannot climb from floor 1 to floor 2")
+    refuse(moving(), Climb("E"), "B8", "fewer than 4")
+
+
+def test_b8_climb_from_the_throne_is_refused() -> None:
+    """B8: nothing is above the throne."""
+    refuse(electing(), Climb("M"), "B8", "Character M is on the throne, the top floor")
+
+
+def test_b8_pass_is_refused_unless_allowed() -> None:
+    """B8: a player must move a character up (allow_pass=False)."""
+    refuse(moving(), Pass(), "B8", "must move a character up")
+    s = from_text(to_text(moving()).replace("SEED", "SEED,allow_pass=true"))
+    assert apply(s, Pass()).passes == 1
+
+
+def test_b11_vote_no_without_a_no_card_is_refused() -> None:
+    """B11: a player with no No card left can only vote Yes."""
+    s = from_text(ROUND3)
+    assert no_cards(s, 0) == 0
+    refuse(s, Vote(False), "B11", "Seat 0 has no No card left")
+
+
+def test_out_of_turn_cites_the_turn_order_of_the_phase() -> None:
+    """B6, B8, B11: a seat acting out of turn is refused with the turn-order clause."""
+    refuse(placing(), Place("E", 2), "B6", "It is seat 1's turn to place a character", seat=0)
+    refuse(moving(), Climb("M"), "B8", "It is seat 1's turn to move a character up", seat=2)
+    refuse(electing(), Vote(True), "B11", "It is seat 0's turn to vote", seat=1)
+    refuse(electing(), Vote(True), "B11", "seat 7 cannot act", seat=7)
+    # The right seat may act.
+    assert floor_of(apply(placing(), Place("E", 2), seat=1), "E") == 2
+
+
+def test_b3_acting_after_the_end_is_refused() -> None:
+    """B3: after the third scoring no move can be played."""
+    refuse(over(), Climb("A"), "B3", "The game is over")
+    refuse(over(), Vote(True), "B3", "The game is over", seat=0)
+
+
+def test_moves_outside_their_phase() -> None:
+    """B6, B8, B10, B11, B13: a move of the wrong phase cites the phase's clause."""
+    refuse(placing(), Climb("A"), "B6", "seat 1 must place a character")
+    refuse(placing(), Pass(), "B6", "must place a character")
+    refuse(moving(), Place("A", 2), "B8", "Every character is placed")
+    refuse(electing(), Climb("I"), "B11", "An election is under way")
+    refuse(electing(), Place("A", 2), "B11", "must vote Yes or No")
+    refuse(moving(), Vote(True), "B10", "There is no election to vote in")
+    out = play(electing(), "no yes yes")
+    refuse(out, Climb("M"), "B13", "Character M was eliminated this round")
+    refuse(moving(), Climb("Q"), "B8", "There is no character 'Q'")
+
+
+def test_a_non_move_is_an_argument_error() -> None:
+    with pytest.raises(ValueError, match="Place, Climb, Vote or Pass"):
+        apply(new_game(3), "A1")  # type: ignore[arg-type]
+
+
+def test_bad_player_counts_name_the_allowed_range() -> None:
+    for players in (2, 7, 0, -1, "4", 4.0, True, None):
+        with pytest.raises(ValueError, match=re.escape("3..6")) as info:
+            new_game(players)  # type: ignore[arg-type]
+        assert isinstance(info.value, ArgumentError)
+        assert isinstance(info.value, RulesError)
+
+
+@pytest.mark.parametrize(
+    ("objectives", "words"),
+    [
+        ([["ABCDE", "GHIJKL", "ACEGIK"]] * 3, "6 distinct letters from A-M"),
+        ([["ABCDEA", "GHIJKL", "ACEGIK"]] * 3, "6 distinct letters"),
+        ([["ABCDEZ", "GHIJKL", "ACEGIK"]] * 3, "A-M"),
+        ([["abcdef", "GHIJKL", "ACEGIK"]] * 3, "A-M"),
+        ([["ABCDEF", "GHIJKL"]] * 3, "3 strings"),
+        ([["ABCDEF", "GHIJKL", "ACEGIK"]] * 2, "3 rounds"),
+        ([["ABCDEF", "FEDCBA", "ACEGIK"]] * 3, "must differ"),
+        ("ABCDEF", "3 rounds"),
+        ([["ABCDEF", "GHIJKL", 7]] * 3, "strings"),
+        ([None, None, None], "strings"),
+    ],
+)
+def test_bad_objectives_name_the_allowed_values(objectives: object, words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        new_game(3, objectives=objectives)  # type: ignore[arg-type]
+
+
+def test_objectives_letters_in_any_order_are_stored_alphabetically() -> None:
+    s = new_game(3, objectives=[["FEDCBA", "LKJIHG", "KIGECA"]] * 3)
+    assert objective(s, 0) == frozenset("ABCDEF")
+    assert s == new_game(3, objectives=OBJECTIVES_3P)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"players": 4}, "unknown option 'players'"),
+        ({"floor_capacity": 0}, "floor_capacity must be a whole number in 1..26"),
+        ({"floor_capacity": True}, "floor_capacity"),
+        ({"floors": 8}, "floors must be 7"),
+        ({"points": (1, 2)}, "points must be 7 whole numbers"),
+        ({"no_cards": (1, 2, 3)}, "no_cards must be 4 whole numbers"),
+        ({"no_cards": (1, 2, 3, -1)}, "no_cards must be 4 whole numbers"),
+        ({"allow_pass": "yes"}, "allow_pass must be True or False"),
+        ({"placement_floors": (3, 2)}, "increasing floor numbers in 1..6"),
+        ({"placement_floors": (7,)}, "increasing floor numbers in 1..6"),
+        ({"placement_floors": ()}, "at least one"),
+        ({"objective_deck": ["ABCDE"]}, "cards of 6 distinct letters from A-M"),
+        ({"objective_deck": ["ABCDEF", "FEDCBA"]}, "distinct cards"),
+        ({"objective_deck": []}, "non-empty"),
+        ({"objective_size": 14}, "at most characters"),
+        ({"bonus_rounds": (4,)}, "rounds in 1..3"),
+        ({"rounds": 0}, "rounds must be a whole number in 1..99"),
+        ({"equal_placement": True}, "leave out floor 1"),
+        ({"characters": 27}, "1..26"),
+    ],
+)
+def test_bad_options_name_the_allowed_values(options: dict[str, object], words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)) as info:
+        Rules(**options)
+    assert isinstance(info.value, ArgumentError)
+
+
+def test_rules_that_cannot_host_the_players_are_refused() -> None:
+    with pytest.raises(ValueError, match="cannot be played by 3"):
+        new_game(3, rules=Rules(floor_capacity=2))  # 13 characters, room for 10
+    with pytest.raises(ValueError, match="cannot be played by 3"):
+        original = dict(Rules.PRESETS["ORIGINAL"])
+        new_game(3, rules=Rules(**original, placements_per_player=(5, 3, 2, 2)))
+    with pytest.raises(ValueError, match="leftover"):
+        new_game(
+            5,
+            rules=Rules(
+                placement_floors=(2, 3, 4, 5),
+                equal_placement=True,
+                placements_per_player=(4, 3, 1, 2),
+            ),
+        )
+    with pytest.raises(ValueError, match="at least 4 cards"):
+        new_game(4, rules=Rules(objective_deck=("ABCDEF", "GHIJKL", "ACEGIK")))
+
+
+def test_other_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="presets are: SEED, ORIGINAL"):
+        Rules.preset("CLASSIC")
+    with pytest.raises(ValueError, match=re.escape("castlerules.throne.Rules")):
+        new_game(3, rules="SEED")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        new_game(3, seed="7")  # type: ignore[arg-type]
+    s = new_game(3)
+    with pytest.raises(ValueError, match="A-M"):
+        floor_of(s, "Z")
+    with pytest.raises(ValueError, match=re.escape("0..2")):
+        no_cards(s, 3)
+    with pytest.raises(ValueError, match=re.escape("0..2")):
+        observation(s, -1)
+    with pytest.raises(ValueError, match=">= 0"):
+        perft(s, -1)
+    with pytest.raises(ValueError, match="capital letter"):
+        Place(3, 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="whole number"):
+        Place("A", "3")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="yes=True"):
+        Vote("yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="capital letter"):
+        Climb(None)  # type: ignore[arg-type]

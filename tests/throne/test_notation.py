@@ -1,0 +1,345 @@
+"""Position and move notation: exact round trips, strict reading, and fuzzing.
+
+Whatever text is given, ``from_text`` and ``parse_move`` either succeed or
+raise ``NotationError``; a text that ``from_text`` accepts is the canonical
+notation of its position (``to_text(from_text(t)) == t``).
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from castlerules.core import NotationError, Rng
+from castlerules.throne import (
+    Climb,
+    Move,
+    Pass,
+    Place,
+    Rules,
+    State,
+    Vote,
+    apply,
+    from_text,
+    legal_moves,
+    new_game,
+    parse_move,
+    to_text,
+)
+from castlerules.throne.notation import parse_rules, rules_text
+
+START_3P = (
+    "throne SEED 3 1 placement 0 -/-/-/-/-/-/- - 4/4/4 - 0 "
+    "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK - -"
+)
+ELECTION_5P = (
+    "throne SEED 5 1 election 1 G/H/FJK/ABDE/IM/L/C - 2/2/2/2/2 n.... 0 "
+    "ABCHJK,CEHJKL,CEFGHI,BEGJKM,ACDEGH/BCEHJK,ABDFJL,ABEJKM,BCFGHL,BCHIJL/"
+    "AEFHJM,ABCHKL,EFIJKM,CEFGHI,ACFGKM - -"
+)
+ROUND3 = (
+    "throne SEED 3 3 election 0 ABCD/G/H/-/IJ/KL/M EF 4/3/3 .yy 0 "
+    "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKM,ACEKLM 10,20,30/5,5,5 AB"
+)
+
+
+@functools.cache
+def positions() -> tuple[State, ...]:
+    """Positions of random games: every player count, both presets, some options."""
+    out: list[State] = []
+    rules_list = [
+        Rules(),
+        Rules.preset("ORIGINAL"),
+        Rules(allow_pass=True, no_cards_public=False),
+        Rules(no_cards_reset_each_round=False, first_player_rotates=False),
+        Rules(objective_deck=("ABCDEF", "BCDEFG", "CDEFGH", "DEFGHI", "EFGHIJ", "FGHIJK")),
+    ]
+    rng = Rng.from_seed(0, "notation-pool")
+    for k, rules in enumerate(rules_list):
+        for players in range(3, 7):
+            state = new_game(players, rules=rules, seed=k * 10 + players)
+            plies = 0
+            while True:
+                if plies % 7 == 0 or legal_moves(state) == ():
+                    out.append(state)
+                moves = legal_moves(state)
+                if not moves:
+                    break
+                move, rng = rng.choice(moves)
+                state = apply(state, move)
+                plies += 1
+    return tuple(out)
+
+
+@functools.cache
+def texts() -> tuple[str, ...]:
+    return tuple(to_text(s) for s in positions())
+
+
+def test_start_position_text() -> None:
+    s = new_game(3, objectives=[["ABCDEF", "GHIJKL", "ACEGIK"]] * 3)
+    assert to_text(s) == START_3P
+    assert from_text(START_3P) == s
+
+
+def test_every_pool_position_round_trips() -> None:
+    phases = set()
+    for state in positions():
+        text = to_text(state)
+        again = from_text(text)
+        assert again == state and hash(again) == hash(state)
+        assert to_text(again) == text
+        phases.add(text.split(" ")[4])
+    assert phases == {"placement", "movement", "election", "over"}
+
+
+def test_every_legal_move_round_trips() -> None:
+    kinds = set()
+    for state in positions()[::5]:
+        for move in legal_moves(state):
+            assert parse_move(state, str(move)) == move
+            kinds.add(type(move))
+    assert kinds == {Place, Climb, Vote, Pass}
+
+
+def test_move_texts() -> None:
+    assert [str(m) for m in (Place("C", 3), Climb("C"), Vote(True), Vote(False), Pass())] == [
+        "C3",
+        "C+",
+        "yes",
+        "no",
+        "pass",
+    ]
+
+
+def test_rules_field() -> None:
+    assert rules_text(Rules()) == "SEED"
+    assert rules_text(Rules.preset("ORIGINAL")) == "ORIGINAL"
+    assert rules_text(Rules(allow_pass=True)) == "SEED,allow_pass=true"
+    original_pass = Rules(**Rules.PRESETS["ORIGINAL"], allow_pass=True)
+    assert rules_text(original_pass) == "ORIGINAL,allow_pass=true"
+    odd = Rules(
+        points=(0, 1, 2, 3, 4, 5, 11),
+        bonus_rounds=(),
+        objective_deck=("ABCDEF", "GHIJKL", "ACEGIK"),
+    )
+    assert rules_text(odd) == (
+        "SEED,points=0/1/2/3/4/5/11,objective_deck=ABCDEF/GHIJKL/ACEGIK,bonus_rounds=-"
+    )
+    assert parse_rules(rules_text(odd)) == odd
+    for rules in (Rules(), original_pass, odd, Rules(equal_placement=False, rounds=5)):
+        assert parse_rules(rules_text(rules)) == rules
+    assert pickle.loads(pickle.dumps(odd)) == odd
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "14 fields are expected"),
+        ("throne SEED", "fields where 14 are expected"),
+        (START_3P + " ", "empty field"),
+        (START_3P.replace("throne", "ascent"), "starts with 'throne'"),
+        (START_3P.replace("SEED", "CLASSIC"), "preset name"),
+        (START_3P.replace("SEED", "SEED,allow_pass=false"), "not the canonical notation"),
+        (START_3P.replace("SEED", "SEED,allow_pass=maybe"), "true or false"),
+        (START_3P.replace("SEED", "SEED,players=3"), "name=value"),
+        (START_3P.replace("SEED", "SEED,floor_capacity=0"), "bad rules"),
+        (START_3P.replace("SEED 3", "SEED 7"), "3..6"),
+        (START_3P.replace("SEED 3 1", "SEED 3 4"), "the round must be in 1..3"),
+        (START_3P.replace("placement", "moving"), "the phase is one of"),
+        (START_3P.replace("ABCDEF,GHIJKL,ACEGIK/", "FEDCBA,GHIJKL,ACEGIK/", 1), "alphabetical"),
+        (START_3P.replace("ABCDEF,GHIJKL,ACEGIK/", "ABCDEF,ABCDEF,ACEGIK/", 1), "twice"),
+        (START_3P.replace("ABCDEF,GHIJKL,ACEGIK/", "ABCDE,GHIJKL,ACEGIK/", 1), "6 characters"),
+        (START_3P.replace("4/4/4", "4/4/5"), "a No count must be in 0..4"),
+        (START_3P.replace("4/4/4", "4/4"), "the No cards has 2 fields"),
+        (START_3P.replace("placement 0", "placement 1"), "seat 0's turn"),
+        (START_3P.replace("-/-/-/-/-/-/-", "ABCDE/-/-/-/-/-/-"), "more than 4 (B7)"),
+        (START_3P.replace("-/-/-/-/-/-/-", "A/-/-/-/-/-/B"), "placement floor (B6)"),
+        (START_3P.replace("-/-/-/-/-/-/-", "A/A/-/-/-/-/-"), "on two floors"),
+        (START_3P.replace("-/-/-/-/-/-/-", "BA/-/-/-/-/-/-"), "alphabetical"),
+        (START_3P.replace("-/-/-/-/-/-/-", "-/-/-/-/-/-"), "7 floors"),
+        (START_3P.replace("0 ABCDEF", "1 ABCDEF"), "passes happen only"),
+        (START_3P.replace("4/4/4 -", "4/4/4 y.."), "votes are written only"),
+        (START_3P.replace(" - -", " 1,2,3 A"), "0 rounds are scored, not 1"),
+        (ELECTION_5P.replace("n....", "..n.."), "seat order"),
+        (ELECTION_5P.replace("2/2/2/2/2", "0/2/2/2/2"), "without a No card"),
+        (ELECTION_5P.replace("n....", "nyyyy"), "revealed at once"),
+        (ELECTION_5P.replace("/L/C -", "/L/- C"), "more eliminated"),
+        (ROUND3.replace("4/3/3", "4/4/3"), "2 characters are eliminated but only 1 No"),
+        (ROUND3.replace("election 0", "over -"), "over only after round 3 is scored"),
+        (ROUND3.replace("A", "Ä"), "printable ASCII"),
+    ],
+)
+def test_bad_positions_are_refused_with_the_place(text: str, words: str) -> None:
+    if words == "more eliminated":
+        # C leaves the throne for the eliminated list: the election has no candidate.
+        words = "an election needs a candidate"
+    with pytest.raises(NotationError) as info:
+        from_text(text)
+    assert words in str(info.value), str(info.value)
+    assert info.value.text == text or not isinstance(text, str)
+
+
+def test_over_position_must_match_its_last_scoring() -> None:
+    over = apply(from_text(ROUND3), Vote(True))
+    text = to_text(over)
+    assert from_text(text) == over
+    bad = text.replace("5,5,5/33,26,20", "5,5,5/33,26,21")
+    with pytest.raises(NotationError, match="last round's scores"):
+        from_text(bad)
+    assert text.endswith(" ABM")
+    with pytest.raises(NotationError, match="the last king is the character on the throne"):
+        from_text(text[:-1] + "L")
+
+
+def test_non_strings_are_notation_errors() -> None:
+    for thing in (None, 3, b"throne", ["throne"]):
+        with pytest.raises(NotationError):
+            from_text(thing)  # type: ignore[arg-type]
+        with pytest.raises(NotationError):
+            parse_move(new_game(3), thing)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "a move is"),
+        ("c3", "a move is"),
+        ("C03", "whole number"),
+        ("C-3", "a move is"),
+        ("C" + "9" * 5000, "must be in"),
+        ("C6", "not legal here"),
+        ("C+", "not legal here"),
+        ("yes", "not legal here"),
+        ("Yes", "a move is"),
+        ("pass ", "a move is"),
+        ("C3 ", "a move is"),
+    ],
+)
+def test_bad_moves_are_refused(text: str, words: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_move(new_game(3), text)
+    assert words in str(info.value)
+
+
+def test_an_illegal_move_keeps_its_clause_as_the_cause() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_move(new_game(3), "C6")
+    assert getattr(info.value.__cause__, "clause", None) == "B6"
+
+
+# ---------------------------------------------------------------------------
+# Fuzzing
+
+NOTATION_CHARS = "ABCDEFGHIJKLMNZ0123456789/,.-=+ ynaotrueflsSEDORIGNL"
+
+
+def check_position_text(text: object) -> None:
+    """``from_text`` raises NotationError or returns the canonical position of ``text``."""
+    try:
+        state = from_text(text)  # type: ignore[arg-type]
+    except NotationError:
+        return
+    assert to_text(state) == text
+    legal_moves(state)  # the engine can play from any accepted position
+
+
+def check_move_text(state: State, text: object) -> None:
+    try:
+        move: Move = parse_move(state, text)  # type: ignore[arg-type]
+    except NotationError:
+        return
+    assert str(move) == text
+    apply(state, move)
+
+
+@given(st.text())
+def test_fuzz_random_text_positions(text: str) -> None:
+    check_position_text(text)
+
+
+@given(st.binary())
+def test_fuzz_random_bytes_positions(data: bytes) -> None:
+    check_position_text(data)
+    check_position_text(data.decode("latin-1"))
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    """A valid position text with one to four edits."""
+    text = draw(st.sampled_from(texts()))
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["replace", "insert", "delete", "swap", "digit"]))
+        at = draw(st.integers(0, max(0, len(text) - 1)))
+        if kind == "replace" and text:
+            text = text[:at] + draw(st.sampled_from(NOTATION_CHARS)) + text[at + 1 :]
+        elif kind == "insert":
+            text = text[:at] + draw(st.sampled_from(NOTATION_CHARS)) + text[at:]
+        elif kind == "delete" and text:
+            text = text[:at] + text[at + 1 :]
+        elif kind == "swap":
+            parts = text.split(" ")
+            i = draw(st.integers(0, len(parts) - 1))
+            j = draw(st.integers(0, len(parts) - 1))
+            parts[i], parts[j] = parts[j], parts[i]
+            text = " ".join(parts)
+        elif kind == "digit":
+            digits = [k for k, ch in enumerate(text) if ch.isdigit()]
+            if digits:
+                k = draw(st.sampled_from(digits))
+                text = text[:k] + draw(st.sampled_from("0123456789")) + text[k + 1 :]
+    return text
+
+
+@given(mutated())
+def test_fuzz_mutated_positions(text: str) -> None:
+    check_position_text(text)
+
+
+@given(st.text(max_size=12), st.integers(0, 10_000))
+def test_fuzz_random_moves(text: str, index: int) -> None:
+    pool = positions()
+    check_move_text(pool[index % len(pool)], text)
+
+
+@given(st.integers(0, 10_000), st.data())
+def test_fuzz_mutated_moves(index: int, data: st.DataObject) -> None:
+    pool = positions()
+    state = pool[index % len(pool)]
+    moves = legal_moves(state) or (Place("A", 1),)
+    text = str(data.draw(st.sampled_from(moves)))
+    at = data.draw(st.integers(0, len(text)))
+    edit = data.draw(st.sampled_from(["replace", "insert", "delete"]))
+    ch = data.draw(st.sampled_from(NOTATION_CHARS))
+    if edit == "replace":
+        text = text[:at] + ch + text[at + 1 :]
+    elif edit == "insert":
+        text = text[:at] + ch + text[at:]
+    else:
+        text = text[:at] + text[at + 1 :]
+    check_move_text(state, text)
+
+
+def test_some_mutations_are_other_valid_positions() -> None:
+    """Mutations can yield valid positions, and those round-trip (the fuzzing is not vacuous)."""
+    # Another seat to act in the movement phase, another No count, swapped characters.
+    base = ELECTION_5P.replace("2/2/2/2/2", "2/1/2/2/2")
+    assert to_text(from_text(base)) == base
+    moved = ELECTION_5P.replace("G/H/FJK", "H/G/FJK")
+    assert to_text(from_text(moved)) == moved
+    valid = 0
+    for text in texts():
+        for k, ch in enumerate(text):
+            if ch.isdigit() and ch in "123":
+                candidate = text[:k] + str(int(ch) - 1) + text[k + 1 :]
+                try:
+                    state = from_text(candidate)
+                except NotationError:
+                    continue
+                assert to_text(state) == candidate
+                valid += 1
+    assert valid > 100

@@ -16,7 +16,7 @@ The documentation builds its edge-case gallery from :func:`build`, so a
 change of the rules that breaks an example breaks the documentation build.
 
 >>> example = find("throne-elimination")
->>> example.game, example.clauses
+>>> example.game, entry(example.key).clauses
 ('throne', ('B10', 'B11', 'B13'))
 >>> shown = replay(example)
 >>> shown.steps[-1].seat == shown.steps[example.focus].seat
@@ -131,6 +131,8 @@ class Entry:
     summary: str
     search: Callable[[], Example]
     check: Callable[[Replay], tuple[str, ...]]
+    seat: int | None = None
+    """The seat the example is about, if one (its favourites are marked on Throne boards)."""
 
 
 # --------------------------------------------------------------------------- replay
@@ -171,7 +173,14 @@ def replay(example: Example) -> Replay:
     """Replay an example through the engine and check every claim of its entry."""
     states, steps = play_through(example)
     shown = Replay(example, states, steps, ())
-    facts = entry(example.key).check(shown)
+    if not 0 <= example.focus < len(steps):
+        raise _fail(example, f"the focus move {example.focus + 1} is not one of its moves")
+    try:
+        facts = entry(example.key).check(shown)
+    except GalleryError:
+        raise
+    except (ValueError, KeyError, IndexError, AttributeError, AssertionError) as err:
+        raise _fail(example, f"its moves no longer show what it is about ({err!r})") from err
     return attrs.evolve(shown, facts=facts)
 
 
@@ -249,6 +258,10 @@ def search(
 # --------------------------------------------------------------------------- Ascent
 
 
+def _is_advance(text: str) -> bool:
+    return len(text) == 2 and text[0] in "PBLCTF" and text[1].isdigit()
+
+
 def _ascent_card(text: str) -> ascent.Card:
     return ascent.Card(int(text[1:]), ascent.Rank.from_letter(text[0]))
 
@@ -311,6 +324,7 @@ def _check_protection(shown: Replay) -> tuple[str, ...]:
     mover = step.seat
     _ensure(mover is not None, ex, "the focus move has no seat")
     assert mover is not None
+    _ensure(_is_advance(step.move), ex, f"move {step.number} ({step.move}) is not an Advance")
     leader = _ascent_card(step.move)
     place = ascent.where(after, leader)
     _ensure(place is not None and place[0] == mover, ex, f"{leader} left column {mover}")
@@ -379,6 +393,7 @@ def _check_flipped_square(shown: Replay) -> tuple[str, ...]:
     rules = before.rules
     mover = step.seat
     assert mover is not None
+    _ensure(_is_advance(step.move), ex, f"move {step.number} ({step.move}) is not an Advance")
     leader = _ascent_card(step.move)
     d = rules.arrival_of(leader.rank)
     below = ascent.stack_at(before, mover, d)
@@ -438,6 +453,7 @@ def _check_removal(shown: Replay) -> tuple[str, ...]:
     step = shown.steps[ex.focus]
     before, after = shown.before, shown.after
     rules = before.rules
+    _ensure(step.move.startswith("x"), ex, f"move {step.number} ({step.move}) is not a favour")
     taken = _ascent_card(step.move[1:])
     place = ascent.where(before, taken)
     _ensure(place is not None, ex, f"{taken} is not on the board before the favour")
@@ -962,6 +978,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "scores 0, which counts as 33.",
         _search_bonus,
         _check_bonus,
+        seat=0,
     ),
     Entry(
         "throne-max-round",
@@ -972,6 +989,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "stand on the dignitaries': 10 + 3 × 5 + 2 × 4 = 33.",
         _search_max_round,
         _check_max_round,
+        seat=0,
     ),
     Entry(
         "throne-no-cards",

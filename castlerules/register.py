@@ -234,7 +234,8 @@ def _show(value: object) -> str:
 
 
 def _events(module: Any, before: Any, move: Any, after: Any) -> str:
-    return " ".join(str(e) for e in module.describe(before, move, after))
+    """What a move did, one event per line (``describe``)."""
+    return "\n".join(str(e) for e in module.describe(before, move, after))
 
 
 def diverge(

@@ -21,7 +21,7 @@ import castlerules  # noqa: E402
 
 project = "castlerules"
 author = "the castlerules authors"
-copyright = "2025, the castlerules authors"  # noqa: A001
+copyright = "2025, the castlerules authors"
 version = release = castlerules.__version__
 
 extensions = [
@@ -36,6 +36,8 @@ language = "en"
 exclude_patterns = ["_build", "_generated", "seeds", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 nitpicky = True
+# The seeds are quoted verbatim: no "smart" quotes, dashes or ellipses.
+smartquotes = False
 
 html_theme = "alabaster"
 html_title = f"castlerules {release}"

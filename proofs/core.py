@@ -213,6 +213,10 @@ class System(Protocol[S, M]):
         """Whether ``move`` is legal in ``state`` (including any chance outcome it holds)."""
         ...
 
+    def chance(self, state: S, move: M) -> Expr:
+        """Whether the chance outcome held by ``move`` is possible (``legal`` implies it)."""
+        ...
+
     def cases(self, state: S, move: M) -> Sequence[GuardedCase[S]]:
         """The transition as guarded commands."""
         ...
@@ -250,10 +254,13 @@ def induction(
     legal = system.legal(pre, move)
     ledger.check("the cases cover every legal move", any_of(c.guard for c in cases), [*hyps, legal])
     ledger.check("the cases exclude each other", at_most_one([c.guard for c in cases]), hyps)
-    solver = new_solver()
-    solver.add(*hyps, legal)
+    chance = system.chance(pre, move)
     for case in cases:
-        ledger.check_all(f"consecution ({case.label})", invariant(case.post), [case.guard], solver)
+        # A fresh solver per query: Z3's incremental mode skips preprocessing
+        # that these counting arguments need (measured: 10-30x slower).
+        ledger.check_all(
+            f"consecution ({case.label})", invariant(case.post), [*hyps, chance, case.guard]
+        )
 
 
 @attrs.frozen(slots=True)

@@ -32,7 +32,7 @@ input of the step, constrained only to be valid objectives).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -192,6 +192,17 @@ class ThroneSystem:
         self.seats = range(params.players)
         self.chars = range(params.chars)
         self.floors = range(1, params.top + 1)
+        self._memo: dict[tuple[int, str, int], tuple[TState, Expr]] = {}
+
+    def _cached(self, s: TState, what: str, key: int, build: Callable[[], Expr]) -> Expr:
+        """Build a derived term of ``s`` once (terms are shared, and Z3 calls are slow)."""
+        slot = (id(s), what, key)
+        hit = self._memo.get(slot)
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        value = build()
+        self._memo[slot] = (s, value)
+        return value
 
     # ----------------------------------------------------------------- states
     def fresh_state(self, tag: str) -> TState:
@@ -264,7 +275,11 @@ class ThroneSystem:
     # ----------------------------------------------------------- derived terms
     def on(self, s: TState, floor: int) -> Expr:
         """How many characters stand on ``floor``."""
-        return count(f == floor for f in s.fl)
+        return self._cached(s, "on", floor, lambda: count(f == floor for f in s.fl))
+
+    def placed(self, s: TState) -> Expr:
+        """How many characters have been placed (B6)."""
+        return self._cached(s, "placed", 0, lambda: count(f >= 1 for f in s.fl))
 
     def gone(self, s: TState) -> Expr:
         """How many characters are eliminated (B13)."""
@@ -317,7 +332,12 @@ class ThroneSystem:
 
     def legal(self, s: TState, m: TMove) -> Expr:
         """The move is legal; its chance part (next objectives) is a valid deal."""
-        return all_of([self.legal_move(s, m), self.objectives_valid(m.nobj)])
+        return all_of([self.legal_move(s, m), self.chance(s, m)])
+
+    def chance(self, s: TState, m: TMove) -> Expr:
+        """The chance part of a move is possible: the next objectives are a valid deal."""
+        del s
+        return self.objectives_valid(m.nobj)
 
     def legal_move(self, s: TState, m: TMove) -> Expr:
         """The move (without its chance part) is legal in ``s``."""
@@ -354,8 +374,7 @@ class ThroneSystem:
         nxt = _next_seat(s.turn, n)
         quiet = dict(mover=lit(0), voted=lit(0), said_no=tuple(lit(False) for _ in self.seats))
         out: list[Case] = []
-        placed = count(f >= 1 for f in s.fl)
-        last_place = placed + 1 == p.placements
+        last_place = self.placed(s) + 1 == p.placements
         all_passed = s.passes + 1 == n
         for c in self.chars:
             # Place (B6); the last placement starts the movement phase (B8) and,
@@ -411,9 +430,7 @@ class ThroneSystem:
         said = tuple(ite(s.turn == q, neg(m.yes), s.said_no[q]) for q in self.seats)
         last_vote = s.voted + 1 == n
         any_no = any_of(said)
-        fl_elim = tuple(ite(f == p.top, GONE, f) for f in s.fl)
         no_elim = tuple(ite(said[q], s.no[q] - 1, s.no[q]) for q in self.seats)
-        nobody_left = all_of(f == GONE for f in fl_elim)
         out.append(
             Case(
                 "vote",
@@ -421,15 +438,28 @@ class ThroneSystem:
                 attrs.evolve(s, turn=nxt, voted=s.voted + 1, said_no=said),
             )
         )
-        out.append(
-            Case(
-                "last vote, eliminated",
-                all_of([vote, last_vote, any_no, neg(nobody_left)]),
-                attrs.evolve(
-                    s, fl=fl_elim, no=no_elim, phase=lit(MOVE), turn=_next_seat(s.mover, n), **quiet
-                ),
+        # One case per candidate c (the character on the throne): the post-state
+        # then differs from the pre-state in c only, which keeps the proofs' counting small.
+        eliminations: list[tuple[int, Expr, tuple[Expr, ...]]] = []
+        for c in self.chars:
+            fl_elim = tuple(lit(GONE) if d == c else s.fl[d] for d in self.chars)
+            nobody_left = all_of(s.fl[d] == GONE for d in self.chars if d != c)
+            candidate = all_of([vote, last_vote, any_no, s.fl[c] == p.top])
+            eliminations.append((c, all_of([candidate, nobody_left]), fl_elim))
+            out.append(
+                Case(
+                    f"last vote, {c} eliminated",
+                    all_of([candidate, neg(nobody_left)]),
+                    attrs.evolve(
+                        s,
+                        fl=fl_elim,
+                        no=no_elim,
+                        phase=lit(MOVE),
+                        turn=_next_seat(s.mover, n),
+                        **quiet,
+                    ),
+                )
             )
-        )
         passing = all_of([m.kind == K_PASS, m.ch == 0, m.floor == 0, neg(m.yes), self.legal_pass(s)])
         out.append(
             Case(
@@ -440,10 +470,12 @@ class ThroneSystem:
         )
         # Round ends (B12; B13 with nobody left; every player passed), scored on
         # the castle as it stands (B14, B15); then the next round or the end.
-        ends = [
+        ends: list[tuple[str, Expr, Sequence[Expr], Sequence[Expr], bool]] = [
             ("crowned", all_of([vote, last_vote, neg(any_no)]), s.fl, s.no, True),
-            ("last vote, nobody left", all_of([vote, last_vote, any_no, nobody_left]),
-             fl_elim, no_elim, False),
+            *(
+                (f"last vote, {c} eliminated, nobody left", guard, fl_elim, no_elim, False)
+                for c, guard, fl_elim in eliminations
+            ),
             ("everyone passed", all_of([passing, all_passed]), s.fl, s.no, False),
         ]
         final = s.rnd == p.rules.rounds
@@ -550,7 +582,7 @@ class ThroneSystem:
             ("B7 capacity", all_of(self.on(s, f) <= p.cap(f) for f in self.floors)),
             ("B6 placement phase", implies(placing, all_of(
                 [*(any_of([f == 0, *(f == g for g in p.rules.placement_floors)]) for f in s.fl),
-                 count(f >= 1 for f in s.fl) < p.placements]))),
+                 self.placed(s) < p.placements]))),
             ("B8 all placed after placement", implies(
                 playing, all_of(f != 0 for f in s.fl))),
             ("B10 throne empty while moving", implies(s.phase == MOVE, self.on(s, top) == 0)),

@@ -15,7 +15,7 @@ from castlerules.ascent.moves import END_CODE, FAVOUR_BASE, Favour, Move, code_o
 from castlerules.ascent.state import CARDS, State, locate
 from castlerules.ascent.transitions import apply, scores, winners
 from castlerules.core.errors import ArgumentError
-from castlerules.core.protocol import Event
+from castlerules.core.protocol import Event, require
 
 
 def _name(c: int) -> str:
@@ -48,6 +48,8 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
     an illegal move raises the :class:`~castlerules.core.errors.IllegalMove`
     that :func:`~castlerules.ascent.transitions.apply` raises.
     """
+    require(before, State, "describe's before")
+    require(after, State, "describe's after")
     expected = apply(before, move)
     if expected != after:
         raise ArgumentError("describe(before, move, after) needs after == apply(before, move)")
@@ -179,12 +181,19 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
         )
     if rest and d > arr[rest[0]]:
         if rest[0] in after.removed_cards[q]:
+            half = (
+                "In the upper half"
+                if before.rules.in_upper_half(d)
+                else "In the lower half (removal_in_lower_half)"
+            )
+            one = len(rest) == 1
             events.append(
                 Event(
                     "A13",
-                    f"In the upper half, {_name(rest[0])} is left exposed above its arrival "
-                    f"square {arr[rest[0]]}: the {_plural(len(rest), 'card')} of the remainder "
-                    f"leave the board and count against seat {q}.",
+                    f"{half}, {_name(rest[0])} is left exposed above its arrival square "
+                    f"{arr[rest[0]]} on square {d}: the {_plural(len(rest), 'card')} of the "
+                    f"remainder {'leaves' if one else 'leave'} the board and "
+                    f"{'counts' if one else 'count'} against seat {q}.",
                 )
             )
         else:

@@ -46,6 +46,7 @@ import attrs
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS, EndTurn, Move
 from castlerules.ascent.rules import (
     CARDS_PER_SET,
+    LINKED_OPTIONS,
     MAX_SETS,
     PLAYERS,
     Rank,
@@ -61,8 +62,10 @@ from castlerules.ascent.transitions import (
 )
 from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, fields, integer
+from castlerules.core.protocol import require
 
-_OPTION_NAMES = tuple(f.name for f in attrs.fields(Rules))
+_OPTION_FIELDS = attrs.fields_dict(Rules)
+_OPTION_NAMES = tuple(_OPTION_FIELDS)
 
 
 def _split(field: str, sep: str, offset: int, text: str) -> list[tuple[int, str]]:
@@ -94,6 +97,7 @@ def _option_text(value: object) -> str:
 
 def to_text(state: State) -> str:
     """The notation of a position (see the module documentation)."""
+    require(state, State, "state")
     flipped = state.flipped
     cols = []
     for q, col in enumerate(state.columns):
@@ -126,7 +130,7 @@ def _read_card(token: str, offset: int, text: str, players: int) -> int:
     letter, digit = token[0], token[1]
     try:
         rank = Rank.from_letter(letter)
-    except KeyError:
+    except ArgumentError:
         raise NotationError(
             f"{letter!r} is not a rank letter (P, B, L, C, T, F)", text, offset
         ) from None
@@ -159,6 +163,7 @@ def _read_options(field: str, offset: int, text: str) -> Rules:
     if field == "-":
         return Rules()
     options: dict[str, object] = {}
+    value_at: dict[str, int] = {}
     last = -1
     for rel, item in _split(field, ";", offset, text):
         at = offset + rel
@@ -180,7 +185,8 @@ def _read_options(field: str, offset: int, text: str) -> Rules:
             )
         last = index
         vat = at + len(name) + 1
-        default = attrs.fields_dict(Rules)[name].default
+        field_ = _OPTION_FIELDS[name]
+        default = field_.default
         value: object
         if name == "die":
             value = raw
@@ -204,11 +210,21 @@ def _read_options(field: str, offset: int, text: str) -> Rules:
                 text,
                 at,
             )
+        if field_.validator is not None:
+            try:  # this option's own check, reported at its value
+                field_.validator(None, field_, value)
+            except ArgumentError as err:
+                raise NotationError(f"bad options: {err}", text, vat) from None
         options[name] = value
+        value_at[name] = vat
     try:
         return Rules(**options)
     except ArgumentError as err:
-        raise NotationError(f"bad options: {err}", text, offset) from None
+        # Options checked against one another: point at the one written option concerned,
+        # or at the whole field when several are written.
+        linked = [name for name in options if name in LINKED_OPTIONS]
+        index = value_at[linked[0]] if len(linked) == 1 else offset
+        raise NotationError(f"bad options: {err}", text, index) from None
 
 
 def _read_turn(
@@ -362,6 +378,13 @@ def from_text(text: str) -> State:
             )
         if m > len(stack) or (not flipped_t[actor] >> d & 1 and m != len(stack)):
             raise NotationError(f"the moved stack on square {d} cannot have {m} cards", text, t_at)
+        if not rules.favour_after_arrival and flipped_t[actor] >> d & 1:
+            raise NotationError(
+                f"mid-turn on square {d}, flipped: with favour_after_arrival=false a stack "
+                "just flipped on arrival takes no favour, so no favour step follows (A10)",
+                text,
+                t_at,
+            )
     state = make_state(
         rules, t=t, cols=cols_t, flipped=flipped_t, removed=tuple(removed), actor=actor, step=step
     )

@@ -20,12 +20,13 @@ import functools
 import itertools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import attrs
 
 from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note, init_rules, validator
+from castlerules.core.protocol import require
 
 
 class Rank(enum.Enum):
@@ -55,8 +56,18 @@ class Rank(enum.Enum):
 
     @classmethod
     def from_letter(cls, letter: str) -> Rank:
-        """The rank with this notation letter; ``KeyError`` if there is none."""
-        return _BY_LETTER[letter]
+        """The rank with this notation letter; :class:`ArgumentError` if there is none."""
+        try:
+            return _BY_LETTER[letter]
+        except (KeyError, TypeError):
+            raise ArgumentError(
+                f"a rank letter is one of P, B, L, C, T, F, not {letter!r:.20}"
+            ) from None
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        # Rank(7) raises ArgumentError (still a ValueError) instead of a bare ValueError.
+        raise ArgumentError(f"a rank's value is an int in 1..6, not {value!r:.20}")
 
 
 _LETTERS = {6: "P", 5: "B", 4: "L", 3: "C", 2: "T", 1: "F"}
@@ -86,9 +97,18 @@ SET_VALUE = sum(rank.value for rank in Rank)
 
 DIE_CHOICES = ("first_player", "none")
 
+LINKED_OPTIONS = ("squares", "arrival", "upper_half")
+"""The options that :class:`Rules` checks against one another (the arrival squares and
+the upper half must lie on the path); the notation reader uses it to place errors."""
+
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_square(square: object) -> None:
+    if not _is_int(square):
+        raise ArgumentError(f"a square is an int, not {square!r:.40}")
 
 
 def _to_tuple(value: object) -> object:
@@ -195,11 +215,18 @@ class Rules:
     """Named readings: ``DEFAULT`` (the reference reading, ``Rules()``),
     ``GENEROUS`` (unlimited favours), ``HARSH`` (removal in both halves)."""
 
-    def __init__(self, **options: object) -> None:
+    def __init__(self, *args: object, **options: object) -> None:
+        if args:
+            names = ", ".join(f.name for f in attrs.fields(Rules))
+            raise ArgumentError(
+                f"Rules takes its options by name, e.g. Rules(squares=9), not {args[0]!r:.40}; "
+                f"the options are: {names}"
+            )
         init_rules(self, options)
 
     def __attrs_post_init__(self) -> None:
-        # Cross-option checks (the per-option validators ran already).
+        # Cross-option checks (the per-option validators ran already); they involve the
+        # LINKED_OPTIONS only.
         if self.arrival[-1] > self.squares:
             raise ArgumentError(
                 f"option arrival must hold squares in 1..{self.squares} (the path, A5), "
@@ -212,14 +239,16 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a named preset (see :attr:`PRESETS`)."""
-        try:
-            options = cls.PRESETS[name]
-        except (KeyError, TypeError):
+        """The rules of a named preset (see :attr:`PRESETS`).
+
+        >>> Rules.preset("GENEROUS") == Rules(favours_per_move=None)
+        True
+        """
+        if not isinstance(name, str) or name not in cls.PRESETS:
             raise ArgumentError(
-                f"unknown preset {name!r}; the presets are: {', '.join(cls.PRESETS)}"
-            ) from None
-        return cls(**options)
+                f"unknown preset {name!r:.40}; the presets are: {', '.join(cls.PRESETS)}"
+            )
+        return cls(**cls.PRESETS[name])
 
     def arrival_of(self, rank: Rank | int) -> int:
         """The arrival square (the ceiling) of a rank or rank value (A6, spec rule 4)."""
@@ -230,10 +259,12 @@ class Rules:
 
     def in_upper_half(self, square: int) -> bool:
         """Whether a path square lies in the upper half of the board (A13, spec rule 6)."""
+        _check_square(square)
         return 1 <= square <= self.squares and square >= self.upper_half
 
     def removal_applies(self, square: int) -> bool:
         """Whether an exposed remainder on this square leaves the board (A13, rule 15)."""
+        _check_square(square)
         return 1 <= square <= self.squares and (
             self.removal_in_lower_half or square >= self.upper_half
         )
@@ -251,6 +282,10 @@ class Rules:
         >>> Rules().advance_bound(4)
         168
         """
+        if not _is_int(players) or players not in PLAYERS:
+            raise ArgumentError(
+                f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
+            )
         return CARDS_PER_SET * players * self.squares
 
     def options(self) -> dict[str, object]:
@@ -372,6 +407,7 @@ def arrival(rules: Rules, rank: Rank | int) -> int:
     >>> arrival(Rules(), Rank.PRINCE)
     7
     """
+    require(rules, Rules, "rules")
     return rules.arrival_of(rank)
 
 
@@ -434,6 +470,27 @@ NOTES: tuple[Note, ...] = (
         "top of the remainder; the remainder stays where it is in either half (A13 only "
         "removes what a take by another player exposes).",
         "allow_exposing_split",
+    ),
+    Note(
+        "A5",
+        "length of the path",
+        "The squares option is not in the spec: it sets the number of path squares "
+        "above the Start (6..20), for variants and for the proofs' small models. The "
+        "default 7 is A5 ('le chemin ... est de 7 cases'); the arrival squares and "
+        "upper_half must lie on the path (1..squares).",
+        "squares",
+    ),
+    Note(
+        "A8",
+        "a card left on its own arrival square",
+        "A card reaches its own arrival square unflipped when it gets there other than as "
+        "a leader: inside a moving part that lands short of its leader's arrival square, "
+        "or taken as a favour by an unflipped stack; a split may then leave it uncovered "
+        "there. It stays unflipped (A8 flips a moving part on its leader's arrival square "
+        "only). Uncovered, it cannot advance (its next square is above its ceiling, A6) "
+        "and it blocks that rank's arrival square in its column, since A9 frees the square "
+        "only for flipped cards. It may still be taken as a favour, counts as an unflipped "
+        "card for the end of the game (A14), and scores plus its value (A15).",
     ),
     Note(
         "A8",

@@ -25,6 +25,7 @@ from castlerules.ascent.rules import (
     card_id,
 )
 from castlerules.core.errors import ArgumentError
+from castlerules.core.protocol import require
 
 if TYPE_CHECKING:
     from castlerules.ascent.moves import Move
@@ -124,7 +125,8 @@ class State:
         return len(self.columns)
 
 
-def _check_seat(state: State, seat: object, what: str = "seat") -> int:
+def check_seat(state: State, seat: object, what: str = "seat") -> int:
+    """``seat`` if it is an int in ``0..n-1``, else :class:`ArgumentError` naming the range."""
     n = len(state.columns)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ArgumentError(f"{what} must be an int in 0..{n - 1}, not {seat!r}")
@@ -132,6 +134,7 @@ def _check_seat(state: State, seat: object, what: str = "seat") -> int:
 
 
 def _in_play(state: State, card: Card) -> int:
+    require(state, State, "state")
     cid = cid_of(card)
     n = len(state.columns)
     if card.owner >= n:
@@ -164,7 +167,8 @@ def where(state: State, card: Card) -> tuple[int, int] | None:
 
 def stack_at(state: State, column: int, square: int) -> tuple[Card, ...]:
     """The cards on a square of a column, top first; at square 0 the cards on the Start."""
-    _check_seat(state, column, "column")
+    require(state, State, "state")
+    check_seat(state, column, "column")
     top = state.rules.squares
     if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square <= top:
         raise ArgumentError(f"square must be an int in 0..{top}, not {square!r}")
@@ -182,5 +186,6 @@ def is_flipped(state: State, card: Card) -> bool:
 
 def removed(state: State, seat: int) -> tuple[Card, ...]:
     """The cards removed from ``seat``'s column (A13), counted against that seat (A16)."""
-    _check_seat(state, seat)
+    require(state, State, "state")
+    check_seat(state, seat)
     return tuple(CARDS[cid] for cid in state.removed_cards[seat])

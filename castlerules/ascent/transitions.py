@@ -35,9 +35,10 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
-from castlerules.ascent.state import CARDS, Column, State, locate
+from castlerules.ascent.state import CARDS, Column, State, check_seat, locate
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.protocol import require
 
 _NO_MOVES: tuple[Move, ...] = ()
 
@@ -312,6 +313,7 @@ def make_state(
 
 def current_player(state: State) -> int | None:
     """The seat to act, or None once the game is over."""
+    require(state, State, "state")
     return None if state.actor < 0 else state.actor
 
 
@@ -322,11 +324,14 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     available: the Favours and EndTurn.  After a favour: any further Favours,
     the Advances (the replay, A12) and EndTurn.
     """
+    if not isinstance(state, State):
+        require(state, State, "state")
     return state.moves
 
 
 def is_over(state: State) -> bool:
     """Whether the game is over (A14)."""
+    require(state, State, "state")
     return state.actor < 0
 
 
@@ -338,6 +343,7 @@ def pending_favour(state: State) -> bool:
     :class:`~castlerules.ascent.moves.EndTurn` is legal.  False at the start
     of a turn and once the game is over.
     """
+    require(state, State, "state")
     return state.step is not None and state.actor >= 0
 
 
@@ -348,6 +354,7 @@ def scores(state: State) -> tuple[int, ...]:
     or above its arrival square, minus its value if below (the Start
     included); each removed card scores minus its value.
     """
+    require(state, State, "state")
     t = state.tables
     arr = t.arrival
     val = t.value
@@ -365,6 +372,7 @@ def scores(state: State) -> tuple[int, ...]:
 
 def winners(state: State) -> tuple[int, ...]:
     """The seats with the most points once the game is over; ties are shared (A17)."""
+    require(state, State, "state")
     if state.actor >= 0:
         return ()
     points = scores(state)
@@ -374,6 +382,8 @@ def winners(state: State) -> tuple[int, ...]:
 
 def advances_of(state: State, seat: int) -> tuple[Move, ...]:
     """The Advances ``seat`` could make in this position, whoever is to act."""
+    require(state, State, "state")
+    check_seat(state, seat)
     return tuple(
         _advances(state.tables, state.columns[seat], state.flipped[seat], state.occupied[seat])
     )
@@ -385,19 +395,21 @@ def advances_of(state: State, seat: int) -> tuple[Move, ...]:
 def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """Play ``move`` and return the new state; ``state`` is unchanged.
 
-    ``seat``, if given, is the seat that plays; a seat other than the seat
-    to act is refused (A3).  An illegal move raises
+    ``seat``, if given, is the seat that plays (an int in ``0..n-1``, else
+    :class:`~castlerules.core.errors.ArgumentError`); a seat other than the
+    seat to act is refused (A3).  An illegal move raises
     :class:`~castlerules.core.errors.IllegalMove` citing the clause it breaks.
     """
+    if not isinstance(state, State):
+        require(state, State, "state")
     code = code_of(move)
+    if seat is not None:
+        check_seat(state, seat)
     p = state.actor
     if p < 0:
         raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
-    if seat is not None:
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ArgumentError(f"seat must be an int, not {seat!r}")
-        if seat != p:
-            raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
+    if seat is not None and seat != p:
+        raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
     if code < FAVOUR_BASE:
         return _advance(state, p, code)
     if code < END_CODE:
@@ -422,7 +434,7 @@ def _advance(state: State, p: int, c: int) -> State:
     step = state.step
     if step is not None and step[2] == 0:
         raise IllegalMove(
-            f"{CARDS[c]} cannot advance now: after an Advance, take a favour or end the "
+            f"{_name(c)} cannot advance now: after an Advance, take a favour or end the "
             "turn; playing again comes after a favour",
             "A12",
         )
@@ -630,7 +642,8 @@ def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMo
     )
     led = "" if lead == c else f" (its stack is led by {_name(lead)})"
     return IllegalMove(
-        f"{_name(c)} on square {s} cannot advance{led}: {where_to}, and the "
+        f"{_name(c)} on {'the Start' if s == 0 else f'square {s}'} cannot advance{led}: "
+        f"{where_to}, and the "
         f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
         "A6",
     )
@@ -707,6 +720,7 @@ def perft(state: State, depth: int) -> int:
     >>> perft(new_game(2, first_player=0), 1)
     6
     """
+    require(state, State, "state")
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ArgumentError(f"perft depth must be an int >= 0, not {depth!r}")
     return _perft(state, depth)
@@ -728,7 +742,6 @@ def observation(state: State, seat: int) -> State:
 
     The state itself is returned (it is immutable); ``seat`` is checked.
     """
-    n = len(state.columns)
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise ArgumentError(f"seat must be an int in 0..{n - 1}, not {seat!r}")
+    require(state, State, "state")
+    check_seat(state, seat)
     return state

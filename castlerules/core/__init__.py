@@ -4,7 +4,7 @@ from castlerules.core.chance import Rng
 from castlerules.core.clauses import CLAUSES, Clause, clause, clauses_of
 from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
 from castlerules.core.options import Note
-from castlerules.core.protocol import Event, Game, perft, random_playout
+from castlerules.core.protocol import Event, Game, perft, random_playout, require
 
 __all__ = [
     "CLAUSES",
@@ -21,4 +21,5 @@ __all__ = [
     "clauses_of",
     "perft",
     "random_playout",
+    "require",
 ]

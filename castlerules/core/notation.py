@@ -36,7 +36,8 @@ def expect_count(items: list[tuple[int, str]], count: int, what: str, text: str)
 
 def integer(field: str, offset: int, text: str, low: int, high: int, what: str) -> int:
     """Read a canonical decimal integer in ``low..high`` (no sign, no leading zero)."""
-    if not field.isascii() or not field.isdigit() or (len(field) > 1 and field[0] == "0"):
+    digits_ok = field.isascii() and field.isdigit() and len(field) <= 18
+    if not digits_ok or (len(field) > 1 and field[0] == "0"):
         raise NotationError(f"{what} must be a whole number, not {field!r}", text, offset)
     value = int(field)
     if not low <= value <= high:

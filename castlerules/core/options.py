@@ -21,7 +21,7 @@ from castlerules.core.errors import ArgumentError
 def init_rules(self: Any, options: dict[str, object]) -> None:
     """Check option names, then run the attrs-generated initialiser."""
     cls = type(self)
-    names = [f.name for f in attrs.fields(cls)]
+    names = [f.name for f in attrs.fields(cls) if f.init]
     unknown = sorted(set(options) - set(names))
     if unknown:
         raise ArgumentError(

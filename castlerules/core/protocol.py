@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from castlerules.core.chance import Rng
+from castlerules.core.errors import ArgumentError
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -32,6 +33,18 @@ class Event:
 
     def __str__(self) -> str:
         return f"{self.text} ({self.clause})"
+
+
+def require(value: object, cls: type[Any], what: str) -> None:
+    """Refuse an argument of the wrong type with :class:`ArgumentError`, not a traceback.
+
+    The public entry points of each game call it on the state (and the move)
+    they are given, so that ``apply(None, move)`` says what was expected.
+    """
+    if not isinstance(value, cls):
+        raise ArgumentError(
+            f"{what} must be a {cls.__module__}.{cls.__qualname__}, not {value!r:.60}"
+        )
 
 
 class Game(Protocol):

@@ -10,15 +10,11 @@
 from __future__ import annotations
 
 from castlerules.core.errors import ArgumentError, RulesError
-from castlerules.core.protocol import Event
+from castlerules.core.protocol import Event, require
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
-from castlerules.throne.rules import FLOOR_NAMES
+from castlerules.throne.rules import floor_label
 from castlerules.throne.state import ELECTION, ELIMINATED, MOVEMENT, OVER, PLACEMENT, State
 from castlerules.throne.transitions import apply, favourite_points, first_player, totals
-
-
-def _floor(f: int) -> str:
-    return f"floor {f} ({FLOOR_NAMES[f]})"
 
 
 def _seats(seats: list[int]) -> str:
@@ -32,8 +28,11 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
     """The events of ``move`` played in ``before`` giving ``after``, in order.
 
     ``after`` must be ``apply(before, move)``; anything else raises
-    :class:`~castlerules.core.ArgumentError`.
+    :class:`~castlerules.core.ArgumentError`, as does a ``before`` or
+    ``after`` that is not a :class:`~castlerules.throne.State`.
     """
+    require(before, State, "before")
+    require(after, State, "after")
     try:
         expected = apply(before, move)
     except RulesError as err:
@@ -47,7 +46,9 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
     events: list[Event] = []
     end_floors = before.floors
     if isinstance(move, Place):
-        events.append(Event("B6", f"Seat {seat} places {move.character} on {_floor(move.floor)}."))
+        events.append(
+            Event("B6", f"Seat {seat} places {move.character} on {floor_label(move.floor)}.")
+        )
         if after.phase == MOVEMENT and after.round == before.round:
             leftovers = [
                 letters[i]
@@ -58,7 +59,7 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
                 events.append(
                     Event(
                         "B6",
-                        f"The leftover characters {', '.join(leftovers)} go to {_floor(1)}.",
+                        f"The leftover characters {', '.join(leftovers)} go to {floor_label(1)}.",
                     )
                 )
             events.append(
@@ -73,7 +74,8 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
         events.append(
             Event(
                 "B8",
-                f"Seat {seat} moves {move.character} up from {_floor(f)} to {_floor(f + 1)}.",
+                f"Seat {seat} moves {move.character} up from {floor_label(f)} "
+                f"to {floor_label(f + 1)}.",
             )
         )
         if f + 1 == top:

@@ -28,8 +28,26 @@ A position is one line of 14 fields separated by single spaces::
 
 Notation is canonical: one spelling per position, and :func:`from_text`
 refuses any other (``to_text(from_text(t)) == t`` whenever it succeeds).  It
-also refuses positions that the rules could not reach in ways the engine
-would trip over (an overfull floor, a vote without a No card...).
+also refuses positions that the rules could not reach, naming the field (and
+the seat, round or floor) at fault:
+
+- an overfull floor (B7), a character on the throne outside an election
+  (B10), a full nobles' floor under the candidate or king (it climbed from
+  there, B8), votes out of seat order or a No vote without a No card (B11);
+- No cards used without an elimination: each elimination costs at least one
+  No card and each seat discards at most one per elimination (B11, B13),
+  checked in round 1 and whenever ``no_cards_reset_each_round``;
+- a finished round's score above
+  :meth:`~castlerules.throne.Rules.max_round_score` (33 with the
+  defaults: the king, three nobles and two dignitaries, B14), or a 0 in a
+  bonus round, where it counts as ``bonus_points`` (B15);
+- a round without a king (``.``), unless players may pass (``allow_pass``)
+  or hold at least as many No cards as there are characters, so that every
+  character can be eliminated (B12, B13); and a finished game without a king
+  whose castle still holds characters, unless ``allow_pass``.
+
+It does not replay history: a position it accepts may still be unreachable
+in subtler ways (a score that no castle gives, No cards kept between rounds).
 
 A move is ``C3`` (place C on floor 3), ``C+`` (C climbs), ``yes``, ``no`` or
 ``pass``.
@@ -51,8 +69,9 @@ from itertools import compress
 
 from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
 from castlerules.core.notation import check_text, expect_count, fields, integer
+from castlerules.core.protocol import require
 from castlerules.throne.moves import ALPHABET, NO, PASS, YES, Climb, Move, Place
-from castlerules.throne.rules import OPTION_KINDS, PLAYERS, Rules
+from castlerules.throne.rules import OPTION_KINDS, PLAYERS, Rules, derived
 from castlerules.throne.state import (
     ELECTION,
     ELIMINATED,
@@ -88,6 +107,7 @@ def _integer(field: str, offset: int, text: str, low: int, high: int, *, what: s
 
 def rules_text(rules: Rules) -> str:
     """The rules field: the closest preset, then each option that differs from it."""
+    require(rules, Rules, "rules")
     return rules._derived.text
 
 
@@ -98,6 +118,7 @@ def _letters(rules: Rules, mask: int) -> str:
 
 def to_text(state: State) -> str:
     """The canonical one-line notation of a position (see the module documentation)."""
+    require(state, State, "state")
     rules = state.rules
     letters = ALPHABET[: rules.characters]
     castle = "/".join(
@@ -161,6 +182,7 @@ def _parse_value(kind: str, value: str, offset: int, text: str, option: str) -> 
 
 def parse_rules(field: str, offset: int = 0, text: str | None = None) -> Rules:
     """Read a rules field (``SEED``, ``ORIGINAL,allow_pass=true``...) into :class:`Rules`."""
+    field = check_text(field, "a Throne rules field")
     text = field if text is None else text
     parts = _fields_at(field, ",", offset, text)
     base_at, base = parts[0]
@@ -287,6 +309,7 @@ def from_text(text: str) -> State:
             castle_at,
         )
     counts = [0] * (rules.floors + 1)
+    places: dict[str, list[int]] = {"castle": [at for at, _ in groups]}
     for floor, (at, group) in enumerate(groups, start=1):
         members = _letter_group(group, at, text, letters, f"floor {floor}")
         if len(members) > rules.capacity(floor):
@@ -314,6 +337,7 @@ def from_text(text: str) -> State:
     full = rules.no_cards_for(players)
     nos_parts = _fields_at(nos_field, "/", nos_at, text)
     expect_count(nos_parts, players, "the No cards", text)
+    places["nos"] = [at for at, _ in nos_parts]
     no_cards = tuple(_integer(v, at, text, 0, full, what="a No count") for at, v in nos_parts)
     if votes_field == "-":
         votes: tuple[int, ...] = ()
@@ -325,6 +349,7 @@ def from_text(text: str) -> State:
                 votes_at,
             )
         votes = tuple(".ny".index(v) - 1 for v in votes_field)
+        places["votes"] = [votes_at + seat for seat in range(players)]
     passes = _integer(passes_field, passes_at, text, 0, players - 1, what="the passes in a row")
 
     # Objectives (B4), results and kings.
@@ -334,12 +359,14 @@ def from_text(text: str) -> State:
     else:
         rounds = _fields_at(results_field, "/", results_at, text)
         rows = []
+        places["results"] = []
         for at, row in rounds:
             items = _fields_at(row, ",", at, text)
             expect_count(items, players, "a round's scores", text)
             rows.append(
                 tuple(_integer(v, a, text, 0, _MAX_SCORE, what="a score") for a, v in items)
             )
+            places["results"] += [a for a, _ in items]
         results = tuple(rows)
     if kings_field == "-":
         kings: tuple[int, ...] = ()
@@ -354,6 +381,7 @@ def from_text(text: str) -> State:
                 )
             kings_list.append(-1 if ch == "." else letters.index(ch))
         kings = tuple(kings_list)
+        places["kings"] = [kings_at + k for k in range(len(kings_field))]
 
     state = State(
         rules,
@@ -372,8 +400,8 @@ def from_text(text: str) -> State:
     )
     problem = _inconsistency(state, eliminated)
     if problem is not None:
-        message, where = problem
-        at = {
+        message, where, item = problem
+        starts = {
             "phase": phase_at,
             "turn": turn_at,
             "castle": castle_at,
@@ -383,8 +411,9 @@ def from_text(text: str) -> State:
             "passes": passes_at,
             "results": results_at,
             "kings": kings_at,
-        }[where]
-        raise NotationError(message, text, at)
+        }
+        offsets = places.get(where, [])
+        raise NotationError(message, text, offsets[item] if item < len(offsets) else starts[where])
     canonical = to_text(state)
     if canonical != text:
         index = next(
@@ -430,56 +459,82 @@ def _read_objectives(
     return tuple(out)
 
 
-def _inconsistency(state: State, eliminated: int) -> tuple[str, str] | None:
-    """Why this position cannot arise, and which field says so; None if it can."""
+_Problem = tuple[str, str, int]
+"""Why a position cannot arise: the message, the field at fault and the item in that
+field (a seat's No count, a round's score, a floor of the castle...; 0: the field)."""
+
+
+def _inconsistency(state: State, eliminated: int) -> _Problem | None:
+    """Why this position cannot arise, and where the text says so; None if it can."""
     rules = state.rules
     players = state.players
     top = rules.throne_floor
     counts = state.counts
     finished = len(state.results)
     if len(state.kings) != finished:
-        return (f"{finished} rounds are scored but {len(state.kings)} kings are listed", "kings")
+        return (
+            f"{finished} rounds are scored but {len(state.kings)} kings are listed",
+            "kings",
+            0,
+        )
     if state.phase == OVER:
         if state.round != rules.rounds or finished != rules.rounds:
-            return (f"the game is over only after round {rules.rounds} is scored", "phase")
+            return (f"the game is over only after round {rules.rounds} is scored", "phase", 0)
     elif finished != state.round - 1:
         return (
             f"in round {state.round}, {state.round - 1} rounds are scored, not {finished}",
             "results",
+            0,
         )
+    problem = _past_rounds(state)
+    if problem is not None:
+        return problem
     if state.votes and state.phase != ELECTION:
-        return ("votes are written only during an election ('-' otherwise)", "votes")
+        return ("votes are written only during an election ('-' otherwise)", "votes", 0)
     if state.passes and (state.phase != MOVEMENT or not rules.allow_pass):
-        return ("passes happen only in the movement phase, with allow_pass", "passes")
+        return ("passes happen only in the movement phase, with allow_pass", "passes", 0)
     if state.phase == PLACEMENT:
         placed = rules.characters - counts[0]
         if eliminated:
-            return ("no character is eliminated during placement", "gone")
+            return ("no character is eliminated during placement", "gone", 0)
         if any(f > 0 and f not in rules.placement_floors for f in state.floors):
-            return ("during placement every character stands on a placement floor (B6)", "castle")
+            return (
+                "during placement every character stands on a placement floor (B6)",
+                "castle",
+                0,
+            )
         if placed >= rules.placements_for(players):
-            return ("every placement is made: the movement phase has begun", "phase")
+            return ("every placement is made: the movement phase has begun", "phase", 0)
         expected = (first_player(rules, players, state.round) + placed) % players
         if state.turn != expected:
-            return (f"after {placed} placements it is seat {expected}'s turn (B6)", "turn")
+            return (f"after {placed} placements it is seat {expected}'s turn (B6)", "turn", 0)
         return _no_card_check(state, eliminated)
     if counts[0]:
-        return ("after placement every character is in the castle or eliminated", "castle")
+        return ("after placement every character is in the castle or eliminated", "castle", 0)
     living = sum(counts[1:top])
     if state.phase == MOVEMENT:
         if counts[top]:
-            return ("a character on the throne means an election (B10)", "phase")
+            return ("a character on the throne means an election (B10)", "phase", 0)
         if living == 0:
-            return ("with no character left in the castle the round is over", "castle")
+            return ("with no character left in the castle the round is over", "castle", 0)
         return _no_card_check(state, eliminated)
+    nobles = rules.noble_floor
+    if counts[top] and counts[nobles] >= rules.capacity(nobles):
+        # B8: the character on the throne climbed from the nobles' floor, leaving room there.
+        return (
+            f"the character on the throne climbed from floor {nobles}, so that floor holds at "
+            f"most {rules.capacity(nobles) - 1} others (B8)",
+            "castle",
+            nobles - 1,
+        )
     if state.phase == ELECTION:
         if counts[top] != 1:
-            return ("an election needs a candidate on the throne (B10)", "castle")
+            return ("an election needs a candidate on the throne (B10)", "castle", 0)
         if not state.votes:
-            return ("during an election the votes are written, one per seat", "votes")
+            return ("during an election the votes are written, one per seat", "votes", 0)
         cast = sum(1 for v in state.votes if v >= 0)
         if cast == players:
-            return ("when every seat has voted the votes are revealed at once (B11)", "votes")
+            return ("when every seat has voted the votes are revealed at once (B11)", "votes", 0)
         mover = (state.turn - cast) % players
         for k in range(players):
             seat = (mover + k) % players
@@ -488,15 +543,23 @@ def _inconsistency(state: State, eliminated: int) -> tuple[str, str] | None:
                     "the votes are cast in seat order from the candidate's mover to the "
                     f"seat to act (B11); seat {seat} does not fit",
                     "votes",
+                    seat,
                 )
             if state.votes[seat] == 0 and state.no_cards[seat] == 0:
-                return (f"seat {seat} voted No without a No card (B11)", "votes")
+                return (f"seat {seat} voted No without a No card (B11)", "votes", seat)
         return _no_card_check(state, eliminated)
     # Over: the last round's castle is kept; its scoring must match it.
     last = state.round
     king_index = state.floors.index(top) if counts[top] else -1
     if state.kings[-1] != king_index:
-        return ("the last king is the character on the throne ('.' if none)", "kings")
+        return ("the last king is the character on the throne ('.' if none)", "kings", last - 1)
+    if king_index < 0 and living and not rules.allow_pass:
+        return (
+            "without allow_pass a round ends without a king only once every character is "
+            "eliminated (B13), and this castle still holds some",
+            "castle",
+            0,
+        )
     expected_scores = tuple(
         round_score(rules, last, state.floors, mask) for mask in state.objectives[last - 1]
     )
@@ -504,21 +567,94 @@ def _inconsistency(state: State, eliminated: int) -> tuple[str, str] | None:
         return (
             f"the last round's scores of this castle are {expected_scores} (B14, B15)",
             "results",
+            (last - 1) * players,
         )
     return _no_card_check(state, eliminated)
 
 
-def _no_card_check(state: State, eliminated: int) -> tuple[str, str] | None:
-    """Each elimination this round cost at least one No card (B13); checkable after a reset."""
+def _past_rounds(state: State) -> _Problem | None:
+    """Each finished round's scores and king are ones a round can end with."""
     rules = state.rules
-    if rules.no_cards_reset_each_round or state.round == 1:
-        used = rules.no_cards_for(state.players) * state.players - sum(state.no_cards)
-        if eliminated > used:
+    players = state.players
+    best_castle = derived(rules).max_points
+    for r, row in enumerate(state.results):
+        number = r + 1
+        bonus = rules.bonus_applies(number)
+        for seat, score in enumerate(row):
+            if bonus and score == rules.bonus_points:
+                continue
+            if score > rules.max_round_score(number):
+                return (
+                    f"a score in round {number} is at most {rules.max_round_score(number)}, "
+                    f"not {score} (B14, B15; see Rules.max_round_score)",
+                    "results",
+                    r * players + seat,
+                )
+            if score > best_castle:
+                return (
+                    f"a score in round {number} is {rules.bonus_points} (for a 0, B15) or at "
+                    f"most {best_castle} (B14), not {score}",
+                    "results",
+                    r * players + seat,
+                )
+            if bonus and score == 0:
+                return (
+                    f"in round {number} a score of 0 counts as {rules.bonus_points} (B15)",
+                    "results",
+                    r * players + seat,
+                )
+    no_cards = rules.no_cards_for(players) * players
+    if not rules.allow_pass and no_cards < rules.characters:
+        # B12, B13: a round ends without a king only when every player passed (allow_pass)
+        # or every character was eliminated, each elimination costing a No card.
+        for r, king_index in enumerate(state.kings):
+            if king_index < 0:
+                return (
+                    f"round {r + 1} cannot end without a king: nobody may pass (allow_pass) "
+                    f"and eliminating all {rules.characters} characters takes more than the "
+                    f"{no_cards} No cards of the players (B12, B13)",
+                    "kings",
+                    r,
+                )
+    return None
+
+
+def _no_card_check(state: State, eliminated: int) -> _Problem | None:
+    """The No cards used this round match the eliminations (B11, B13).
+
+    Each elimination cost at least one No card, and each seat discards at most
+    one per elimination; checkable when the cards were full at the start of
+    the round (round 1, or ``no_cards_reset_each_round``).
+    """
+    rules = state.rules
+    if not (rules.no_cards_reset_each_round or state.round == 1):
+        return None
+    full = rules.no_cards_for(state.players)
+    for seat, left in enumerate(state.no_cards):
+        used = full - left
+        if used > eliminated:
+            if eliminated == 0:
+                why = "no candidate has been eliminated yet this round"
+            else:
+                why = (
+                    f"only {eliminated} {'candidate was' if eliminated == 1 else 'candidates were'}"
+                    " eliminated this round"
+                )
             return (
-                f"{eliminated} characters are eliminated but only {used} No cards were used "
-                "this round (B13)",
-                "gone",
+                f"seat {seat} holds {left} No card{'' if left == 1 else 's'}, not {full}, but "
+                f"{why}: a seat discards at most one No card per elimination, and none "
+                "otherwise (B11, B13)",
+                "nos",
+                seat,
             )
+    used = full * state.players - sum(state.no_cards)
+    if eliminated > used:
+        return (
+            f"{eliminated} characters are eliminated but only {used} No cards were used "
+            "this round (B13)",
+            "gone",
+            0,
+        )
     return None
 
 
@@ -529,6 +665,7 @@ def parse_move(state: State, text: str) -> Move:
     raises :class:`~castlerules.core.NotationError`; for an illegal move its
     ``__cause__`` is the :class:`~castlerules.core.IllegalMove` with the clause.
     """
+    require(state, State, "state")
     text = check_text(text, "a Throne move")
     move: Move
     if text == "yes":

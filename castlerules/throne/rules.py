@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from itertools import pairwise
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -45,6 +45,11 @@ FLOOR_NAMES: tuple[str, ...] = (
     "throne",
 )
 """``FLOOR_NAMES[f]``: who lives on floor ``f`` (B2; floor 7 is the throne, B1)."""
+
+
+def floor_label(floor: int) -> str:
+    """A floor as messages and events name it (B2): ``"floor 2 (craftsmen)"``."""
+    return f"floor {floor} ({FLOOR_NAMES[floor]})"
 
 
 def _is_int(value: object) -> bool:
@@ -112,6 +117,7 @@ class _Derived:
         "climbs",
         "index",
         "letters",
+        "max_points",
         "n",
         "place_floors",
         "place_ok",
@@ -142,6 +148,32 @@ class _Derived:
         self.placements: tuple[int, ...] = tuple(
             rules.placements_for(p) if p in PLAYERS else 0 for p in range(PLAYERS.stop)
         )
+        self.max_points: int = _max_points(rules)
+
+
+def _max_points(rules: Rules) -> int:
+    """The most points a player's favourites can bring in a round (B14), before B15.
+
+    A round ends either with a king on the throne (B12), who climbed from the
+    nobles' floor (B8) so that at most ``floor_capacity - 1`` others stay
+    there, or without a king (every player passed, or the castle emptied)
+    with at most ``floor_capacity`` nobles; each floor below holds at most
+    ``floor_capacity``.  The favourites take the best places of either castle.
+    """
+    best = 0
+    top, nobles = rules.throne_floor, rules.noble_floor
+    for crowned in (True, False):
+        places: list[int] = []
+        for floor in range(1, top + 1):
+            room = rules.capacity(floor)
+            if floor == top:
+                room = 1 if crowned else 0
+            elif floor == nobles and crowned:
+                room -= 1
+            places += [rules.points_of(floor)] * room
+        places.sort(reverse=True)
+        best = max(best, sum(places[: rules.objective_size]))
+    return best
 
 
 class _Cache:
@@ -252,8 +284,19 @@ class Rules(_Cache):
     )
     """What a round score of 0 becomes in a bonus round (B15: 33)."""
 
-    def __init__(self, **options: object) -> None:
-        init_rules(self, options)
+    if TYPE_CHECKING:  # type checkers see options by name only: Rules(7) is a static error
+
+        def __init__(self, **options: object) -> None: ...
+
+    else:
+
+        def __init__(self, *positional: object, **options: object) -> None:
+            if positional:
+                raise ArgumentError(
+                    "Rules takes its options by name, such as Rules(allow_pass=True) (or "
+                    f"Rules.preset('ORIGINAL')), not the positional value {positional[0]!r:.60}"
+                )
+            init_rules(self, options)
 
     def __attrs_post_init__(self) -> None:
         if self.objective_size > self.characters:
@@ -297,7 +340,7 @@ class Rules(_Cache):
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The rules of a named preset: ``"SEED"`` (the default) or ``"ORIGINAL"``."""
-        if name not in cls.PRESETS:
+        if not isinstance(name, str) or name not in cls.PRESETS:
             raise ArgumentError(
                 f"unknown preset {name!r}; the presets are: {', '.join(cls.PRESETS)}"
             )
@@ -315,13 +358,13 @@ class Rules(_Cache):
 
     def capacity(self, floor: int) -> int:
         """Most characters on ``floor``: ``floor_capacity`` on floors 1-6 (B7), 1 on the throne."""
-        if not 1 <= floor <= self.floors:
+        if not _is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return 1 if floor == self.throne_floor else self.floor_capacity
 
     def points_of(self, floor: int) -> int:
         """Points of a favourite on ``floor`` at the scoring (B14)."""
-        if not 1 <= floor <= self.floors:
+        if not _is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return self.points[floor - 1]
 
@@ -336,13 +379,40 @@ class Rules(_Cache):
         then each player places ``placements_per_player`` characters and the
         rest go to floor 1 without a move.
         """
+        index = _seat_count_index(players)
         if self.equal_placement:
-            return players * self.placements_per_player[_seat_count_index(players)]
+            return players * self.placements_per_player[index]
         return self.characters
 
     def bonus_applies(self, round_number: int) -> bool:
         """Whether a round score of 0 in this round (1-based) counts as ``bonus_points`` (B15)."""
-        return round_number in self.bonus_rounds
+        return self._round(round_number) in self.bonus_rounds
+
+    def max_round_score(self, round_number: int) -> int:
+        """The largest score a player can make in round ``round_number`` (B14, B15).
+
+        The best castle a round can end with: either a king on the throne
+        (B12) and at most ``floor_capacity - 1`` others on the nobles' floor
+        (the king climbed from it, B8), or no king (every player passed, or
+        the castle emptied) and a full nobles' floor; the favourites take the
+        best places, ``floor_capacity`` per floor below.  In a bonus round a
+        score of 0 counts as ``bonus_points`` (B15), which may be more.  With
+        the defaults this is 33 in every round: the king (10), three nobles
+        (3 x 5) and two dignitaries (2 x 4), or the bonus 33.
+
+        >>> Rules().max_round_score(1), Rules(points=(0, 1, 2, 3, 4, 20, 10)).max_round_score(1)
+        (33, 88)
+        """
+        best: int = self._derived.max_points
+        if self.bonus_applies(round_number):
+            best = max(best, self.bonus_points)
+        return best
+
+    def _round(self, round_number: object) -> int:
+        if not _is_int(round_number) or not 1 <= round_number <= self.rounds:  # type: ignore[operator]
+            raise ArgumentError(f"round must be in 1..{self.rounds}, not {round_number!r}")
+        assert isinstance(round_number, int)
+        return round_number
 
     def letters(self) -> str:
         """The character names, in order: ``"ABCDEFGHIJKLM"`` by default."""
@@ -623,6 +693,44 @@ NOTES: tuple[Note, ...] = (
         "unknown characters",
         "A move naming a letter that is not a character of these rules is refused citing "
         "the clause of the current phase.",
+    ),
+    Note(
+        "B3",
+        "moves after the end",
+        "Once the last round is scored the game is over: apply() refuses every move with an "
+        "IllegalMove citing B3 (the game has three rounds, option rounds), legal_moves() is "
+        "empty and current_player() is None.",
+        "rounds",
+    ),
+    Note(
+        "B13",
+        "climbing an eliminated character",
+        "In the movement phase a Climb of a character eliminated this round is refused citing "
+        "B13 (it has left the castle for the rest of the round), not B8. While placing or "
+        "voting the clause of the phase comes first (see moves outside their phase).",
+    ),
+    Note(
+        "B6",
+        "the seat argument of apply()",
+        "apply(state, move, seat=None) claims nothing. Any other seat must be a whole number "
+        "in 0..players-1, not a bool, a float or a string even if equal to one, else "
+        "apply() raises ArgumentError before looking at the position (even after the end of "
+        "the game). A valid seat that is not the seat to act is an IllegalMove citing the "
+        "turn order of the phase: B6 while placing, B8 while moving, B11 while voting; "
+        "once the game is over every move cites B3, whichever seat claims it.",
+    ),
+    Note(
+        "B16",
+        "winners before the end",
+        "winners(state) is () until the game is over: nobody has won yet, even when one "
+        "total leads; scores(state) gives the running totals.",
+    ),
+    Note(
+        "B4",
+        "objectives once the game is over",
+        "A finished game stays in its last round, so objective(state, seat) and "
+        "observation(state, seat).objective give the seat's objective of the last round; "
+        "objectives_of_round(state, r) gives any round's.",
     ),
     Note(
         "B11",

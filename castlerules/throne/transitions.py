@@ -24,8 +24,9 @@ from operator import itemgetter, lt, not_
 
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.protocol import require
 from castlerules.throne.moves import PLACES, Climb, Move, Pass, Place, Vote
-from castlerules.throne.rules import FLOOR_NAMES, Rules, derived, floors_text
+from castlerules.throne.rules import Rules, _is_int, derived, floor_label, floors_text
 from castlerules.throne.state import (
     ELECTION,
     ELIMINATED,
@@ -206,6 +207,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     above has room, then Pass if allowed. Election (B11): Yes, then No if the
     seat has a No card left. Once over: nothing.
     """
+    if not isinstance(state, State):  # inlined require(): legal_moves is the hot path
+        require(state, State, "state")
     phase_code = state.phase
     table = state.rules._derived
     if phase_code == MOVEMENT:
@@ -242,13 +245,21 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """The state after ``move``; ``state`` is unchanged.
 
-    ``seat``, if given, is the seat claiming to act: any other seat than the
-    one to act is refused citing the turn order of the phase (B6, B8, B11).
-    An illegal move raises :class:`~castlerules.core.IllegalMove` with the
-    clause it breaks; a move after the end cites B3.
+    ``seat``, if given, is the seat claiming to act: a whole number in
+    ``0..players-1`` (anything else is an :class:`~castlerules.core.ArgumentError`,
+    checked first); any other seat than the one to act is refused citing the
+    turn order of the phase (B6, B8, B11).  An illegal move raises
+    :class:`~castlerules.core.IllegalMove` with the clause it breaks; a move
+    after the end cites B3.  A state or move of the wrong type is an
+    :class:`~castlerules.core.ArgumentError`.
     """
+    if not isinstance(state, State):  # inlined require(): apply is the hot path
+        require(state, State, "state")
+    if seat is not None:
+        _seat(state, seat)
     phase_code = state.phase
     if phase_code == OVER:
+        _check_move(move)
         # B3: the game has three rounds (option rounds); nothing follows the last scoring.
         raise IllegalMove(
             f"The game is over: all {state.rules.rounds} rounds have been scored, "
@@ -256,6 +267,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             "B3",
         )
     if seat is not None and seat != state.turn:
+        _check_move(move)
         _out_of_turn(state, seat)
     kind = type(move)
     table = state.rules._derived
@@ -561,14 +573,22 @@ def _end_round(
 # Why a move is refused
 
 
-def _show(move: object) -> str:
-    return repr(str(move)) if isinstance(move, Place | Climb | Vote | Pass) else repr(move)
+def _show(move: Move) -> str:
+    return repr(str(move))
+
+
+def _check_move(move: object) -> None:
+    if not isinstance(move, Place | Climb | Vote | Pass):
+        raise ArgumentError(
+            "apply() takes a Place, Climb, Vote or Pass move (parse_move reads text), "
+            f"not {move!r:.60}"
+        )
 
 
 _TURN_CLAUSE = {PLACEMENT: "B6", MOVEMENT: "B8", ELECTION: "B11"}
 
 
-def _out_of_turn(state: State, seat: object) -> None:
+def _out_of_turn(state: State, seat: int) -> None:
     turn = state.turn
     if state.phase == PLACEMENT:
         what = "place a character: the players place in turn"
@@ -576,9 +596,8 @@ def _out_of_turn(state: State, seat: object) -> None:
         what = "move a character up: the players move in turn"
     else:
         what = "vote: the votes go round from the player who raised the candidate"
-    who = f"seat {seat}" if isinstance(seat, int) else repr(seat)
     raise IllegalMove(
-        f"It is seat {turn}'s turn to {what}, so {who} cannot act now",
+        f"It is seat {turn}'s turn to {what}, so seat {seat} cannot act now",
         _TURN_CLAUSE[state.phase],
     )
 
@@ -638,7 +657,7 @@ def _refuse(state: State, move: object) -> None:
             )
         raise IllegalMove(
             f"Character {c} cannot be placed on floor {f}: it already holds "
-            f"{state.counts[f]} characters, the most a floor may hold",
+            f"{_characters(state.counts[f])}, the most a floor may hold",
             "B7",
         )
     if isinstance(move, Climb):
@@ -659,10 +678,13 @@ def _refuse(state: State, move: object) -> None:
             )
         if f == UNPLACED:  # pragma: no cover - every character is placed in the movement phase
             raise IllegalMove(f"Character {c} is not in the castle", "B8")
+        above = f + 1
+        cap = rules.capacity(above)
+        room = f"a floor holding fewer than {cap}" if cap > 1 else "an empty floor"
         raise IllegalMove(
-            f"Character {c} cannot climb from floor {f} to floor {f + 1}: the "
-            f"{FLOOR_NAMES[f + 1]}' floor already holds {state.counts[f + 1]}, and a "
-            f"character climbs only into a floor holding fewer than {rules.capacity(f + 1)}",
+            f"Character {c} cannot climb from floor {f} to floor {above}: "
+            f"{floor_label(above)} already holds {_characters(state.counts[above])}, and a "
+            f"character climbs only into {room}",
             "B8",
         )
     if isinstance(move, Vote):
@@ -684,9 +706,11 @@ def _refuse(state: State, move: object) -> None:
                 "B8",
             )
         raise _wrong_phase(state, "pass")
-    raise ArgumentError(
-        f"apply() takes a Place, Climb, Vote or Pass move (parse_move reads text), not {move!r}"
-    )
+    _check_move(move)
+
+
+def _characters(count: int) -> str:
+    return "1 character" if count == 1 else f"{count} characters"
 
 
 # ---------------------------------------------------------------------------
@@ -695,31 +719,37 @@ def _refuse(state: State, move: object) -> None:
 
 def current_player(state: State) -> int | None:
     """The seat to act, or None once the game is over."""
+    require(state, State, "state")
     return None if state.phase == OVER else state.turn
 
 
 def is_over(state: State) -> bool:
     """Whether the last round has been scored (B3)."""
+    require(state, State, "state")
     return state.phase == OVER
 
 
 def phase(state: State) -> str:
     """``"placement"``, ``"movement"``, ``"election"`` or ``"over"``."""
+    require(state, State, "state")
     return PHASES[state.phase]
 
 
 def round_of(state: State) -> int:
     """The current round, from 1 (the last round once the game is over) (B3)."""
+    require(state, State, "state")
     return state.round
 
 
 def round_scores(state: State) -> tuple[tuple[int, ...], ...]:
     """The scores of the finished rounds, per round, per seat (B14, B15)."""
+    require(state, State, "state")
     return state.results
 
 
 def totals(state: State) -> tuple[int, ...]:
     """Each seat's total over the finished rounds (B16)."""
+    require(state, State, "state")
     out = [0] * state.players
     for result in state.results:
         for seat, points in enumerate(result):
@@ -729,11 +759,16 @@ def totals(state: State) -> tuple[int, ...]:
 
 def scores(state: State) -> tuple[int, ...]:
     """Each seat's score so far: the totals of the finished rounds (final once over)."""
+    require(state, State, "state")
     return totals(state)
 
 
 def winners(state: State) -> tuple[int, ...]:
-    """The seats with the highest total once the game is over (ties share the win, B16)."""
+    """The seats with the highest total once the game is over (ties share the win, B16).
+
+    Before the end there is no winner yet: ``()`` (see ``NOTES``).
+    """
+    require(state, State, "state")
     if state.phase != OVER:
         return ()
     final = totals(state)
@@ -742,6 +777,7 @@ def winners(state: State) -> tuple[int, ...]:
 
 
 def _letter_index(state: State, character: object) -> int:
+    require(state, State, "state")
     table = state.rules._derived
     i = table.index.get(character) if isinstance(character, str) else None
     if i is None:
@@ -753,6 +789,7 @@ def _letter_index(state: State, character: object) -> int:
 
 
 def _seat(state: State, seat: object) -> int:
+    require(state, State, "state")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         raise ArgumentError(f"seat must be a whole number in 0..{state.players - 1}, not {seat!r}")
     return seat
@@ -760,37 +797,52 @@ def _seat(state: State, seat: object) -> int:
 
 def floor_of(state: State, character: str) -> int | None:
     """The floor (1..7) of ``character``; None if not placed yet or eliminated."""
-    f = state.floors[_letter_index(state, character)]
+    i = _letter_index(state, character)
+    f = state.floors[i]
     return f if f > 0 else None
 
 
 def is_eliminated(state: State, character: str) -> bool:
     """Whether ``character`` was eliminated in the current round (B13)."""
-    return state.floors[_letter_index(state, character)] == ELIMINATED
+    i = _letter_index(state, character)
+    return state.floors[i] == ELIMINATED
 
 
 def no_cards(state: State, seat: int) -> int:
     """No cards ``seat`` holds (votes still face down are not yet deducted, B11)."""
-    return state.no_cards[_seat(state, seat)]
+    me = _seat(state, seat)
+    return state.no_cards[me]
 
 
 def objective(state: State, seat: int) -> frozenset[str]:
-    """The favourites of ``seat`` in the current round (B4); hidden information."""
-    mask = state.objectives[state.round - 1][_seat(state, seat)]
+    """The favourites of ``seat`` in the current round (B4); hidden information.
+
+    Once the game is over, the objective of the last round (see ``NOTES``).
+    """
+    me = _seat(state, seat)
+    mask = state.objectives[state.round - 1][me]
     return frozenset(mask_letters(state.rules, mask))
 
 
 def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str], ...]:
     """Every seat's objective in round ``round_number`` (full information)."""
-    if not isinstance(round_number, int) or not 1 <= round_number <= state.rules.rounds:
-        raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
+    number = _round_number(state, round_number)
     return tuple(
-        frozenset(mask_letters(state.rules, mask)) for mask in state.objectives[round_number - 1]
+        frozenset(mask_letters(state.rules, mask)) for mask in state.objectives[number - 1]
     )
+
+
+def _round_number(state: State, round_number: object) -> int:
+    require(state, State, "state")
+    if not _is_int(round_number) or not 1 <= round_number <= state.rules.rounds:  # type: ignore[operator]
+        raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
+    assert isinstance(round_number, int)
+    return round_number
 
 
 def candidate(state: State) -> str | None:
     """The character on the throne during an election (B10), else None."""
+    require(state, State, "state")
     if state.phase != ELECTION:
         return None
     return state.rules.letters()[state.floors.index(state.rules._derived.top)]
@@ -803,15 +855,15 @@ def king(state: State, round_number: int | None = None) -> str | None:
     every player passed) or has not finished.
     """
     if round_number is None:
+        require(state, State, "state")
         if not state.kings:
             return None
         index = state.kings[-1]
     else:
-        if not isinstance(round_number, int) or not 1 <= round_number <= state.rules.rounds:
-            raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
-        if round_number > len(state.kings):
+        number = _round_number(state, round_number)
+        if number > len(state.kings):
             return None
-        index = state.kings[round_number - 1]
+        index = state.kings[number - 1]
     return None if index < 0 else state.rules.letters()[index]
 
 
@@ -861,7 +913,8 @@ def perft(state: State, depth: int) -> int:
     >>> perft(new_game(3, seed=1), 2)  # 13 characters x 5 floors, then 12 x 5
     3900
     """
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+    require(state, State, "state")
+    if not _is_int(depth) or depth < 0:
         raise ArgumentError(f"perft depth must be a whole number >= 0, not {depth!r}")
     return _perft(state, depth)
 

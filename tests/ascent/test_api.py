@@ -136,8 +136,18 @@ def test_notes_cite_known_clauses_and_options() -> None:
         assert CLAUSES[note.clause].game == "ascent"
         assert note.option is None or note.option in names
         assert note.topic and note.decision
-    for option in ("die", "favours_per_move", "last_player_continues", "protection"):
-        assert any(n.option == option for n in NOTES)
+    for option in ("die", "favours_per_move", "last_player_continues", "protection", "squares"):
+        assert any(n.option == option for n in NOTES), option
+
+
+def test_notes_record_the_decisions_the_audit_asked_for() -> None:
+    """The uncovered card on its own arrival square (A8, A9) and the squares option (A5),
+    which the spec does not name, are recorded decisions."""
+    topics = {(n.clause, n.topic) for n in NOTES}
+    assert ("A8", "a card left on its own arrival square") in topics
+    squares = [n for n in NOTES if n.option == "squares"]
+    assert squares and squares[0].clause == "A5"
+    assert "7" in squares[0].decision
 
 
 def test_observation_is_the_whole_state() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from castlerules import ascent
 from castlerules.ascent import Card, Rank, Rules
-from castlerules.ascent.transitions import ceiling_violations
+from castlerules.ascent.transitions import advances_of, ceiling_violations
 
 Builder = Callable[..., ascent.State]
 
@@ -255,6 +255,34 @@ def test_a9_an_unflipped_stack_on_an_arrival_square_occupies_it(position: Builde
     assert "L0" not in names(s)
 
 
+def test_a9_a_card_left_on_its_arrival_square_stays_unflipped(position: Builder) -> None:
+    """A8/A9 (Note 'a card left on its own arrival square'): the Bishop leaves L1 alone on
+    her arrival square 5; L1 is not flipped, cannot advance, blocks square 5 for the
+    Ladies of column 0 (A9 frees only flipped cards) and scores +4."""
+    s = position({(0, 5): "B0L1", (0, 4): "L0"}, players=3, turn="0")
+    after = play(s, "B0")
+    assert stack(after, 0, 6) == "B0"
+    assert ascent.is_flipped(after, card("B0"))
+    assert stack(after, 0, 5) == "L1"
+    assert not ascent.is_flipped(after, card("L1"))
+    assert {str(m) for m in advances_of(after, 0)} == {"P0", "C0", "T0", "F0"}  # no Lady
+    # B0 now scores +5 instead of -5; L1, on her arrival square, scores +4 before and after
+    assert ascent.scores(after)[0] == ascent.scores(s)[0] + 10
+
+
+def test_a14_an_uncovered_card_on_its_arrival_square_is_unflipped(position: Builder) -> None:
+    """A14/A10 (Note 'a card left on its own arrival square'): seat 0's last unflipped
+    card is L1, stuck on 5: seat 0 still counts as a player with an unflipped card, so
+    the game goes on (seat 0 skipped); and L1 may be taken as a favour."""
+    cells = {**_all_flipped_but(0, "L"), (0, 5): "L1", (1, 1): "L0"}
+    s = position(cells, turn="1")
+    after = play(s, "P1")
+    assert not ascent.is_over(after)
+    assert ascent.current_player(after) == 1
+    taker = play(position({(0, 5): "L1", (1, 4): "B1"}, turn="1"), "B1")
+    assert names(taker) == ["xL1", "end"]
+
+
 # --------------------------------------------------------------------------- A10
 
 
@@ -341,11 +369,40 @@ def test_a10_one_favour_per_advance_by_default(position: Builder) -> None:
     assert "xF2" not in names(mid)
 
 
-def test_a10_the_start_row_is_not_a_favour_row() -> None:
-    """A10: moving to row 1 never offers the cards on the Starts."""
-    s = ascent.new_game(2, first_player=0)
-    after = play(s, "P0")
-    assert ascent.current_player(after) == 1
+def test_a10_start_cards_are_never_favour_targets(position: Builder) -> None:
+    """A10 (Note 'the Start row'): the Prince reaches row 1 next to T1; the lower cards
+    waiting on seat 1's Start (C1, F1...) are not offered, only T1 is."""
+    s = position({(1, 1): "T1"}, turn="0")
+    mid = play(s, "P0")
+    assert ascent.stack_at(mid, 1, 0)  # lower-ranked cards wait on the Start
+    assert names(mid) == ["xT1", "end"]
+
+
+def test_a10_no_reachable_favour_step_offers_a_start_card() -> None:
+    """A10 (Note 'the Start row'): in whole random games under every preset, no favour
+    step offers a card on a Start, although lower-ranked cards often wait there."""
+    from castlerules.core import Rng
+
+    rng = Rng.from_seed(10, "a10.start")
+    tempting = 0
+    for game in range(30):
+        preset = sorted(Rules.PRESETS)[game % len(Rules.PRESETS)]
+        s = ascent.new_game(2 + game % 5, Rules.preset(preset), seed=game)
+        while not ascent.is_over(s):
+            if ascent.pending_favour(s):
+                actor = ascent.current_player(s)
+                assert actor is not None and s.step is not None
+                leader = ascent.stack_at(s, actor, s.step[0])[0]
+                for q in range(s.players):
+                    lower = [c for c in ascent.stack_at(s, q, 0) if c.value < leader.value]
+                    tempting += q != actor and bool(lower)
+                for move in ascent.legal_moves(s):
+                    if isinstance(move, ascent.Favour):
+                        at = ascent.where(s, move.card)
+                        assert at is not None and at[1] != 0, move
+            move, rng = rng.choice(ascent.legal_moves(s))
+            s = ascent.apply(s, move)
+    assert tempting > 0
 
 
 # --------------------------------------------------------------------------- A11
@@ -445,6 +502,26 @@ def test_a13_a_remainder_within_its_ceiling_stays(position: Builder) -> None:
     after = play(s, "B0", "xC1")
     assert stack(after, 1, 4) == "L1"
     assert ascent.removed(after, 1) == ()
+
+
+def test_a13_a_remainder_exactly_on_its_arrival_square_stays(position: Builder) -> None:
+    """A13 (rule 15): only a top strictly above its arrival square is exposed: the Prince
+    takes B1 off B1L1 on square 5, and L1, on her own arrival square 5, stays."""
+    s = position({(0, 4): "P0", (1, 5): "B1L1"}, turn="0")
+    after = play(s, "P0", "xB1")
+    assert stack(after, 0, 5) == "P0B1"
+    assert stack(after, 1, 5) == "L1"
+    assert ascent.removed(after, 1) == ()
+
+
+def test_a13_the_new_top_of_the_remainder_decides(position: Builder) -> None:
+    """A13 (rule 15): the Prince takes B1 off B1F1L1 on square 5; the new top F1 stands
+    above its ceiling 2, so the whole remainder leaves, L1 (on her arrival square) too."""
+    s = position({(0, 4): "P0", (1, 5): "B1F1L1"}, turn="0")
+    after = play(s, "P0", "xB1")
+    assert stack(after, 0, 5) == "P0B1"
+    assert stack(after, 1, 5) == ""
+    assert ascent.removed(after, 1) == (card("L1"), card("F1"))
 
 
 def test_a13_an_exposed_remainder_in_the_lower_half_stays(position: Builder) -> None:

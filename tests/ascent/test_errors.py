@@ -69,6 +69,14 @@ def test_a6_a_destination_above_the_leaders_arrival_square_is_refused(position: 
     assert "next free square is 6" in message
 
 
+def test_a6_a_card_on_the_start_is_said_to_be_on_the_start(position: Builder) -> None:
+    """A6: F0 on the Start would jump squares 1 and 2 to square 3, above its ceiling 2."""
+    s = position({(0, 1): "T0", (0, 2): "C0"}, turn="0")
+    message = refused(s, Advance(card("F0")), "A6")
+    assert message.startswith("the Fire-eater of set 0 (F0) on the Start cannot advance")
+    assert "square 0" not in message
+
+
 def test_a6_a_leader_stuck_above_its_ceiling_cannot_move(position: Builder) -> None:
     s = position({(0, 3): "F0T1"}, turn="0")
     refused(s, Advance(card("T1")), "A6")
@@ -86,7 +94,8 @@ def test_a7_a_split_exposing_a_card_above_its_ceiling_is_refused(position: Build
 
 def test_a12_advancing_before_taking_or_declining_the_favour_is_refused(position: Builder) -> None:
     s = play(position({(1, 1): "T1"}, turn="0"), "L0")
-    refused(s, Advance(card("P0")), "A12")
+    message = refused(s, Advance(card("P0")), "A12")
+    assert message.startswith("the Prince of set 0 (P0) cannot advance now")
 
 
 # --------------------------------------------------------------------------- Favour
@@ -150,14 +159,16 @@ def test_a10_a_second_favour_beyond_the_limit_is_refused(position: Builder) -> N
     assert "at most 1" in refused(s, Favour(card("F2")), "A10")
 
 
-def test_a10_a_favour_by_a_just_flipped_stack_is_refused_when_switched_off() -> None:
-    """favour_after_arrival=False: a (hand-written) mid-turn state after a favour."""
-    text = (
-        "P0B0L0C0F0,-,-,*T0F1,-,-,-,-/P1B1L1C1T1,-,-,F2,-,-,-,-/P2B2L2C2T2,-,-,-,-,-,-,- "
-        "-/-/- 0:3:2:1 favours_per_move=none;favour_after_arrival=false"
-    )
-    s = ascent.from_text(text)
-    refused(s, Favour(card("F2")), "A10")
+def test_a10_a_favour_by_a_just_flipped_stack_is_refused_when_switched_off(
+    position: Builder,
+) -> None:
+    """A10, option favour_after_arrival=False: T0 arrives (and flips) on row 3 next to F1;
+    no favour step follows, so taking F1 is refused: no favour is pending (A11)."""
+    s = position({(0, 2): "T0", (1, 3): "F1"}, turn="0", options="favour_after_arrival=false")
+    after = play(s, "T0")
+    assert ascent.is_flipped(after, card("T0"))
+    assert not ascent.pending_favour(after)
+    assert "no favour is pending" in refused(after, Favour(card("F1")), "A11")
 
 
 # --------------------------------------------------------------------------- turns
@@ -240,10 +251,17 @@ def test_bad_options_name_the_allowed_values(options: dict[str, object], needle:
         Rules(**options)
 
 
-def test_unknown_preset_names_the_presets() -> None:
-    with pytest.raises(ArgumentError, match="DEFAULT"):
-        Rules.preset("ORIGINAL")
+@pytest.mark.parametrize("name", ["ORIGINAL", "default", ["DEFAULT"], {}, None, 1, ("DEFAULT",)])
+def test_unknown_preset_names_the_presets(name: object) -> None:
+    with pytest.raises(ArgumentError, match="the presets are: DEFAULT, GENEROUS, HARSH"):
+        Rules.preset(name)  # type: ignore[arg-type]
     assert Rules.preset("DEFAULT") == Rules()
+
+
+@pytest.mark.parametrize("args", [(7,), (Rules(),), ("squares",)])
+def test_rules_take_options_by_name_only(args: tuple[object, ...]) -> None:
+    with pytest.raises(ArgumentError, match="by name"):
+        Rules(*args)  # type: ignore[call-arg]
 
 
 def test_bad_query_arguments() -> None:
@@ -280,9 +298,125 @@ def test_apply_refuses_what_is_not_a_move() -> None:
         ascent.apply(s, Advance(card("L0")), seat="1")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("seat", [True, False, 1.0, 0.0, "0", 2, -1, 99])
+def test_apply_checks_the_seat_before_the_turn(seat: object, position: Builder) -> None:
+    """A bad seat is a bad argument naming 0..n-1, not a move out of turn (A3) nor one
+    after the end (A14)."""
+    s = ascent.new_game(2, first_player=0)
+    with pytest.raises(ArgumentError, match=r"seat must be an int in 0\.\.1"):
+        ascent.apply(s, Advance(card("L0")), seat=seat)  # type: ignore[arg-type]
+    arrival = {"P": 7, "B": 6, "L": 5, "C": 4, "T": 3}
+    cells = {(0, a): f"*{x}0" for x, a in arrival.items()}
+    over = play(position({**cells, (0, 1): "F0"}, turn="0"), "F0")
+    assert ascent.is_over(over)
+    with pytest.raises(ArgumentError, match=r"seat must be an int in 0\.\.1"):
+        ascent.apply(over, EndTurn(), seat=seat)  # type: ignore[arg-type]
+
+
 def test_equal_but_distinct_move_objects_are_accepted() -> None:
     """Moves compare by value: a freshly built Advance works like the engine's own."""
     s = ascent.new_game(2, first_player=0)
     mine = Advance(Card(0, Rank.LADY))
     assert mine in ascent.legal_moves(s)
     assert ascent.apply(s, mine) == ascent.apply(s, ascent.parse_move(s, "L0"))
+
+
+# --------------------------------------------------------------------------- wrong types
+
+
+def _wrong_typed_calls() -> list[tuple[str, Callable[[], object]]]:
+    """Every public function and constructor of ascent, each argument in turn replaced
+    by values of the wrong type (or out of range)."""
+    s = ascent.new_game(2, first_player=0)
+    lady = card("L0")
+    move = Advance(lady)
+    after = ascent.apply(s, move)
+    rules = Rules()
+    states = (None, "x", 7, 1.5, object(), rules, [], ascent.to_text(s))
+    moves = (None, "L0", 7, object(), lady, Rank.LADY)
+    cards = (None, "L0", 0, object(), move, Rank.LADY)
+    seats = (None, "0", 1.5, True, -1, 2, object())
+    squares = (None, "0", 1.5, True, -1, 8)
+    texts = (None, 7, b"L0", [], s)
+    ranks = (None, "P", 0, 7, 1.5, True, object(), lady)
+    ints = (None, "4", 1.5, True, [], object())
+    not_rules = (None, "x", 7, object(), {}, s, ascent.State)
+    table: list[
+        tuple[str, Callable[..., object], tuple[object, ...], dict[int, tuple[object, ...]]]
+    ]
+    table = [
+        (
+            "new_game",
+            ascent.new_game,
+            (2, rules, 0, 0),
+            {
+                0: (None, "2", 1.5, True, 1, 7),
+                1: not_rules[1:],
+                2: (None, "1", 1.5, True),
+                3: ("1", 1.5, True, -1, 2),
+            },
+        ),
+        ("apply", ascent.apply, (s, move), {0: states, 1: moves}),
+        ("describe", ascent.describe, (s, move, after), {0: states, 1: moves, 2: states}),
+        ("perft", ascent.perft, (s, 1), {0: states, 1: (None, "1", 1.5, True, -1)}),
+        ("observation", ascent.observation, (s, 0), {0: states, 1: seats}),
+        ("where", ascent.where, (s, lady), {0: states, 1: cards}),
+        ("is_flipped", ascent.is_flipped, (s, lady), {0: states, 1: cards}),
+        ("stack_at", ascent.stack_at, (s, 0, 0), {0: states, 1: seats, 2: squares}),
+        ("removed", ascent.removed, (s, 0), {0: states, 1: seats}),
+        ("parse_move", ascent.parse_move, (s, "L0"), {0: states, 1: texts}),
+        ("from_text", ascent.from_text, (ascent.to_text(s),), {0: texts}),
+        ("arrival", ascent.arrival, (rules, Rank.LADY), {0: not_rules, 1: ranks}),
+        ("Rules.preset", Rules.preset, ("DEFAULT",), {0: (None, 7, [], {}, ("DEFAULT",))}),
+        ("Rules.arrival_of", rules.arrival_of, (Rank.LADY,), {0: ranks}),
+        ("Rules.in_upper_half", rules.in_upper_half, (4,), {0: ints}),
+        ("Rules.removal_applies", rules.removal_applies, (4,), {0: ints}),
+        ("Rules.advance_bound", rules.advance_bound, (4,), {0: (*ints, 0, 1, 7)}),
+        ("Card", Card, (0, Rank.LADY), {0: (None, "0", 1.5, True, -1, 6), 1: ranks}),
+        ("Advance", Advance, (lady,), {0: cards}),
+        ("Favour", Favour, (lady,), {0: cards}),
+        ("Rank", Rank, (4,), {0: (None, "P", 0, 7, 1.5, object(), lady)}),
+        ("Rank.from_letter", Rank.from_letter, ("L",), {0: (None, "Q", "l", "", 4, [])}),
+        ("Rules", Rules, (), {}),
+    ]
+    for name in ("current_player", "legal_moves", "is_over", "scores", "winners"):
+        table.append((name, getattr(ascent, name), (s,), {0: states}))
+    table += [
+        ("to_text", ascent.to_text, (s,), {0: states}),
+        ("pending_favour", ascent.pending_favour, (s,), {0: states}),
+    ]
+    calls: list[tuple[str, Callable[[], object]]] = []
+    for name, function, args, bad in table:
+        function(*args)  # the valid call works
+        for index, values in bad.items():
+            for value in values:
+                wrong = (*args[:index], value, *args[index + 1 :])
+                label = f"{name}({', '.join(repr(a)[:20] for a in wrong)})"
+                calls.append((label, lambda f=function, a=wrong: f(*a)))
+    calls.append(("Rules(7)", lambda: Rules(7)))  # type: ignore[call-arg]
+    calls.append(("Rules(squares='7')", lambda: Rules(squares="7")))
+    calls.append(("apply(seat=1.0)", lambda: ascent.apply(s, move, seat=1.0)))  # type: ignore[arg-type]
+    return calls
+
+
+WRONG_TYPED = _wrong_typed_calls()
+
+
+@pytest.mark.parametrize(("label", "call"), WRONG_TYPED, ids=[label for label, _ in WRONG_TYPED])
+def test_wrong_typed_arguments_raise_rules_errors_only(
+    label: str, call: Callable[[], object]
+) -> None:
+    """Every public function refuses a wrong-typed argument with a RulesError (an
+    ArgumentError, a NotationError for text, or an IllegalMove for a real move that does
+    not fit), never an AttributeError or TypeError from inside the engine."""
+    with pytest.raises(RulesError):
+        call()
+
+
+def test_a_wrong_state_says_what_was_expected() -> None:
+    with pytest.raises(
+        ArgumentError, match=r"must be a castlerules\.ascent\.state\.State, not None"
+    ):
+        ascent.apply(None, EndTurn())  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="State"):
+        ascent.legal_moves("x")  # type: ignore[arg-type]

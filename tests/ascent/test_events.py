@@ -63,7 +63,7 @@ def test_a10_to_a13_favour_removal_and_replay(position: Builder) -> None:
     )
     evs, after = events(mid, "xC1")
     assert clauses(evs) == ["A10", "A13", "A12"]
-    assert "leave the board and count against seat 1" in evs[1].text
+    assert "the 1 card of the remainder leaves the board and counts against seat 1" in evs[1].text
     evs, _ = events(after, "end")
     assert clauses(evs) == ["A12", "A3"]
 
@@ -73,6 +73,37 @@ def test_a13_an_exposed_remainder_that_stays(position: Builder) -> None:
     _, mid = events(s, "L0")
     evs, _ = events(mid, "xT1")
     assert "where no removal applies: it stays" in evs[1].text
+
+
+def test_a13_a_removal_in_the_lower_half_names_its_square(position: Builder) -> None:
+    """A13, option removal_in_lower_half: a removal on square 3 is not "in the upper half"."""
+    s = position(
+        {(0, 1): "F0", (0, 2): "T0", (1, 3): "T1F1"},
+        turn="0",
+        options="removal_in_lower_half=true",
+    )
+    _, mid = events(s, "L0")
+    evs, _ = events(mid, "xT1")
+    assert evs[1] == Event(
+        "A13",
+        "In the lower half (removal_in_lower_half), the Fire-eater of set 1 (F1) is left "
+        "exposed above its arrival square 2 on square 3: the 1 card of the remainder leaves "
+        "the board and counts against seat 1.",
+    )
+    assert "upper half" not in evs[1].text
+
+
+def test_a13_a_removal_of_several_cards_agrees_in_number(position: Builder) -> None:
+    """A13: two removed cards "leave" and "count"; the square is in the upper half."""
+    s = position({(0, 4): "P0", (1, 5): "B1F1L1"}, turn="0")
+    _, mid = events(s, "P0")
+    evs, _ = events(mid, "xB1")
+    assert evs[1] == Event(
+        "A13",
+        "In the upper half, the Fire-eater of set 1 (F1) is left exposed above its arrival "
+        "square 2 on square 5: the 2 cards of the remainder leave the board and count "
+        "against seat 1.",
+    )
 
 
 def test_a8_taken_cards_flip_with_the_taker(position: Builder) -> None:

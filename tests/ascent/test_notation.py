@@ -149,6 +149,55 @@ def test_a_turn_that_would_have_passed_is_refused() -> None:
     assert ascent.current_player(ascent.from_text(text.replace(" 1 -", " 0 -"))) == 0
 
 
+@pytest.mark.parametrize(
+    ("options", "culprit"),
+    [
+        ("favours_per_move=0", "0"),
+        ("allow_exposing_split=yes", "yes"),
+        ("die=none;protection=maybe", "maybe"),
+        ("arrival=3.2.4.5.6.7", "3.2.4.5.6.7"),
+        # checked against the default squares=7: the one written option is at fault
+        ("upper_half=9", "9"),
+        ("upper_half=9;favours_per_move=none;die=none", "9;"),
+    ],
+)
+def test_a_bad_option_is_pointed_at(options: str, culprit: str) -> None:
+    """A bad option value is reported at that value, not at the start of the field."""
+    text = START2.replace(" 0 -", f" 0 {options}")
+    with pytest.raises(NotationError, match="bad options") as info:
+        ascent.from_text(text)
+    assert info.value.index == text.index(options) + options.index(culprit)
+
+
+@pytest.mark.parametrize(
+    "options", ["squares=8;upper_half=9", "arrival=2.3.4.5.6.8;upper_half=8", "squares=6"]
+)
+def test_options_at_odds_are_reported_at_the_field(options: str) -> None:
+    """Two written options that clash (or one clashing with a default it did not set,
+    squares=6 with the arrival squares ending at 7) point at the options field...
+    except a lone written option, which is pointed at."""
+    text = START2.replace(" 0 -", f" 0 {options}")
+    with pytest.raises(NotationError, match="bad options") as info:
+        ascent.from_text(text)
+    field = text.index(options)
+    expected = field if ";" in options else field + options.index("=") + 1
+    assert info.value.index == expected
+
+
+def test_a_favour_step_after_arrival_is_refused_when_switched_off() -> None:
+    """favour_after_arrival=False: a stack just flipped on arrival never takes a favour,
+    so no mid-turn step can stand on a flipped square of the seat to act (A10)."""
+    text = (
+        "P0B0L0C0F0,-,-,*T0F1,-,-,-,-/P1B1L1C1T1,-,-,F2,-,-,-,-/P2B2L2C2T2,-,-,-,-,-,-,- "
+        "-/-/- 0:3:2:1 favours_per_move=none;favour_after_arrival=false"
+    )
+    with pytest.raises(NotationError, match="favour_after_arrival") as info:
+        ascent.from_text(text)
+    assert info.value.index == text.index(" 0:3:2:1") + 1
+    # the same step is reachable with the reference reading
+    ascent.from_text(text.replace(";favour_after_arrival=false", ""))
+
+
 def test_a_mid_turn_step_with_nothing_left_is_refused() -> None:
     """Mid-turn after an Advance, with no favour to take: the turn would have ended."""
     text = "P0B0C0T0F0,L0,-,-,-,-,-,-/P1B1L1C1T1F1,-,-,-,-,-,-,- -/- 0:1:1:0 -"

@@ -76,3 +76,18 @@ def test_rules_options_by_name() -> None:
 def test_note_is_a_value() -> None:
     note = Note("B8", "passing", "not allowed by default", "allow_pass")
     assert note == Note("B8", "passing", "not allowed by default", "allow_pass")
+
+
+def test_huge_numbers_are_notation_errors() -> None:
+    """Python refuses int() of very long strings; the reader must refuse them first."""
+    huge = "9" * 5000
+    with pytest.raises(NotationError, match="whole number"):
+        integer(huge, 0, huge, 0, 20, "floor")
+
+
+def test_require_names_the_expected_type() -> None:
+    from castlerules.core import require
+
+    require(3, int, "the depth")
+    with pytest.raises(ArgumentError, match=r"the state must be a builtins.int, not None"):
+        require(None, int, "the state")

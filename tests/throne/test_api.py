@@ -3,6 +3,8 @@ observation (hidden information) and describe (events)."""
 
 from __future__ import annotations
 
+import inspect
+
 import attrs
 import pytest
 
@@ -88,8 +90,20 @@ def test_public_names() -> None:
 
 def test_the_module_is_a_game() -> None:
     game: Game = throne  # type-checked by mypy against the protocol
-    for name in Game.__annotations__:
+    for name in Game.__annotations__:  # the attributes: NAME, PLAYERS
         assert hasattr(game, name)
+    methods = [
+        name for name in dir(Game) if not name.startswith("_") and callable(getattr(Game, name))
+    ]
+    assert {"new_game", "apply", "legal_moves", "describe", "observation"} <= set(methods)
+    for name in methods:
+        function = getattr(game, name)
+        assert callable(function), name
+        # The protocol's parameters, in order, lead the function's (extra ones have defaults).
+        wanted = list(inspect.signature(getattr(Game, name)).parameters)[1:]  # without self
+        given = list(inspect.signature(function).parameters.values())
+        assert [p.name for p in given[: len(wanted)]] == wanted, name
+        assert all(p.default is not p.empty for p in given[len(wanted) :]), name
     s = game.new_game(4, None, 7)
     assert game.current_player(s) == 0
     assert game.perft(s, 1) == len(game.legal_moves(s))
@@ -202,3 +216,15 @@ def test_from_text_of_to_text_is_identity_for_fresh_games() -> None:
             s = new_game(players, rules=Rules.preset(preset), seed=players)
             assert from_text(to_text(s)) == s
             assert current_player(s) == 0
+
+
+def test_a_subclass_of_a_move_class_is_judged_as_its_move() -> None:
+    @attrs.frozen(slots=True)
+    class MyPlace(Place):
+        pass
+
+    s = new_game(3)
+    assert apply(s, MyPlace("A", 2)) == apply(s, Place("A", 2))
+    with pytest.raises(IllegalMove) as info:
+        apply(s, MyPlace("A", 6))
+    assert info.value.clause == "B6"

@@ -130,10 +130,17 @@ def test_b3_first_player_rotates_each_round() -> None:
     )
     after = apply(s, Vote(True))  # crowned: round 2 begins
     assert (round_of(after), phase(after), current_player(after)) == (2, "placement", 1)
+    # The same election in round 2: crowning starts round 3 with seat 2.
+    s2 = from_text(
+        ROUND3.replace(" 3 3 election", " 3 2 election").replace(" 10,20,30/5,5,5 AB", " 1,2,3 A")
+    )
+    third = apply(s2, Vote(True))
+    assert (round_of(third), phase(third), current_player(third)) == (3, "placement", 2)
     fixed = Rules(first_player_rotates=False)
-    s = from_text(to_text(s).replace("SEED", "SEED,first_player_rotates=false"))
-    assert s.rules == fixed
-    assert current_player(apply(s, Vote(True))) == 0
+    for election in (s, s2):
+        unrotated = from_text(to_text(election).replace("SEED", "SEED,first_player_rotates=false"))
+        assert unrotated.rules == fixed
+        assert current_player(apply(unrotated, Vote(True))) == 0
 
 
 def test_b4_each_round_a_secret_objective_of_six() -> None:
@@ -274,7 +281,9 @@ def test_b11_secret_votes_limited_no_cards_discarded_after_use() -> None:
     assert no_cards(s, 0) == 3  # discarded at the reveal
     assert (no_cards(s, 1), no_cards(s, 2)) == (4, 4)
     # With no No card left, only Yes.
-    empty = from_text(ROUND3.replace("4/3/3 .yy", "0/3/3 .yy"))
+    # Seat 0 used its four No cards in earlier rounds (cards not restored between rounds).
+    kept = ROUND3.replace("SEED", "SEED,no_cards_reset_each_round=false")
+    empty = from_text(kept.replace("4/3/3 .yy", "0/3/3 .yy"))
     assert legal_moves(empty) == (Vote(True),)
     with pytest.raises(IllegalMove) as info:
         apply(empty, Vote(False))

@@ -9,6 +9,7 @@ import pytest
 
 from castlerules.core import ArgumentError, IllegalMove, RulesError
 from castlerules.throne import (
+    FLOOR_NAMES,
     Climb,
     Pass,
     Place,
@@ -18,9 +19,11 @@ from castlerules.throne import (
     apply,
     floor_of,
     from_text,
+    king,
     new_game,
     no_cards,
     objective,
+    objectives_of_round,
     observation,
     parse_move,
     perft,
@@ -29,8 +32,9 @@ from castlerules.throne import (
 
 OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
 FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
+# Seat 0 has used its four No cards in earlier rounds (they are not restored).
 ROUND3 = (
-    "throne SEED 3 3 election 0 ABCD/G/H/-/IJ/KL/M EF 0/3/3 .yy 0 "
+    "throne SEED,no_cards_reset_each_round=false 3 3 election 0 ABCD/G/H/-/IJ/KL/M EF 0/3/3 .yy 0 "
     "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKM,ACEKLM "
     "10,20,30/5,5,5 AB"
 )
@@ -135,9 +139,29 @@ def test_out_of_turn_cites_the_turn_order_of_the_phase() -> None:
     refuse(placing(), Place("E", 2), "B6", "It is seat 1's turn to place a character", seat=0)
     refuse(moving(), Climb("M"), "B8", "It is seat 1's turn to move a character up", seat=2)
     refuse(electing(), Vote(True), "B11", "It is seat 0's turn to vote", seat=1)
-    refuse(electing(), Vote(True), "B11", "seat 7 cannot act", seat=7)
     # The right seat may act.
     assert floor_of(apply(placing(), Place("E", 2), seat=1), "E") == 2
+
+
+@pytest.mark.parametrize("seat", [True, False, 1.0, "1", b"1", [1], 7, 3, -1])
+def test_the_seat_argument_must_be_a_seat(seat: object) -> None:
+    """apply(seat=...) takes a whole number in 0..n-1, checked before the turn (B6, B8, B11).
+
+    ``True == 1`` and ``1.0 == 1`` are not seats, even when seat 1 is to act.
+    """
+    s = placing()
+    assert s.turn == 1
+    text = to_text(s)
+    with pytest.raises(ArgumentError, match=re.escape("seat must be a whole number in 0..2")):
+        apply(s, Place("E", 2), seat=seat)  # type: ignore[arg-type]
+    assert to_text(s) == text
+    # Checked before the end of the game too (B3).
+    with pytest.raises(ArgumentError, match=re.escape("0..2")):
+        apply(over(), Vote(True), seat=seat)  # type: ignore[arg-type]
+
+
+def test_the_seat_none_claims_nothing() -> None:
+    assert apply(placing(), Place("E", 2), seat=None) == apply(placing(), Place("E", 2))
 
 
 def test_b3_acting_after_the_end_is_refused() -> None:
@@ -162,6 +186,62 @@ def test_moves_outside_their_phase() -> None:
 def test_a_non_move_is_an_argument_error() -> None:
     with pytest.raises(ValueError, match="Place, Climb, Vote or Pass"):
         apply(new_game(3), "A1")  # type: ignore[arg-type]
+    # Also out of turn (B6) and after the end (B3): the argument is at fault first.
+    with pytest.raises(ArgumentError, match="Place, Climb, Vote or Pass"):
+        apply(placing(), "E2", seat=0)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="Place, Climb, Vote or Pass"):
+        apply(over(), "yes")  # type: ignore[arg-type]
+
+
+def full_floor(floor: int) -> State:
+    """Round 1, movement, seat 1 to move: floor ``floor`` holds 4, the floor below 4 more."""
+    layout = [floor] * 4 + [floor - 1] * 4
+    others = [f for f in range(1, 7) if f not in (floor, floor - 1)]
+    layout += [others[0]] * 4 + [others[1]]
+    castle = "/".join(
+        "".join(ch for ch, f in zip("ABCDEFGHIJKLM", layout, strict=True) if f == g) or "-"
+        for g in range(1, 8)
+    )
+    deal = ",".join(["ABCDEF", "GHIJKL", "ACEGIK"])
+    return from_text(f"throne SEED 3 1 movement 1 {castle} - 4/4/4 - 0 {deal}/{deal}/{deal} - -")
+
+
+@pytest.mark.parametrize("floor", [2, 3, 4, 5, 6])
+def test_b8_the_climb_refusal_names_the_full_floor(floor: int) -> None:
+    """B8: every floor's refusal reads "floor 2 (craftsmen) already holds 4 characters"."""
+    s = full_floor(floor)
+    below = "E"  # E-H stand on the floor below
+    name = FLOOR_NAMES[floor]
+    refuse(
+        s,
+        Climb(below),
+        "B8",
+        f"Character {below} cannot climb from floor {floor - 1} to floor {floor}: "
+        f"floor {floor} ({name}) already holds 4 characters, and a character climbs only "
+        "into a floor holding fewer than 4 (B8)",
+    )
+
+
+def test_b7_b8_refusals_with_a_capacity_of_one() -> None:
+    """B7, B8: one character per floor: "holds 1 character", "an empty floor"."""
+    rules = Rules(characters=5, floor_capacity=1, objective_size=1)
+    s = new_game(3, rules=rules, objectives=[["A", "B", "C"]] * 3)
+    s = play(s, "A1")
+    refuse(
+        s,
+        Place("B", 1),
+        "B7",
+        "Character B cannot be placed on floor 1: it already holds 1 character, the most a "
+        "floor may hold (B7)",
+    )
+    s = play(s, "B2 C3 D4 E5")
+    refuse(
+        s,
+        Climb("A"),
+        "B8",
+        "Character A cannot climb from floor 1 to floor 2: floor 2 (craftsmen) already holds "
+        "1 character, and a character climbs only into an empty floor (B8)",
+    )
 
 
 def test_bad_player_counts_name_the_allowed_range() -> None:
@@ -250,6 +330,11 @@ def test_rules_that_cannot_host_the_players_are_refused() -> None:
 def test_other_bad_arguments() -> None:
     with pytest.raises(ValueError, match="presets are: SEED, ORIGINAL"):
         Rules.preset("CLASSIC")
+    for name in (["SEED"], None, 0, b"SEED"):
+        with pytest.raises(ArgumentError, match="presets are: SEED, ORIGINAL"):
+            Rules.preset(name)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="by name"):
+        Rules(7)  # type: ignore[call-arg]
     with pytest.raises(ValueError, match=re.escape("castlerules.throne.Rules")):
         new_game(3, rules="SEED")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seed must be a whole number"):
@@ -271,3 +356,14 @@ def test_other_bad_arguments() -> None:
         Vote("yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="capital letter"):
         Climb(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("number", [True, False, 1.0, "1", 0, 4])
+def test_a_round_number_must_be_a_round(number: object) -> None:
+    """king(state, round) and objectives_of_round(state, round): a whole number in 1..3."""
+    done = over()
+    with pytest.raises(ArgumentError, match=re.escape("round must be in 1..3")):
+        king(done, number)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=re.escape("round must be in 1..3")):
+        objectives_of_round(done, number)  # type: ignore[arg-type]
+    assert king(done, 1) == "A" and len(objectives_of_round(done, 1)) == 3

@@ -11,7 +11,7 @@ import functools
 import pickle
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castlerules.core import NotationError, Rng
@@ -184,6 +184,162 @@ def test_bad_positions_are_refused_with_the_place(text: str, words: str) -> None
     assert info.value.text == text or not isinstance(text, str)
 
 
+MOVEMENT_3P = (
+    "throne SEED 3 1 movement 1 ABCD/EFGH/IJKL/M/-/-/- - 4/4/4 - 0 "
+    "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK - -"
+)
+ROUND2_3P = START_3P.replace(" 3 1 placement 0 ", " 3 2 placement 1 ").replace(" - -", " 1,2,3 A")
+
+
+def refused_at(text: str, words: str, token: str | int) -> None:
+    """``text`` is refused with ``words``, at the first ``token`` (or at that index)."""
+    at = token if isinstance(token, int) else text.index(token)
+    with pytest.raises(NotationError) as info:
+        from_text(text)
+    assert words in str(info.value), str(info.value)
+    assert info.value.index == at, (info.value.index, at, str(info.value))
+
+
+def test_no_card_used_without_an_elimination_is_refused() -> None:
+    """B11, B13: No cards are discarded only when a candidate is eliminated."""
+    for text in (START_3P, MOVEMENT_3P, ROUND2_3P):
+        assert to_text(from_text(text)) == text
+    refused_at(
+        START_3P.replace("4/4/4", "4/3/4"),
+        "seat 1 holds 3 No cards, not 4, but no candidate has been eliminated yet",
+        "3/",
+    )
+    refused_at(MOVEMENT_3P.replace("4/4/4", "4/4/1"), "seat 2 holds 1 No card, not 4", "1 -")
+    # Round 2: the cards were restored at its start (no_cards_reset_each_round) ...
+    refused_at(ROUND2_3P.replace("4/4/4", "3/4/4"), "seat 0 holds 3 No cards", "3/4/4")
+    # ... unless they are kept from round to round: then any count may be left.
+    kept = ROUND2_3P.replace("SEED", "SEED,no_cards_reset_each_round=false")
+    assert to_text(from_text(kept.replace("4/4/4", "3/0/4"))) == kept.replace("4/4/4", "3/0/4")
+
+
+def test_a_seat_discards_at_most_one_no_card_per_elimination() -> None:
+    """B11, B13: two eliminations (E, F) this round: no seat has used more than two."""
+    fine = ROUND3.replace("4/3/3", "4/2/3")
+    assert to_text(from_text(fine)) == fine
+    refused_at(
+        ROUND3.replace("4/3/3", "4/1/3"),
+        "seat 1 holds 1 No card, not 4, but only 2 candidates were eliminated this round",
+        "1/3",
+    )
+
+
+def test_a_finished_round_scores_at_most_the_best_castle() -> None:
+    """B14, B15: a round scores at most 33 with the default rules."""
+    assert Rules().max_round_score(1) == Rules().max_round_score(3) == 33
+    best = ROUND3.replace("10,20,30/5,5,5", "10,33,30/5,5,5")
+    assert to_text(from_text(best)) == best
+    for score in ("34", "999", "1000000"):
+        refused_at(
+            ROUND3.replace("10,20,30/5,5,5", f"10,20,30/5,{score},5"),
+            f"a score in round 2 is at most 33, not {score}",
+            score,
+        )
+    # The bound follows the rules: nobles worth 20 make 4 x 20 + 2 x 4 = 88 possible.
+    rich = ROUND3.replace("SEED", "SEED,points=0/1/2/3/4/20/10")
+    assert Rules(points=(0, 1, 2, 3, 4, 20, 10)).max_round_score(1) == 88
+    assert from_text(rich.replace("10,20,30", "10,88,30")).results[0][1] == 88
+    refused_at(rich.replace("10,20,30", "10,89,30"), "at most 88, not 89", "89")
+
+
+def test_a_zero_in_a_finished_bonus_round_is_refused() -> None:
+    """B15: in a bonus round a score of 0 counts as the bonus, so 0 is never written."""
+    zero = ROUND3.replace("10,20,30/5,5,5", "0,20,30/5,5,5")
+    assert from_text(zero).results[0][0] == 0  # round 1 is no bonus round
+    every = zero.replace("SEED", "SEED,bonus_rounds=1/2/3")
+    refused_at(every, "in round 1 a score of 0 counts as 33 (B15)", "0,20")
+    assert from_text(every.replace("0,20,30", "33,20,30")).results[0][0] == 33
+    # A bonus above the best castle: 40 for a zero, or 1..33 from the castle; nothing between.
+    forty = every.replace("bonus_rounds=1/2/3", "bonus_rounds=1/2/3,bonus_points=40")
+    assert from_text(forty.replace("0,20,30", "40,20,30")).results[0][0] == 40
+    refused_at(forty.replace("0,20,30", "35,20,30"), "is 40 (for a 0, B15) or at most 33", "35")
+
+
+def test_a_round_without_a_king_needs_passing_or_enough_no_cards() -> None:
+    """B12, B13: a round ends without a king only if every player passed (allow_pass) or
+    every character was eliminated, which takes 13 No cards (3 players hold 12)."""
+    assert ROUND3.endswith(" AB")
+    no_king = ROUND3[:-2] + ".B"
+    refused_at(no_king, "round 1 cannot end without a king", ".B")
+    second = ROUND3[:-2] + "A."
+    refused_at(second, "round 2 cannot end without a king", len(second) - 1)
+    for option in ("allow_pass=true", "no_cards=5/3/2/2"):
+        text = no_king.replace("SEED", f"SEED,{option}")
+        assert to_text(from_text(text)) == text
+
+
+def all_pass_game(rules: Rules) -> State:
+    """Each round: the first legal placements, then every player passes."""
+    s = new_game(3, rules=rules, objectives=[["ABCDEF", "GHIJKL", "ACEGIK"]] * 3)
+    while legal_moves(s):
+        moves = legal_moves(s)
+        s = apply(s, Pass() if Pass() in moves else moves[0])
+    return s
+
+
+def test_a_game_over_without_a_king_keeps_living_characters_only_by_passing() -> None:
+    """B13: without allow_pass, a round without a king means an empty castle."""
+    passed = to_text(all_pass_game(Rules(allow_pass=True)))
+    assert passed.endswith(" ...")
+    assert to_text(from_text(passed)) == passed
+    text = passed.replace("SEED,allow_pass=true", "SEED,no_cards=5/3/2/2")
+    with pytest.raises(NotationError, match="only once every character is eliminated") as info:
+        from_text(text)
+    assert info.value.index == text.index(" over - ") + 8  # the castle field
+
+
+def test_a_candidate_leaves_room_on_the_nobles_floor() -> None:
+    """B8: the candidate climbed from the nobles' floor, so at most 3 others stay there."""
+    full = ROUND3.replace("ABCD/G/H/-/IJ/KL/M", "ABCD/-/-/-/IJ/GHKL/M")
+    refused_at(full, "holds at most 3 others (B8)", "GHKL")
+    three = ROUND3.replace("ABCD/G/H/-/IJ/KL/M", "ABCD/-/H/-/IJ/GKL/M")
+    assert to_text(from_text(three)) == three
+
+
+@st.composite
+def exotic_rules(draw: st.DrawFn) -> Rules:
+    """Rules far from the defaults: odd points, capacities, No cards, bonus, passing."""
+    characters = draw(st.integers(6, 13))
+    options: dict[str, object] = {
+        "characters": characters,
+        "objective_size": draw(st.integers(1, min(6, characters - 3))),
+        "floor_capacity": draw(st.integers(3, 6)),
+        "points": tuple(draw(st.lists(st.integers(0, 30), min_size=7, max_size=7))),
+        "no_cards": tuple(draw(st.lists(st.integers(0, 6), min_size=4, max_size=4))),
+        "no_cards_reset_each_round": draw(st.booleans()),
+        "allow_pass": draw(st.booleans()),
+        "bonus_rounds": draw(st.sampled_from([(), (3,), (1, 2, 3)])),
+        "bonus_points": draw(st.integers(0, 120)),
+    }
+    return Rules(**options)
+
+
+@given(exotic_rules(), st.integers(3, 6), st.integers(0, 2**32))
+def test_every_position_of_a_game_under_exotic_rules_round_trips(
+    rules: Rules, players: int, seed: int
+) -> None:
+    """The refusals of unreachable positions never refuse a reachable one, whatever the rules."""
+    try:
+        state = new_game(players, rules=rules, seed=seed)
+    except ValueError:
+        return  # rules these players cannot play
+    rng = Rng.from_seed(seed, "exotic")
+    while True:
+        text = to_text(state)
+        assert from_text(text) == state, text
+        moves = legal_moves(state)
+        if not moves:
+            break
+        move, rng = rng.choice(moves)
+        state = apply(state, move)
+    for number, row in enumerate(state.results, start=1):
+        assert max(row) <= rules.max_round_score(number)
+
+
 def test_over_position_must_match_its_last_scoring() -> None:
     over = apply(from_text(ROUND3), Vote(True))
     text = to_text(over)
@@ -274,7 +430,10 @@ def mutated(draw: st.DrawFn) -> str:
     text = draw(st.sampled_from(texts()))
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["replace", "insert", "delete", "swap", "digit"]))
-        at = draw(st.integers(0, max(0, len(text) - 1)))
+        # Pick a field, then a place in it, so that edits spread over all fields.
+        starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == " "]
+        field = draw(st.sampled_from(starts[::-1]))
+        at = min(len(text) - 1, field + draw(st.integers(0, 60))) if text else 0
         if kind == "replace" and text:
             text = text[:at] + draw(st.sampled_from(NOTATION_CHARS)) + text[at + 1 :]
         elif kind == "insert":
@@ -295,6 +454,11 @@ def mutated(draw: st.DrawFn) -> str:
     return text
 
 
+# Mutations are cheap to check: five times the profile's examples.
+MORE = settings(max_examples=5 * settings().max_examples)
+
+
+@MORE
 @given(mutated())
 def test_fuzz_mutated_positions(text: str) -> None:
     check_position_text(text)
@@ -306,6 +470,7 @@ def test_fuzz_random_moves(text: str, index: int) -> None:
     check_move_text(pool[index % len(pool)], text)
 
 
+@MORE
 @given(st.integers(0, 10_000), st.data())
 def test_fuzz_mutated_moves(index: int, data: st.DataObject) -> None:
     pool = positions()
@@ -327,7 +492,7 @@ def test_fuzz_mutated_moves(index: int, data: st.DataObject) -> None:
 def test_some_mutations_are_other_valid_positions() -> None:
     """Mutations can yield valid positions, and those round-trip (the fuzzing is not vacuous)."""
     # Another seat to act in the movement phase, another No count, swapped characters.
-    base = ELECTION_5P.replace("2/2/2/2/2", "2/1/2/2/2")
+    base = ROUND3.replace("4/3/3", "3/3/3")
     assert to_text(from_text(base)) == base
     moved = ELECTION_5P.replace("G/H/FJK", "H/G/FJK")
     assert to_text(from_text(moved)) == moved

@@ -7,7 +7,7 @@ import pickle
 import attrs
 import pytest
 
-from castlerules.core import CLAUSES, Note
+from castlerules.core import CLAUSES, ArgumentError, IllegalMove, Note, Rng
 from castlerules.throne import (
     NOTES,
     Climb,
@@ -31,6 +31,7 @@ from castlerules.throne import (
     phase,
     round_of,
     round_scores,
+    winners,
 )
 
 OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
@@ -104,6 +105,50 @@ def test_notes_are_well_formed() -> None:
     assert len(topics) == len(NOTES)
     for needed in ("allow_pass", "objective_deck", "no_cards_public", "equal_placement"):
         assert any(n.option == needed for n in NOTES), needed
+
+
+def note(clause: str, topic: str) -> Note:
+    found = [n for n in NOTES if (n.clause, n.topic) == (clause, topic)]
+    assert len(found) == 1, (clause, topic)
+    return found[0]
+
+
+def test_notes_on_refusals_and_queries_hold() -> None:
+    """Each of these Notes states what the engine does; check that it does it."""
+    deal = [["ABCDEF", "GHIJKL", "ACEGIK"], ["ABCDEG", "HIJKLM", "ABCGIK"]]
+    deal.append(["ACDEFG", "BHIJKL", "BDFHJL"])
+    s = play(new_game(3, objectives=deal), FILL_3P + " M+ M+ M+")
+    # B16: no winner before the end.
+    assert "()" in note("B16", "winners before the end").decision
+    assert winners(s) == () and winners(new_game(3)) == ()
+    # B13: an eliminated character's climb cites B13 in the movement phase.
+    assert "B13" in note("B13", "climbing an eliminated character").decision
+    out = play(s, "no yes yes")
+    with pytest.raises(IllegalMove) as info:
+        apply(out, Climb("M"))
+    assert info.value.clause == "B13"
+    # B6: the seat argument.
+    assert "ArgumentError" in note("B6", "the seat argument of apply()").decision
+    with pytest.raises(ArgumentError):
+        apply(out, Climb("L"), seat=True)
+    with pytest.raises(IllegalMove) as info:
+        apply(out, Climb("L"), seat=0)
+    assert info.value.clause == "B8"
+    # B3: after the end; B4: the last round's objective.
+    rng = Rng.from_seed(4, "notes")
+    done = out
+    while not is_over(done):
+        move, rng = rng.choice(legal_moves(done))
+        done = apply(done, move)
+    assert "B3" in note("B3", "moves after the end").decision
+    with pytest.raises(IllegalMove) as info:
+        apply(done, Vote(True))
+    assert info.value.clause == "B3"
+    assert legal_moves(done) == () and current_player(done) is None
+    assert "last round" in note("B4", "objectives once the game is over").decision
+    for seat in range(3):
+        assert objective(done, seat) == objectives_of_round(done, 3)[seat]
+        assert observation(done, seat).objective == frozenset(deal[2][seat])
 
 
 # ---------------------------------------------------------------------------

@@ -28,11 +28,9 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
-from castlerules_sphinx import pages
-from castlerules_sphinx.domain import ClauseDomain, clause_role
-from castlerules_sphinx.site import GAMES, Site, SiteError, collect
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -41,6 +39,9 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from castlerules.core import CLAUSES
+from castlerules_sphinx import pages
+from castlerules_sphinx.domain import ClauseDomain, anchor_of, clause_role
+from castlerules_sphinx.site import GAMES, Site, SiteError, collect
 
 LOGGER = logging.getLogger(__name__)
 _SITES: dict[str, Site] = {}
@@ -66,6 +67,13 @@ class ClauseDirective(SphinxDirective):
         assert isinstance(domain, ClauseDomain)
         domain.note_clause(clause_id, self.env.docname, f"{c.id}: {c.summary}")
 
+        game = "Throne" if c.game == "throne" else "Ascent"
+        index = addnodes.index(
+            entries=[
+                ("single", f"{c.id} ({game} clause)", anchor_of(c.id), "", None),
+                ("single", f"{game}; clause {c.id}", anchor_of(c.id), "", None),
+            ]
+        )
         french = nodes.container(classes=["clause-french", "language-fr"])
         french += nodes.rubric("", f"Seed (French, verbatim) — {c.id}")
         block = nodes.line_block(classes=["french-text"])
@@ -75,7 +83,7 @@ class ClauseDirective(SphinxDirective):
         english = nodes.container(classes=["clause-english"])
         english += nodes.rubric("", "English rendering")
         english += nodes.paragraph(c.english, c.english)
-        return [french, english]
+        return [index, french, english]
 
 
 class BoardDirective(SphinxDirective):
@@ -258,4 +266,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
     app.connect("env-get-outdated", outdated)
     app.connect("doctree-read", point_reexports)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}
+    return {
+        "version": "1",
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+        "env_version": 1,
+    }

@@ -34,7 +34,7 @@ class ClauseDomain(Domain):
 
     name = "castlerules"
     label = "castlerules"
-    object_types = {"clause": ObjType("seed clause", "clause")}  # noqa: RUF012
+    object_types = {"clause": ObjType("clause", "clause")}  # noqa: RUF012
     roles = {"clause": XRefRole()}  # noqa: RUF012
     initial_data: dict[str, Any] = {"clauses": {}}  # noqa: RUF012
 
@@ -101,7 +101,10 @@ def clause_role(
     options: dict[str, Any] | None = None,
     content: list[str] | None = None,
 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-    """``:clause:`B7``` -> a link to the clause, shown as ``B7`` (short alias of the domain role)."""
+    """``:clause:`B7``` -> a link to the clause, shown as ``B7``.
+
+    A short alias of the domain's own role, ``:castlerules:clause:``.
+    """
     target = text.strip().upper()
     ref = pending_xref(
         rawtext,

@@ -8,16 +8,17 @@ Sphinx re-reads only what changed.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from castlerules import gallery, options_text, register
+from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
 from castlerules_sphinx.domain import anchor_of
 from castlerules_sphinx.scan import TestRef
 from castlerules_sphinx.site import GAMES, OptionInfo, ProofRow, Site
-
-from castlerules import gallery, options_text, register
 
 TITLES = {"throne": "Throne", "ascent": "Ascent"}
 
@@ -38,6 +39,7 @@ def write_all(site: Site, generated: Path) -> None:
     write_if_changed(generated / "proofs.rst", proofs_page(site))
     write_if_changed(generated / "tests.rst", tests_page(site))
     write_if_changed(generated / "timings.rst", timings(site))
+    write_if_changed(generated / "clause-index.rst", clause_index(site))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -83,6 +85,31 @@ def figure(svg: str, caption: str, classes: str = "") -> str:
     )
     lines = body.replace("><", ">\n<").splitlines()
     return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+
+
+def figures(items: list[tuple[str, str]]) -> str:
+    """Several figures side by side (they wrap on a narrow screen)."""
+    body = (
+        '<div class="castlerules-figures">'
+        + "".join(
+            f'<figure class="castlerules-diagram">{svg}'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+            for svg, caption in items
+        )
+        + "</div>"
+    )
+    lines = body.replace("><", ">\n<").splitlines()
+    return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+
+
+def linked(text: str) -> str:
+    """Plain text made safe for reStructuredText, with clause IDs in brackets made links."""
+    escaped = rst.escape(text)
+    return re.sub(
+        r"(?<=[(\s,])([AB]\d{1,2})(?=[),])",
+        lambda m: f":clause:`{m.group(1)}`" if m.group(1) in CLAUSES else m.group(1),
+        escaped,
+    )
 
 
 def _doc(text: str) -> str:
@@ -168,7 +195,11 @@ def _options_for(site: Site, game: str, clause_id: str) -> str:
                 _doc(o.doc) or "\\-",
             ]
         )
-    out.append(rst.list_table(["Option", "Default", "Presets that change it", "Meaning"], rows, [18, 14, 20, 48]))
+    out.append(
+        rst.list_table(
+            ["Option", "Default", "Presets that change it", "Meaning"], rows, [18, 14, 20, 48]
+        )
+    )
     return "".join(out)
 
 
@@ -228,7 +259,9 @@ def options_table(site: Site, game: str) -> str:
         if o.clauses:
             bits.append(f"Clauses: {clause_refs(o.clauses)}.")
         if site.point(game, o.name) is not None:
-            bits.append(f"An open point: see the :ref:`register <{register_anchor(game, o.name)}>`.")
+            bits.append(
+                f"An open point: see the :ref:`register <{register_anchor(game, o.name)}>`."
+            )
         out.append(_doc(o.doc) + " " + " ".join(bits) if o.doc else " ".join(bits))
         out.append("\n\n")
     out.append(f"Presets: {', '.join(f'``{p}``' for p in presets)}.\n")
@@ -259,7 +292,8 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
         out.append(_doc(info.doc))
     out.append("\n\n")
     for note in point.notes:
-        out.append(f"- **{rst.escape(note.topic)}** ({clause_ref(note.clause)}): {rst.escape(note.decision)}\n")
+        topic, decision = rst.escape(note.topic), rst.escape(note.decision)
+        out.append(f"- **{topic}** ({clause_ref(note.clause)}): {decision}\n")
     out.append("\n")
     if point.excluded is not None:
         out.append(f".. note::\n\n   Not a reading to play: {rst.escape(point.excluded)}\n\n")
@@ -275,10 +309,16 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
                 rst.escape(reading.label) + (" (the default)" if not reading.options else ""),
                 value,
                 rst.literal(reading.code(module)),
-                rst.literal(reading.command_line()) if reading.options or reading.preset else "(nothing)",
+                rst.literal(reading.command_line())
+                if reading.options or reading.preset
+                else "(nothing)",
             ]
         )
-    out.append(rst.list_table(["Reading", "Value", "In Python", "On the command line"], rows, [18, 22, 32, 28]))
+    out.append(
+        rst.list_table(
+            ["Reading", "Value", "In Python", "On the command line"], rows, [18, 22, 32, 28]
+        )
+    )
     if len(point.readings) == 1:
         out.append(
             "No alternative reading is declared for this option: the default is the only "
@@ -313,8 +353,18 @@ def _divergence(
         out.append(f"Then the move {rst.literal(found.move or '')} does different things:\n\n")
     else:
         out.append(f"The positions differ in {found.kind}:\n\n")
-    out.append(f"- Default: {rst.escape(found.first_outcome)}\n")
-    out.append(f"- {rst.escape(reading.label)}: {rst.escape(found.second_outcome)}\n\n")
+    one, two = found.first_outcome.split("\n"), found.second_outcome.split("\n")
+    if found.kind == "outcome":
+        same = [line for line in one if line in two]
+        one = [line for line in one if line not in two] or ["(nothing more)"]
+        two = [line for line in two if line not in same] or ["(nothing more)"]
+        if same:
+            out.append(
+                f"Both readings: {linked(' '.join(same))}\n\nBut then (only the events that "
+                "differ):\n\n"
+            )
+    out.append(f"- Default: {linked(' '.join(one))}\n")
+    out.append(f"- {rst.escape(reading.label)}: {linked(' '.join(two))}\n\n")
     out.append(
         figure(
             svg_of(game, state),
@@ -346,7 +396,7 @@ def _example(shown: gallery.Replay) -> str:
     out.append(f"*How it was found*: {rst.escape(ex.found_by)}.\n\n")
     out.append(".. rubric:: What the engine confirms at every build\n\n")
     for fact in shown.facts:
-        out.append(f"- {rst.escape(fact)}\n")
+        out.append(f"- {linked(fact)}\n")
     out.append("\n.. rubric:: The moves\n\n")
     if ex.focus:
         out.append(
@@ -356,13 +406,28 @@ def _example(shown: gallery.Replay) -> str:
     rows = []
     for step in shown.steps[ex.focus :]:
         said = "; ".join(f"{rst.escape(e.text)} ({clause_ref(e.clause)})" for e in step.events)
-        rows.append([str(step.number), "" if step.seat is None else str(step.seat), rst.literal(step.move), said])
-    out.append(rst.list_table(["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80]))
-    highlight = _focus_highlight(ex.game, shown.steps[ex.focus].move)
+        rows.append(
+            [
+                str(step.number),
+                "" if step.seat is None else str(step.seat),
+                rst.literal(step.move),
+                said,
+            ]
+        )
     out.append(
-        figure(svg_of(ex.game, shown.before, **highlight), f"Before move {ex.focus + 1}.", "before")
+        rst.list_table(["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80])
     )
-    out.append(figure(svg_of(ex.game, shown.after, **highlight), f"After move {len(ex.moves)}.", "after"))
+    extra = _focus_highlight(ex.game, shown.steps[ex.focus].move)
+    if item.seat is not None and ex.game == "throne":
+        extra["seat"] = item.seat
+    out.append(
+        figures(
+            [
+                (svg_of(ex.game, shown.before, **extra), f"Before move {ex.focus + 1}."),
+                (svg_of(ex.game, shown.after, **extra), f"After move {len(ex.moves)}."),
+            ]
+        )
+    )
     out.append(".. rubric:: Replay it yourself\n\n")
     out.append(_replay_doctest(module, ex, shown))
     return "".join(out)
@@ -441,7 +506,13 @@ def proofs_page(site: Site) -> str:
         f"{len(site.proofs)} properties, run at build time ({site.proofs_mode} mode) in "
         f"{total:.1f} s of solver time.\n\n"
     )
-    out.append(rst.list_table(["Property", "Game", "Clauses", "Method", "Verdict", "Seconds"], rows, [34, 8, 16, 20, 12, 8]))
+    out.append(
+        rst.list_table(
+            ["Property", "Game", "Clauses", "Method", "Verdict", "Seconds"],
+            rows,
+            [34, 8, 16, 20, 12, 8],
+        )
+    )
     for p in site.proofs:
         out.append(_proof(p))
     return "".join(out)
@@ -496,9 +567,25 @@ def tests_page(site: Site) -> str:
     return "".join(out)
 
 
+def clause_index(site: Site) -> str:
+    """Every clause of both games, one line each, linked to its section."""
+    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    for game in GAMES:
+        rows = [
+            [clause_ref(c.id), rst.escape(c.summary), str(len(site.tests_of(c.id)))]
+            for c in site.clauses[game]
+        ]
+        out.append(f".. rubric:: {TITLES[game]}\n\n")
+        out.append(rst.list_table(["Clause", "What it says", "Tests"], rows, [10, 80, 10]))
+    return "".join(out)
+
+
 def timings(site: Site) -> str:
     parts = ", ".join(f"{k} {v:.1f} s" for k, v in site.timings.items())
-    return f"Generated at build time ({parts}).\n"
+    return (
+        "The generated pages were computed from the engine when this site was built "
+        f"({parts}; searches and proofs are reused while the sources do not change).\n"
+    )
 
 
 def option_info(site: Site, game: str, name: str) -> OptionInfo:

@@ -125,11 +125,19 @@ def scan_tests(root: Path, known: Iterable[str]) -> tuple[TestRef, ...]:
     return tuple(out)
 
 
-def scan_citations(root: Path, package: str, clause_id: str) -> tuple[Citation, ...]:
-    """The functions of ``castlerules/<package>`` whose lines cite ``clause_id``."""
+def scan_citations(
+    root: Path, package: str, clause_id: str, skip: tuple[str, ...] = ()
+) -> tuple[Citation, ...]:
+    """The functions of ``castlerules/<package>`` whose lines cite ``clause_id``.
+
+    ``skip`` names files to leave out (the drawings cite clauses in their
+    labels, but they implement no rule).
+    """
     pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(clause_id)}(?![0-9])")
     out: list[Citation] = []
     for path in sorted((root / "castlerules" / package).glob("*.py")):
+        if path.name in skip:
+            continue
         source = path.read_text(encoding="utf-8")
         lines = [i for i, text in enumerate(source.splitlines(), 1) if pattern.search(text)]
         if not lines:

@@ -19,23 +19,25 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import pickle
 import re
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import attrs
-from castlerules_sphinx.scan import Citation, TestRef, clause_ids_in, scan_citations, scan_tests
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 
 from castlerules import ascent, gallery, register, throne
-from castlerules.core import CLAUSES, Clause, Note, clauses_of
+from castlerules.core import CLAUSES, Clause, IllegalMove, Note, RulesError, clauses_of
 from castlerules.core.chance import Rng
+from castlerules_sphinx.scan import Citation, TestRef, clause_ids_in, scan_citations, scan_tests
 
 LOGGER = logging.getLogger(__name__)
 
@@ -169,7 +171,7 @@ class Cache:
         for old in self.path.parent.glob("*.pickle"):
             if old != self.path:
                 old.unlink()
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
         with tmp.open("wb") as handle:
             pickle.dump(self.data, handle)
         tmp.replace(self.path)
@@ -196,9 +198,9 @@ def _rules_docstring_entries(cls: type) -> dict[str, tuple[tuple[str, ...], str]
             body: list[str] = []
             i += 1
             while i < len(lines) and (not lines[i].strip() or lines[i].startswith("        ")):
-                if not lines[i].strip() and body and i + 1 < len(lines):
-                    if not lines[i + 1].startswith("        "):
-                        break
+                blank = not lines[i].strip()
+                if blank and body and i + 1 < len(lines) and not lines[i + 1].startswith(" " * 8):
+                    break
                 body.append(lines[i].strip())
                 i += 1
             out[name] = (clause_ids_in(cited, CLAUSES), " ".join(b for b in body if b))
@@ -233,7 +235,9 @@ def collect_options(module: ModuleType) -> tuple[OptionInfo, ...]:
                 doc=text,
                 clauses=tuple(ids),
                 presets=tuple(
-                    (preset, changes[name]) for preset, changes in presets.items() if name in changes
+                    (preset, changes[name])
+                    for preset, changes in presets.items()
+                    if name in changes
                 ),
             )
         )
@@ -260,52 +264,132 @@ def _highlight(module: ModuleType, move_text: str) -> dict[str, Any]:
     return {}
 
 
-def illustrate(module: ModuleType, clause_id: str, site: Site) -> Illustration:
-    """A position showing ``clause_id``: a gallery example's, or the first seeded game event."""
+def _candidates(module: ModuleType, state: Any) -> list[Any]:
+    """Moves to try in a position, legal or not: where a rule refuses one, it is at work."""
+    if module is throne:
+        letters = state.rules.letters()
+        top = state.rules.throne_floor
+        return [
+            *(throne.Place(x, f) for x in letters for f in range(1, top + 1)),
+            *(throne.Climb(x) for x in letters),
+            throne.Vote(False),
+            throne.Pass(),
+        ]
+    cards = [ascent.Card(owner, rank) for owner in range(state.players) for rank in ascent.Rank]
+    return [
+        *(ascent.Advance(c) for c in cards),
+        *(ascent.Favour(c) for c in cards),
+        ascent.EndTurn(),
+    ]
+
+
+def _from_gallery(module: ModuleType, clause_id: str, site: Site) -> Illustration | None:
     for shown in site.examples:
         item = gallery.entry(shown.example.key)
         if item.game == module.NAME and item.clauses[0] == clause_id:
-            step = shown.steps[shown.example.focus]
+            extra = {"seat": item.seat} if item.seat is not None and module is throne else {}
             return Illustration(
                 game=module.NAME,
                 clause=clause_id,
-                svg=_svg(module, shown.after),
+                svg=_svg(module, shown.after, **extra),
                 caption=f"The end of the gallery example “{item.title}”.",
                 position=module.to_text(shown.after),
                 gallery_key=item.key,
             )
-    players = 4
-    for seed in range(1, 40):
+    return None
+
+
+def illustrate(module: ModuleType, site: Site, players: int = 4) -> dict[str, Illustration]:
+    """One position per clause of a game, where the clause is at work.
+
+    In order of preference: a gallery example whose first clause it is; the
+    first position of seeded random games where a move exercises the clause
+    (``describe`` cites it); the first position where the clause refuses a
+    move (the ``IllegalMove`` cites it: B7 at work is a full floor refusing a
+    character); else the final position of the first game.
+    """
+    clauses = [c.id for c in clauses_of(module.NAME)]
+    chosen: dict[str, Illustration] = {}
+    for c in clauses:
+        example = _from_gallery(module, c, site)
+        if example is not None:
+            chosen[c] = example
+    events: dict[str, Illustration] = {}
+    refusals: dict[str, Illustration] = {}
+    fallback = None
+    for seed in range(1, 30):
+        if all(c in chosen or c in events for c in clauses):
+            break
         state = module.new_game(players, seed=seed)
         rng = Rng.from_seed(seed, f"docs.illustrate.{module.NAME}")
+        setup = f"new_game({players}, seed={seed}), random moves"
         ply = 0
         while not module.is_over(state):
-            move, rng = rng.choice(module.legal_moves(state))
+            legal = module.legal_moves(state)
+            if seed <= 2:  # refusals: a couple of games are plenty
+                _refusals(module, state, legal, refusals, f"Seeded game ({setup}), before "
+                          f"move {ply + 1}: the rule refuses")  # fmt: skip
+            move, rng = rng.choice(legal)
             after = module.apply(state, move)
             ply += 1
-            events = module.describe(state, move, after)
-            cited = [e for e in events if e.clause == clause_id]
-            if cited:
-                text = str(move)
-                return Illustration(
-                    game=module.NAME,
-                    clause=clause_id,
-                    svg=_svg(module, after, **_highlight(module, text)),
-                    caption=f"Seeded game (new_game({players}, seed={seed}), random moves), "
-                    f"after move {ply} ({text}): {cited[0].text}",
-                    position=module.to_text(after),
-                )
+            text = str(move)
+            for event in module.describe(state, move, after):
+                if event.clause not in events:
+                    events[event.clause] = Illustration(
+                        game=module.NAME,
+                        clause=event.clause,
+                        svg=_svg(module, after, **_highlight(module, text)),
+                        caption=f"Seeded game ({setup}), after move {ply} ({text}): {event.text}",
+                        position=module.to_text(after),
+                    )
             state = after
-        if seed == 1:
+        if fallback is None:
             fallback = state
-    return Illustration(
-        game=module.NAME,
-        clause=clause_id,
-        svg=_svg(module, fallback),
-        caption=f"No single move shows {clause_id}: the final position of a seeded game "
-        f"(new_game({players}, seed=1), random moves).",
-        position=module.to_text(fallback),
-    )
+    assert fallback is not None
+    for c in clauses:
+        if c in chosen:
+            continue
+        if c in events or c in refusals:
+            chosen[c] = events.get(c) or refusals[c]
+            continue
+        chosen[c] = Illustration(
+            game=module.NAME,
+            clause=c,
+            svg=_svg(module, fallback),
+            caption=f"No single move shows {c}: it is seen on the whole board, here the final "
+            f"position of a seeded game "
+            f"(new_game({players}, seed=1), random moves).",
+            position=module.to_text(fallback),
+        )
+    return chosen
+
+
+def _refusals(
+    module: ModuleType,
+    state: Any,
+    legal: Sequence[Any],
+    found: dict[str, Illustration],
+    caption: str,
+) -> None:
+    """Record, per clause not yet seen, a move of this position that the clause refuses."""
+    legal_text = {str(m) for m in legal}
+    for move in _candidates(module, state):
+        text = str(move)
+        if text in legal_text:
+            continue
+        try:
+            module.apply(state, move)
+        except IllegalMove as err:
+            if err.clause not in found:
+                found[err.clause] = Illustration(
+                    game=module.NAME,
+                    clause=err.clause,
+                    svg=_svg(module, state, **_highlight(module, text)),
+                    caption=f"{caption} {text}: {err}",
+                    position=module.to_text(state),
+                )
+        except RulesError:
+            continue
 
 
 # --------------------------------------------------------------------------- proofs
@@ -366,9 +450,10 @@ def _check_trace(row: ProofRow) -> str:
         state = module.from_text(row.trace_positions[0])
         for i, text in enumerate(row.trace_moves):
             state = module.apply(state, module.parse_move(state, text))
-            if i + 1 < len(row.trace_positions) and module.to_text(state) != row.trace_positions[
-                i + 1
-            ]:
+            if (
+                i + 1 < len(row.trace_positions)
+                and module.to_text(state) != row.trace_positions[i + 1]
+            ):
                 raise SiteError(
                     f"proof {row.name}: move {i + 1} ({text}) does not lead to the position "
                     "the proof recorded"
@@ -396,7 +481,7 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
         site.options[name] = collect_options(module)
         site.presets[name] = tuple(module.Rules.PRESETS)
         site.citations.update(
-            {c.id: scan_citations(root, name, c.id) for c in site.clauses[name]}
+            {c.id: scan_citations(root, name, c.id, skip=("svg.py",)) for c in site.clauses[name]}
         )
     site.tests = scan_tests(root, CLAUSES)
     site.timings["scan"] = time.perf_counter() - tick
@@ -418,9 +503,7 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
 
     # The register: divergences (cached), replayed and checked.
     tick = time.perf_counter()
-    found: dict[tuple[str, str, str], register.Divergence | None] = cache.data.get(
-        "register", {}
-    )
+    found: dict[tuple[str, str, str], register.Divergence | None] = cache.data.get("register", {})
     for name, module in GAMES.items():
         site.points[name] = register.open_points(module)
         for point in site.points[name]:
@@ -447,9 +530,8 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
 
     # One illustration per clause.
     tick = time.perf_counter()
-    for name, module in GAMES.items():
-        for c in site.clauses[name]:
-            site.illustrations[c.id] = illustrate(module, c.id, site)
+    for module in GAMES.values():
+        site.illustrations.update(illustrate(module, site))
     site.timings["illustrations"] = time.perf_counter() - tick
 
     # The proof table.
@@ -467,14 +549,14 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
             cache.data["proofs"] = cached
     if cached is not None:
         rows, site.proofs_mode = cached
-        site.proofs = tuple(attrs_evolve_svg(row) for row in rows)
+        site.proofs = tuple(with_trace_svg(row) for row in rows)
     site.timings["proofs"] = time.perf_counter() - tick
 
     cache.save()
     return site
 
 
-def attrs_evolve_svg(row: ProofRow) -> ProofRow:
+def with_trace_svg(row: ProofRow) -> ProofRow:
     """The row with the SVG of its trace's last position (replayed through the engine)."""
     svg = _check_trace(row)
     return ProofRow(**{**row.__dict__, "svg": svg})

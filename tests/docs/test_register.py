@@ -1,0 +1,84 @@
+"""The interpretation register: open points from the notes, readings that really differ."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from castlerules import ascent, register, throne
+
+GAMES = {"throne": throne, "ascent": ascent}
+
+
+def _alternatives() -> list[tuple[str, str, str]]:
+    out = []
+    for name, module in GAMES.items():
+        for point in register.open_points(module):
+            if point.excluded is None:
+                out.extend((name, point.option, r.label) for r in point.readings[1:])
+    return out
+
+
+def _reading(game: str, option: str, label: str) -> tuple[register.OpenPoint, register.Reading]:
+    point = next(p for p in register.open_points(GAMES[game]) if p.option == option)
+    return point, next(r for r in point.readings if r.label == label)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_option_named_by_a_note_is_an_open_point(game: str) -> None:
+    module = GAMES[game]
+    points = register.open_points(module)
+    named = list(dict.fromkeys(n.option for n in module.NOTES if n.option is not None))
+    assert [p.option for p in points] == named
+    for point in points:
+        assert point.readings[0].label == "default"
+        assert point.readings[0].rules(module) == module.Rules()
+        assert point.default == getattr(module.Rules(), point.option)
+        assert all(n.option == point.option for n in point.notes)
+
+
+def test_b8_allow_pass_has_both_readings_and_the_switches() -> None:
+    point, reading = _reading("throne", "allow_pass", "allow_pass=true")
+    assert point.clauses == ("B8",)
+    assert reading.code(throne) == "throne.Rules(allow_pass=True)"
+    assert reading.command_line() == "--option allow_pass=true"
+    assert reading.rules(throne).allow_pass is True
+
+
+def test_b6_original_preset_is_a_reading_of_equal_placement() -> None:
+    point = next(p for p in register.open_points(throne) if p.option == "equal_placement")
+    original = next(r for r in point.readings if r.preset == "ORIGINAL")
+    assert original.code(throne) == 'throne.Rules.preset("ORIGINAL")'
+    assert original.command_line() == "--rules ORIGINAL"
+
+
+def test_a7_protection_false_is_listed_but_not_played() -> None:
+    point = next(p for p in register.open_points(ascent) if p.option == "protection")
+    assert point.excluded is not None
+    assert "not a reading" in point.excluded
+
+
+@pytest.mark.parametrize(("game", "option", "label"), _alternatives())
+def test_each_alternative_reading_differs_somewhere_and_replays(
+    game: str, option: str, label: str
+) -> None:
+    module = GAMES[game]
+    point, reading = _reading(game, option, label)
+    found = register.diverge(module, point.readings[0], reading)
+    assert found is not None, f"no position where {label} differs from the default"
+    assert found.first_outcome != found.second_outcome
+    first, second = register.replay_divergence(module, found)
+    assert module.to_text(first) == found.position
+    assert first.rules == module.Rules()
+    assert second.rules == reading.rules(module)
+
+
+def test_a_divergence_that_no_longer_shows_is_refused() -> None:
+    point, reading = _reading("throne", "allow_pass", "allow_pass=true")
+    found = register.diverge(throne, point.readings[0], reading)
+    assert found is not None
+    same = attrs.evolve(found, second=point.readings[0])
+    with pytest.raises(AssertionError, match="no longer differ"):
+        register.replay_divergence(throne, same)
+    with pytest.raises(AssertionError, match="no longer legal"):
+        register.replay_divergence(throne, attrs.evolve(found, moves=("A6",)))

@@ -1,0 +1,317 @@
+"""The built site, looked at as a reader would: headless Chromium on the HTML pages.
+
+The site is built once per session (or reused, see :func:`site`), then
+Chromium opens pages on ``file://`` URLs:
+
+- ``--dump-dom`` (after the pages' scripts ran) checks that every clause
+  section carries its anchors (``#b7``, ``#clause-b7``), its French text and
+  a board drawn by ``svg()``; that the search finds ``A9`` and ``B15`` first;
+- ``--screenshot`` of a clause anchor checks that the page is painted and
+  that the board's own colours are on screen (so the SVG really renders).
+
+Screenshots are kept in ``artifacts/docs/`` (git-ignored; CI keeps them as
+artifacts).  The test is skipped, saying why, only when no Chromium is
+installed (Debian: ``apt-get install chromium``); with
+``CASTLERULES_REQUIRE_CHROMIUM=1`` (set by CI) a missing Chromium fails it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import html
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from castlerules.core import CLAUSES
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+ARTIFACTS = ROOT / "artifacts" / "docs"
+
+pytestmark = pytest.mark.slow
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _sources_newer_than(stamp: float) -> bool:
+    roots = [DOCS, ROOT / "castlerules", ROOT / "proofs"]
+    for base in roots:
+        for path in base.rglob("*"):
+            if "_build" in path.parts or "_generated" in path.parts or "__pycache__" in path.parts:
+                continue
+            if path.suffix in (".py", ".rst", ".css", ".txt") and path.stat().st_mtime > stamp:
+                return True
+    return False
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """The built HTML site: ``$CASTLERULES_DOCS_HTML``, an up-to-date ``docs/_build/html``,
+    or a fresh build (the same command as ``bash dev docs``)."""
+    given = os.environ.get("CASTLERULES_DOCS_HTML")
+    if given:
+        path = Path(given)
+        assert (path / "index.html").is_file(), f"CASTLERULES_DOCS_HTML={given} has no index.html"
+        return path
+    out = DOCS / "_build" / "html"
+    index = out / "index.html"
+    lock_path = DOCS / "_build" / ".site-test.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    # One build for all pytest-xdist workers: the first one builds, the others wait
+    # for it and then find the site up to date.
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not index.is_file() or _sources_newer_than(index.stat().st_mtime):
+                _build(out)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return out
+
+
+def _build(out: Path) -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-W",
+        "-n",
+        "--keep-going",
+        "-q",
+        "-b",
+        "html",
+        str(DOCS),
+        str(out),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"the site does not build:\n{done.stdout}\n{done.stderr}"
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+    binary = _chromium()
+    if binary is None:
+        reason = "Chromium is not installed (apt-get install chromium): cannot look at the site"
+        if os.environ.get("CASTLERULES_REQUIRE_CHROMIUM") == "1":
+            pytest.fail(f"{reason}, and CASTLERULES_REQUIRE_CHROMIUM=1 (CI) requires it")
+        pytest.skip(reason)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    yield [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+    ]
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess[bytes]:
+    done = subprocess.run(command, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    return done
+
+
+def dump_dom(chromium: list[str], url: str) -> str:
+    """The page's DOM after its scripts ran (the search page fills its results by script)."""
+    done = _run([*chromium, "--virtual-time-budget=10000", "--dump-dom", url])
+    return done.stdout.decode("utf-8")
+
+
+def screenshot(
+    chromium: list[str], url: str, name: str, harness: Path, size: tuple[int, int] = (1280, 1800)
+) -> Path:
+    """A screenshot of ``url`` as a reader sees it, kept in ``artifacts/docs/name``.
+
+    Headless Chromium paints nothing when the page itself is scrolled to a far
+    fragment (``throne.html#b15``), so the page is shown in a full-window
+    iframe of a small harness page: the iframe scrolls to the fragment and is
+    painted like any reader's window.
+    """
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    target = ARTIFACTS / name
+    target.unlink(missing_ok=True)
+    width, height = size
+    page = harness / f"{name}.html"
+    page.write_text(
+        '<!DOCTYPE html><html><body style="margin:0;overflow:hidden">'
+        f'<iframe src="{html.escape(url)}" title="{html.escape(name)}" '
+        f'style="border:0;width:{width}px;height:{height}px"></iframe></body></html>',
+        encoding="utf-8",
+    )
+    _run(
+        [
+            *chromium,
+            f"--window-size={width},{height}",
+            "--virtual-time-budget=5000",
+            f"--screenshot={target}",
+            page.as_uri(),
+        ]
+    )
+    assert target.is_file() and target.stat().st_size > 0
+    return target
+
+
+# --------------------------------------------------------------------------- PNG
+
+
+def read_png(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and rows of RGB(A) bytes of an 8-bit non-interlaced PNG (Chromium's)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    pos = 8
+    idat = b""
+    width = height = channels = 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and interlace == 0, "only 8-bit non-interlaced PNGs are read"
+            channels = {2: 3, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows: list[bytes] = []
+    previous = bytearray(stride)
+    at = 0
+    for _ in range(height):
+        kind = raw[at]
+        line = bytearray(raw[at + 1 : at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                guess = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[i] = (line[i] + guess) & 0xFF
+        rows.append(bytes(line))
+        previous = line
+    return width, height, [bytes(r[i] for i in range(len(r)) if i % channels < 3) for r in rows]
+
+
+def colours(path: Path) -> dict[tuple[int, int, int], int]:
+    """How many pixels of each colour (every 2nd pixel of every 2nd row, for speed)."""
+    _w, _h, rows = read_png(path)
+    out: dict[tuple[int, int, int], int] = {}
+    for row in rows[::2]:
+        for i in range(0, len(row) - 2, 6):
+            key = (row[i], row[i + 1], row[i + 2])
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _near(found: dict[tuple[int, int, int], int], hex_colour: str, tolerance: int = 6) -> int:
+    want = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return sum(
+        n
+        for c, n in found.items()
+        if all(abs(a - b) <= tolerance for a, b in zip(c, want, strict=True))
+    )
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def _url(site: Path, page: str) -> str:
+    return (site / page).as_uri()
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+def test_every_clause_page_section_has_anchors_french_text_and_a_board(
+    site: Path, chromium: list[str], game: str
+) -> None:
+    dom = dump_dom(chromium, _url(site, f"{game}.html"))
+    ids = set(re.findall(r'\sid="([^"]+)"', dom))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", dom))
+    text = " ".join(text.split())
+    clauses = [c for c in CLAUSES.values() if c.game == game]
+    for c in clauses:
+        assert f"clause-{c.id.lower()}" in ids, f"no #clause-{c.id.lower()} anchor"
+        assert c.id.lower() in ids, f"no #{c.id.lower()} anchor"
+        first_line = " ".join(c.french.split("\n")[0].split())
+        assert first_line in text, f"the French text of {c.id} is not on the page"
+    boards = re.findall(rf'<svg[^>]*class="castlerules-board {game}-board"', dom)
+    assert len(boards) >= len(clauses), "a clause without its board"
+
+
+@pytest.mark.parametrize(
+    ("page", "anchor", "colour", "name"),
+    [
+        ("throne.html", "b7", "#e9e1cf", "throne-b7.png"),  # the castle's stone floors
+        ("ascent.html", "a9", "#fff3d1", "ascent-a9.png"),  # the shaded upper half
+        ("ascent.html", "clause-a13", "#fff3d1", "ascent-a13.png"),
+        ("throne.html", "clause-b15", "#e9e1cf", "throne-b15.png"),
+    ],
+)
+def test_clause_page_and_its_diagram_render(
+    site: Path,
+    chromium: list[str],
+    tmp_path: Path,
+    page: str,
+    anchor: str,
+    colour: str,
+    name: str,
+) -> None:
+    shot = screenshot(chromium, f"{_url(site, page)}#{anchor}", name, tmp_path)
+    found = colours(shot)
+    total = sum(found.values())
+    white = _near(found, "#ffffff", 3)
+    assert total - white > total * 0.05, f"{name}: the page is (almost) blank"
+    assert _near(found, colour) > 200, f"{name}: the board's colour {colour} is not on screen"
+
+
+def test_gallery_and_register_render_their_boards(
+    site: Path, chromium: list[str], tmp_path: Path
+) -> None:
+    for page in ("gallery.html", "register.html", "tutorial.html", "index.html"):
+        shot = screenshot(chromium, _url(site, page), page.replace(".html", ".png"), tmp_path)
+        found = colours(shot)
+        total = sum(found.values())
+        assert total - _near(found, "#ffffff", 3) > total * 0.03, f"{page} is blank"
+    dom = dump_dom(chromium, _url(site, "gallery.html"))
+    assert dom.count('class="castlerules-board') >= 2 * 8  # before and after, per example
+
+
+@pytest.mark.parametrize(("query", "page"), [("A9", "ascent.html"), ("B15", "throne.html")])
+def test_search_finds_a_clause_first(
+    site: Path, chromium: list[str], query: str, page: str
+) -> None:
+    dom = dump_dom(chromium, f"{_url(site, 'search.html')}?q={query}")
+    links = re.findall(r'<ul[^>]*class="search"[^>]*>.*?<a href="([^"]+)"', dom, re.S)
+    assert links, f"the search for {query} found nothing"
+    assert links[0] == f"{page}#clause-{query.lower()}"

@@ -10,6 +10,7 @@ code it documents.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -81,6 +82,9 @@ doctest_global_setup = """
 from castlerules import ascent, throne
 """
 
-# Proofs in fast mode when the proofs package offers one (keeps the build short).
+# The proof table runs the proofs in their fast mode when ``bash dev prove`` has
+# not left fresh results in artifacts/proofs.json (see castlerules_sphinx.site).
 castlerules_proofs_fast = True
-castlerules_require_proofs = False  # TODO: True once proofs.run_all exists
+# Without the proofs the build fails.  While the proofs are being developed,
+# CASTLERULES_DOCS_WITHOUT_PROOFS=1 builds the site with a "not available" notice.
+castlerules_require_proofs = os.environ.get("CASTLERULES_DOCS_WITHOUT_PROOFS") != "1"

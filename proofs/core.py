@@ -31,13 +31,19 @@ from proofs.smt import (
     Model,
     Outcome,
     Solver,
+    abstract_indicators,
     all_of,
     any_of,
     at_most_one,
     is_sat,
+    lit,
+    neg,
     new_solver,
     valid,
 )
+
+ABSTRACT_TIMEOUT_MS = 5_000
+"""Budget of the abstract attempt of a query before the exact query is asked."""
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -144,14 +150,27 @@ class Ledger:
         self.started = time.perf_counter()
 
     def check(
-        self, what: str, goal: Expr, hypotheses: Sequence[Expr] = (), solver: Solver = None
+        self,
+        what: str,
+        goal: Expr,
+        hypotheses: Sequence[Expr] = (),
+        solver: Solver = None,
+        cuts: Sequence[Expr] = (),
     ) -> None:
         """Prove ``hypotheses => goal`` or raise :class:`ProofFailure` naming ``what``.
 
-        With ``solver``, the query runs in it (``push``/``pop``), on top of what
-        it already holds (shared hypotheses are then asserted once).
+        With ``cuts`` (valid linear facts about indicators, proved separately),
+        the query is first tried on its indicator abstraction
+        (:func:`proofs.smt.abstract_indicators`), which settles counting
+        arguments by linear reasoning; if that does not refute the negated
+        goal, the exact query decides.  With ``solver``, the query runs in it
+        (``push``/``pop``).
         """
         self.queries += 1
+        if cuts:
+            formulas = abstract_indicators([*hypotheses, *cuts, neg(goal)])
+            if valid(lit(False), formulas, timeout_ms=ABSTRACT_TIMEOUT_MS).holds:
+                return
         outcome: Outcome = valid(goal, list(hypotheses), solver=solver)
         if not outcome.holds:
             reason = "Z3 gave up (timeout)" if outcome.unknown else "counterexample found"
@@ -163,13 +182,14 @@ class Ledger:
         goals: Sequence[tuple[str, Expr]],
         hypotheses: Sequence[Expr] = (),
         solver: Solver = None,
+        cuts: Sequence[Expr] = (),
     ) -> None:
         """Prove every named goal at once; on failure, find and name the failing one."""
         try:
-            self.check(what, all_of(g for _n, g in goals), hypotheses, solver)
+            self.check(what, all_of(g for _n, g in goals), hypotheses, solver, cuts)
         except ProofFailure:
             for name, goal in goals:
-                self.check(f"{what}: {name}", goal, hypotheses, solver)
+                self.check(f"{what}: {name}", goal, hypotheses, solver, cuts)
             raise
 
     def seconds(self) -> float:
@@ -235,6 +255,7 @@ def induction(
     system: System[S, M],
     invariant: Callable[[S], Sequence[tuple[str, Expr]]],
     assumptions: Sequence[Expr] = (),
+    cuts: Callable[[S], Sequence[Expr]] | None = None,
 ) -> None:
     """Prove that the conjunction of ``invariant`` is inductive.
 
@@ -242,7 +263,8 @@ def induction(
     command, ``Inv and guard => Inv(post)``; and the case split is sound:
     under ``Inv``, a legal move satisfies exactly one guard (so the step is
     that case's post-state).  ``assumptions`` constrain free option
-    variables.  On failure the :class:`ProofFailure` names the conjunct and
+    variables; ``cuts`` gives valid linear facts about a state's indicators
+    (see :meth:`Ledger.check`).  On failure the :class:`ProofFailure` names the conjunct and
     the case, and carries the counterexample to induction.
     """
     s0 = system.fresh_state("i")
@@ -258,8 +280,12 @@ def induction(
     for case in cases:
         # A fresh solver per query: Z3's incremental mode skips preprocessing
         # that these counting arguments need (measured: 10-30x slower).
+        extra = [*cuts(pre), *cuts(case.post)] if cuts is not None else []
         ledger.check_all(
-            f"consecution ({case.label})", invariant(case.post), [*hyps, chance, case.guard]
+            f"consecution ({case.label})",
+            invariant(case.post),
+            [*hyps, chance, case.guard],
+            cuts=extra,
         )
 
 

@@ -240,3 +240,36 @@ def clause_count(constraints: Sequence[Expr]) -> int:
         seen.add(key)
         stack.extend(term.children())
     return len(seen)
+
+
+def abstract_indicators(formulas: Sequence[Expr]) -> list[Expr]:
+    """Replace every indicator ``If(c, 1, 0)`` by a fresh integer variable.
+
+    Sound for refutation: a model of the formulas gives a model of the result
+    (each variable takes its indicator's value), so if the result is
+    unsatisfiable, so are the formulas.  Together with valid linear facts
+    about the indicators ("cuts", stated on the indicators before the
+    replacement), this turns counting arguments into linear programming,
+    which Z3 settles without splitting on every indicator.
+    """
+    found: dict[int, Expr] = {}
+    seen: set[int] = set()
+    stack = list(formulas)
+    one, zero = z3.IntVal(1), z3.IntVal(0)
+    while stack:
+        term = stack.pop()
+        key = term.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        if (
+            z3.is_app_of(term, z3.Z3_OP_ITE)
+            and term.arg(1).eq(one)
+            and term.arg(2).eq(zero)
+        ):
+            found[key] = term
+        stack.extend(term.children())
+    if not found:
+        return list(formulas)
+    pairs = [(term, z3.FreshInt("ind")) for term in found.values()]
+    return [z3.substitute(f, *pairs) for f in formulas]

@@ -187,6 +187,7 @@ class Checker:
         self.move: TMove = s.fresh_move("m")
         self.cases: list[Case] = s.cases(self.pre, self.move)
         self.inv = [c for _n, c in s.invariant(self.pre)]
+        self.cuts = s.cuts(self.pre)
         self.chance = s.chance(self.pre, self.move)
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
@@ -216,6 +217,7 @@ class Checker:
                     f"{what} ({case.label})",
                     claim(case),
                     [*self.inv, self.chance, case.guard, *extra],
+                    cuts=[*self.cuts, *self.system.cuts(case.post)],
                 )
 
     def all(self) -> dict[str, Tally]:
@@ -223,7 +225,9 @@ class Checker:
         pre = self.pre
 
         def invariant(ledger: Ledger) -> None:
-            induction(ledger, s, s.invariant)
+            fresh = s.fresh_state("v")
+            ledger.check("the cuts are valid", all_of(s.cuts(fresh)))
+            induction(ledger, s, s.invariant, cuts=s.cuts)
             self.invariant_ok = True
 
         self.run("throne.invariant", invariant, needs_invariant=False)
@@ -266,7 +270,23 @@ class Checker:
                 lambda c: _measure(s, c.post) > _measure(s, pre),
                 only=lambda c: not c.scored,
             )
-            ledger.check("a move is legal before the end", _progress(s, pre), self.inv)
+            placing = pre.phase == PLACE
+            unplaced = any_of(f == 0 for f in pre.fl)
+            room = any_of(
+                s.on(pre, f) < s.p.cap(f) for f in s.p.rules.placement_floors
+            )
+            ledger.check("B6 an unplaced character", implies(placing, unplaced), self.inv)
+            ledger.check(
+                "B6/B7 a placement floor with room",
+                implies(placing, room),
+                self.inv,
+                cuts=self.cuts,
+            )
+            ledger.check(
+                "a move is legal before the end",
+                _progress(s, pre),
+                [*self.inv, implies(placing, all_of([unplaced, room]))],
+            )
             self.per_case(
                 ledger,
                 "B12 a round without passing ends crowned",
@@ -298,6 +318,7 @@ class Checker:
                     f"consecution ({case.label})",
                     s.totals_invariant(case.post, CLAIM_ROUND_MAX),
                     [*self.inv, *(c for _n, c in tot), self.chance, case.guard],
+                    cuts=[*self.cuts, *s.cuts(case.post)],
                 )
             low, high = CLAIM_TOTAL
             ledger.check(

@@ -289,6 +289,35 @@ class ThroneSystem:
         """No cards discarded, over every seat (B11)."""
         return total(self.p.full - x for x in s.no)
 
+    def points(self, floor: int) -> int:
+        return self.p.points(floor)
+
+    def cuts(self, s: TState) -> list[Expr]:
+        """Valid linear facts about the indicators the counts are made of (each
+        character stands on at most one floor; a favourite on a floor is on it).
+        They hold for every value of the variables, are proved as such, and let
+        the linear solver do the counting (pigeonhole, score bounds) without
+        splitting on every character."""
+        out = []
+        levels = [GONE, 0, *self.floors]
+        for c in self.chars:
+            at = [ite(s.fl[c] == f, 1, 0) for f in levels]
+            out += [y >= 0 for y in at]
+            out.append(total(at) <= 1)
+            out.append(
+                implies(
+                    between(s.fl[c], GONE, self.p.top),
+                    all_of([total(at) == 1, ite(s.fl[c] >= 1, 1, 0) == total(at[2:])]),
+                )
+            )
+            for row in s.obj:
+                mine = ite(row[c], 1, 0)
+                fav = [ite(all_of([row[c], s.fl[c] == f]), 1, 0) for f in self.floors]
+                out += [mine >= 0, mine <= 1, *(z >= 0 for z in fav)]
+                out += [z <= y for z, y in zip(fav, at[2:], strict=True)]
+                out.append(total(fav) <= mine)
+        return out
+
     def points_of(self, floor: Expr) -> Expr:
         """Points of a favourite on a symbolic floor (B14); 0 if off the castle."""
         out = lit(0)
@@ -501,8 +530,15 @@ class ThroneSystem:
         """Each seat's floor points (B14) and round score with the bonus (B15)."""
         rules = self.p.rules
         bonus_round = any_of(rnd == r for r in range(1, rules.rounds + 1) if rules.bonus_applies(r))
+        # Linear in the indicators [favourite c stands on floor f]: the same sum as
+        # "points of the floor of each favourite", in a form whose bounds are linear.
         raw = tuple(
-            total(ite(obj[q][c], self.points_of(castle[c]), 0) for c in self.chars)
+            total(
+                self.points(f) * ite(all_of([obj[q][c], castle[c] == f]), 1, 0)
+                for c in self.chars
+                for f in self.floors
+                if self.points(f)
+            )
             for q in self.seats
         )
         score = tuple(ite(all_of([bonus_round, r == 0]), rules.bonus_points, r) for r in raw)

@@ -41,15 +41,9 @@ from sphinx.util.docutils import SphinxDirective
 from castlerules.core import CLAUSES
 from castlerules_sphinx import pages
 from castlerules_sphinx.domain import ClauseDomain, anchor_of, clause_role
-from castlerules_sphinx.site import GAMES, Site, SiteError, collect
+from castlerules_sphinx.site import GAMES, SiteError, collect
 
 LOGGER = logging.getLogger(__name__)
-_SITES: dict[str, Site] = {}
-
-
-def site_of(env: BuildEnvironment) -> Site:
-    """The data computed for this build (by ``builder-inited``)."""
-    return _SITES[str(env.srcdir)]
 
 
 class ClauseDirective(SphinxDirective):
@@ -147,7 +141,6 @@ def generate(app: Sphinx) -> None:
     if site.proofs is None and app.config.castlerules_require_proofs:
         raise ExtensionError(f"castlerules: the proof table cannot be built: {site.proofs_error}")
     pages.write_all(site, generated)
-    _SITES[str(srcdir)] = site
     LOGGER.info(
         "castlerules: generated pages in %.1f s (%s)",
         time.perf_counter() - start,

@@ -116,17 +116,3 @@ def clause_role(
     )
     ref += nodes.inline(target, target, classes=["clause-ref"])
     return [ref], []
-
-
-def clause_reference(clause_id: str) -> pending_xref:
-    """The node of a link to a clause, for directives that build nodes directly."""
-    ref = pending_xref(
-        "",
-        refdomain="castlerules",
-        reftype="clause",
-        reftarget=clause_id,
-        refexplicit=True,
-        refwarn=True,
-    )
-    ref += nodes.inline(clause_id, clause_id, classes=["clause-ref"])
-    return ref

@@ -18,7 +18,7 @@ from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
 from castlerules_sphinx.domain import anchor_of
 from castlerules_sphinx.scan import TestRef
-from castlerules_sphinx.site import GAMES, OptionInfo, ProofRow, Site
+from castlerules_sphinx.site import GAMES, ProofRow, Site, highlight_of
 
 TITLES = {"throne": "Throne", "ascent": "Ascent"}
 
@@ -417,7 +417,7 @@ def _example(shown: gallery.Replay) -> str:
     out.append(
         rst.list_table(["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80])
     )
-    extra = _focus_highlight(ex.game, shown.steps[ex.focus].move)
+    extra = highlight_of(GAMES[ex.game], shown.steps[ex.focus].move)
     if item.seat is not None and ex.game == "throne":
         extra["seat"] = item.seat
     out.append(
@@ -431,17 +431,6 @@ def _example(shown: gallery.Replay) -> str:
     out.append(".. rubric:: Replay it yourself\n\n")
     out.append(_replay_doctest(module, ex, shown))
     return "".join(out)
-
-
-def _focus_highlight(game: str, move: str) -> dict[str, Any]:
-    from castlerules import ascent
-
-    if game == "throne":
-        return {"highlight": (move[0],)} if move[:1].isupper() else {}
-    card = move.removeprefix("x")
-    if len(card) == 2 and card[1].isdigit():
-        return {"highlight": (ascent.Card(int(card[1]), ascent.Rank.from_letter(card[0])),)}
-    return {}
 
 
 def _replay_doctest(module: Any, ex: gallery.Example, shown: gallery.Replay) -> str:
@@ -503,8 +492,8 @@ def proofs_page(site: Site) -> str:
         )
     total = sum(p.seconds for p in site.proofs)
     out.append(
-        f"{len(site.proofs)} properties, run at build time ({site.proofs_mode} mode) in "
-        f"{total:.1f} s of solver time.\n\n"
+        f"{len(site.proofs)} properties, {total:.1f} s of solver time (run: "
+        f"{site.proofs_mode}).\n\n"
     )
     out.append(
         rst.list_table(
@@ -533,8 +522,8 @@ def _proof(p: ProofRow) -> str:
         if p.trace_moves:
             out.append(f"Moves: {rst.literal(' '.join(p.trace_moves))}\n\n")
         out.append(position_block(p.trace_positions[-1], "The last position"))
-        if p.svg:
-            out.append(figure(p.svg, f"The last position of the {kind.lower()}.", "proof-diagram"))
+        if p.figures:
+            out.append(figures(list(p.figures)))
     return "".join(out)
 
 
@@ -586,11 +575,3 @@ def timings(site: Site) -> str:
         "The generated pages were computed from the engine when this site was built "
         f"({parts}; searches and proofs are reused while the sources do not change).\n"
     )
-
-
-def option_info(site: Site, game: str, name: str) -> OptionInfo:
-    return next(o for o in site.options[game] if o.name == name)
-
-
-def proof_rows(site: Site) -> tuple[ProofRow, ...]:
-    return site.proofs or ()

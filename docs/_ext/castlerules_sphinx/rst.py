@@ -29,12 +29,6 @@ def literal(text: str) -> str:
     return f"``{clean}``" if clean else "``''``"
 
 
-def indent(text: str, spaces: int = 3) -> str:
-    """Indent every non-empty line."""
-    pad = " " * spaces
-    return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
-
-
 def list_table(
     header: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int] | None = None
 ) -> str:
@@ -51,9 +45,3 @@ def list_table(
             out.extend("       " + line if line.strip() else "" for line in lines[1:])
     out.append("")
     return "\n".join(out) + "\n"
-
-
-def code(lines: Iterable[str], language: str = "python") -> str:
-    """A code block."""
-    body = "\n".join("   " + line if line else "" for line in lines)
-    return f".. code-block:: {language}\n\n{body}\n\n"

@@ -36,10 +36,6 @@ class TestRef:
         stem = self.path.removesuffix(".py").replace("/", "-").replace("_", "-")
         return f"test-{stem}-{self.name.replace('.', '-').replace('_', '-')}".lower()
 
-    @property
-    def pyobject(self) -> str:
-        return self.name
-
 
 @dataclass(frozen=True)
 class Citation:

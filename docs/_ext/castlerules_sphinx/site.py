@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import os
 import pickle
 import re
@@ -90,7 +91,8 @@ class ProofRow:
     trace_positions: tuple[str, ...]
     trace_moves: tuple[str, ...]
     trace_note: str
-    svg: str = ""
+    figures: tuple[tuple[str, str], ...] = ()
+    """Boards drawn from the replayed trace: (svg, caption)."""
 
     @property
     def anchor(self) -> str:
@@ -253,7 +255,8 @@ def _svg(module: ModuleType, state: Any, **kwargs: Any) -> str:
     return text
 
 
-def _highlight(module: ModuleType, move_text: str) -> dict[str, Any]:
+def highlight_of(module: ModuleType, move_text: str) -> dict[str, Any]:
+    """The ``svg()`` keyword that outlines the piece a move names (nothing for votes, end)."""
     if module is throne:
         if move_text[:1].isalpha() and move_text[:1].isupper():
             return {"highlight": (move_text[0],)}
@@ -338,7 +341,7 @@ def illustrate(module: ModuleType, site: Site, players: int = 4) -> dict[str, Il
                     events[event.clause] = Illustration(
                         game=module.NAME,
                         clause=event.clause,
-                        svg=_svg(module, after, **_highlight(module, text)),
+                        svg=_svg(module, after, **highlight_of(module, text)),
                         caption=f"Seeded game ({setup}), after move {ply} ({text}): {event.text}",
                         position=module.to_text(after),
                     )
@@ -384,7 +387,7 @@ def _refusals(
                 found[err.clause] = Illustration(
                     game=module.NAME,
                     clause=err.clause,
-                    svg=_svg(module, state, **_highlight(module, text)),
+                    svg=_svg(module, state, **highlight_of(module, text)),
                     caption=f"{caption} {text}: {err}",
                     position=module.to_text(state),
                 )
@@ -419,6 +422,56 @@ def _proof_rows(results: Any) -> tuple[ProofRow, ...]:
     return tuple(rows)
 
 
+PROOFS_JSON = "artifacts/proofs.json"
+"""Where ``bash dev prove`` may leave its results as JSON (``Result.to_json`` per property)."""
+
+
+def _recorded_proofs(root: Path) -> tuple[tuple[ProofRow, ...], str] | None:
+    """The results of a proofs run recorded as JSON, if newer than every source.
+
+    ``$CASTLERULES_PROOFS_JSON`` names the file (default ``artifacts/proofs.json``):
+    a list of results, or an object with a ``results`` list, each as
+    ``Result.to_json()`` writes it.  A file older than any ``.py`` file of
+    ``castlerules/`` or ``proofs/`` is stale and ignored: the build then runs
+    the proofs itself.
+    """
+    path = Path(os.environ.get("CASTLERULES_PROOFS_JSON", root / PROOFS_JSON))
+    if not path.is_file():
+        return None
+    stamp = path.stat().st_mtime
+    for base in (root / "castlerules", root / "proofs"):
+        if any(p.stat().st_mtime > stamp for p in base.rglob("*.py")):
+            LOGGER.info("castlerules: %s is older than the sources: not used", path)
+            return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        items = data["results"] if isinstance(data, dict) else data
+        rows = tuple(_row_from_json(item) for item in items)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise SiteError(f"{path} cannot be read as proof results: {err}") from err
+    mode = str(data.get("mode", "recorded")) if isinstance(data, dict) else "recorded"
+    return rows, f"{mode}, from {path.name}"
+
+
+def _row_from_json(item: dict[str, Any]) -> ProofRow:
+    trace = item.get("trace") or {}
+    return ProofRow(
+        name=str(item["name"]),
+        game=str(item["game"]),
+        title=str(item["title"]),
+        clauses=tuple(str(c) for c in item["clauses"]),
+        method=str(item["method"]),
+        verdict=str(item["verdict"]),
+        ok=bool(item["ok"]),
+        seconds=float(item["seconds"]),
+        scope=str(item.get("scope", "")),
+        detail=str(item.get("detail", "")),
+        trace_positions=tuple(trace.get("positions", ())),
+        trace_moves=tuple(trace.get("moves", ())),
+        trace_note=str(trace.get("note", "")),
+    )
+
+
 def _run_proofs(fast: bool) -> tuple[Any, str]:
     """Call the proofs package's entry point; return (results, mode description)."""
     proofs = importlib.import_module("proofs")
@@ -439,31 +492,41 @@ def _run_proofs(fast: bool) -> tuple[Any, str]:
         return runner(), "full"
 
 
-def _check_trace(row: ProofRow) -> str:
-    """Replay a witness or counterexample through the engine; return the last position's SVG."""
+def _check_trace(row: ProofRow) -> tuple[tuple[str, str], ...]:
+    """Replay a witness or counterexample through the engine; draw its last positions.
+
+    The trace's first position is read with ``from_text``, each move with
+    ``parse_move`` and played with ``apply``; every position the proof
+    recorded must be the one the engine reaches.  Returns the boards before
+    and after the last move.
+    """
     if not row.trace_positions:
-        return ""
+        return ()
     module = GAMES.get(row.game)
     if module is None:
-        return ""
+        raise SiteError(f"proof {row.name}: unknown game {row.game!r}")
     try:
         state = module.from_text(row.trace_positions[0])
+        states = [state]
         for i, text in enumerate(row.trace_moves):
             state = module.apply(state, module.parse_move(state, text))
-            if (
-                i + 1 < len(row.trace_positions)
-                and module.to_text(state) != row.trace_positions[i + 1]
-            ):
+            states.append(state)
+            recorded = row.trace_positions[i + 1] if i + 1 < len(row.trace_positions) else None
+            if recorded is not None and module.to_text(state) != recorded:
                 raise SiteError(
                     f"proof {row.name}: move {i + 1} ({text}) does not lead to the position "
                     "the proof recorded"
                 )
-        final = module.from_text(row.trace_positions[-1])
+    except SiteError:
+        raise
     except Exception as err:  # any engine refusal is a broken claim
-        if isinstance(err, SiteError):
-            raise
         raise SiteError(f"proof {row.name}: its trace cannot be replayed: {err}") from err
-    return _svg(module, final)
+    out = []
+    if len(states) > 1:
+        last = row.trace_moves[-1]
+        out.append((_svg(module, states[-2]), f"Before the last move ({last})."))
+    out.append((_svg(module, states[-1]), "The last position."))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- collect
@@ -537,6 +600,9 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
     # The proof table.
     tick = time.perf_counter()
     cached = cache.data.get("proofs")
+    recorded = _recorded_proofs(root)
+    if recorded is not None:
+        cached = recorded
     if cached is None:
         try:
             results, mode = _run_proofs(proofs_fast)
@@ -557,6 +623,5 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
 
 
 def with_trace_svg(row: ProofRow) -> ProofRow:
-    """The row with the SVG of its trace's last position (replayed through the engine)."""
-    svg = _check_trace(row)
-    return ProofRow(**{**row.__dict__, "svg": svg})
+    """The row with the boards of its trace (replayed through the engine)."""
+    return ProofRow(**{**row.__dict__, "figures": _check_trace(row)})

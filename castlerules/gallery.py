@@ -418,9 +418,9 @@ def _check_flipped_square(shown: Replay) -> tuple[str, ...]:
         f"Move {step.number}: seat {mover} advances {leader} ({leader.rank.title}); square {d} "
         f"is free for its rank, so it lands there, on top of the flipped cards, and is "
         "flipped in turn (A9, A8).",
-        f"Had seat {mover} advanced {high} ({high.rank.title}, a higher rank) from square "
-        f"{source} instead, square {d} would have counted as occupied: it would have jumped "
-        f"over it to square {target} (A9, A3).",
+        f"Had seat {mover} advanced {high} ({high.rank.title}, a higher rank) from "
+        f"{'the Start' if source == 0 else f'square {source}'} instead, square {d} would have "
+        f"counted as occupied: it would have jumped over it to square {target} (A9, A3).",
     )
 
 
@@ -482,14 +482,19 @@ def _check_removal(shown: Replay) -> tuple[str, ...]:
     _ensure(_cites(step, "A13"), ex, "describe() does not cite A13")
     taken_text = " ".join(str(c) for c in part)
     rest_text = " ".join(str(c) for c in rest)
+    left = (
+        f"The card left behind, {top} ({top.rank.title}),"
+        if len(rest) == 1
+        else f"The remainder ({rest_text}) has {top} ({top.rank.title}) on top; it"
+    )
+    values = "its value counts" if len(rest) == 1 else "their values count"
     return (
         f"Move {step.number}: seat {mover}'s stack, just moved to square {square}, takes "
-        f"{taken_text} from column {column} (A10): only part of that stack.",
-        f"The remainder ({rest_text}) now has {top} ({top.rank.title}) on top, on square "
-        f"{square}: above its arrival square {ceiling}, and square {square} is in the upper "
-        f"half (squares {rules.upper_half} and above) (A13).",
+        f"{taken_text} from column {column}: only part of that stack (A10).",
+        f"{left} stands on square {square}, above its arrival square {ceiling}, and square "
+        f"{square} is in the upper half (squares {rules.upper_half} and above) (A13).",
         f"So the whole remainder leaves the board: removed(state, {column}) lists "
-        f"{rest_text}, and their values count against seat {column} (A13, A16).",
+        f"{rest_text}, and {values} against seat {column} (A13, A16).",
     )
 
 
@@ -636,7 +641,7 @@ def _check_elimination(shown: Replay) -> tuple[str, ...]:
         )
     _ensure(throne.phase(reveal) == "movement", ex, "play did not resume with a climb")
     _ensure(resume.seat == (mover + 1) % players, ex, "play did not resume after the mover")
-    who = ", ".join(str(s) for s in no_voters)
+    who = _and([str(s) for s in sorted(v for v in no_voters if v is not None)])
     return (
         f"Move {climb.number}: seat {mover} moves {candidate} from the nobles to the throne: "
         "an election (B10).",
@@ -647,6 +652,13 @@ def _check_elimination(shown: Replay) -> tuple[str, ...]:
         f"Move {resume.number}: play resumes with seat {resume.seat}, the seat after the "
         f"mover, which moves {resume.move[0]} up (B13, B8).",
     )
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
 def _favourites(state: Any, seat: int) -> frozenset[str]:
@@ -771,21 +783,15 @@ def _check_max_round(shown: Replay) -> tuple[str, ...]:
         f"{', '.join(by_floor[f])} on floor {f} ({len(by_floor[f])} × {rules.points_of(f)})"
         for f in sorted(by_floor, reverse=True)
     ]
-    others = sorted(
-        x
-        for x in rules.letters()
-        if throne.floor_of(crowning, x) == top - 1 and x not in favourites
-    )
     return (
         f"Seat {target}'s favourites in round 1 are {''.join(sorted(favourites))} (B4).",
         f"Move {ex.focus + 1}: {king}, a favourite, climbs to the throne; at that moment "
         + "; ".join(parts)
         + " (B14).",
         f"Every seat votes Yes: {king} is king and round 1 ends (B12). Seat {target} scores "
-        f"{throne.round_scores(final)[0][target]}: 10 for the king, then the nobles' floor, "
-        f"which holds at most {rules.capacity(top - 1)} characters and now holds "
-        f"{len(by_floor.get(top - 1, []))} favourites and {len(others)} others, then the "
-        "dignitaries: no round can score more (see the proof table).",
+        f"{throne.round_scores(final)[0][target]} = 10 + 3 × 5 + 2 × 4, the most a round can "
+        f"give: the nobles' floor holds at most {rules.capacity(top - 1)} and the king came "
+        "from it (the proof table proves the bound) (B14, B7).",
     )
 
 

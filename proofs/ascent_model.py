@@ -1,1 +1,1266 @@
-"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file."""
+"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
+
+Ascent as a symbolic transition system, built from the engine's ``Rules``.
+
+Every number of the rules comes from a :class:`castlerules.ascent.Rules`
+instance (``arrival_of``, ``squares``, ``upper_half``, ``favours_per_move`` and
+the Boolean options) or from the engine's card tables (``value_of``,
+``CARDS_PER_SET``).  Each option may instead be left *symbolic*: a free Z3 term
+constrained to the values that ``Rules`` accepts (:meth:`AscentModel.assumptions`),
+so that one query covers every value of it.  The bridge tests check those
+domains against ``Rules`` itself, and :meth:`Opts.removal` against
+``Rules.removal_applies``.
+
+**Cards.**  The state is kept per card (:class:`Card`): the engine's card
+number ``idx`` with its value and owner, and
+
+- ``col``: the column holding it, or whose removed pile holds it (A13);
+- ``sq``: its square, ``0`` the Start, ``1 .. squares`` the path, or
+  :data:`REMOVED`;
+- ``dep``: its place in its stack, ``0`` the top (0 on a Start, or removed);
+- ``below``: the card directly under it, or :data:`NONE`;
+- ``top``: the top card of its stack (itself on a Start; :data:`NONE` once
+  removed);
+- ``flp``: whether it lies flipped (A8).
+
+The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
+step is open) with the engine's step ``(sd, sm, sk)`` (square, moved cards,
+favours taken), all 0 outside a step, so that a position has one encoding.
+
+**Moves.**  A move (:class:`Move`) is ``kind`` (:data:`ADVANCE`,
+:data:`FAVOUR`, :data:`END`) and the card ``x``, plus *selections*: cards the
+rules look at, each a :class:`Card` whose fields the guard ties to the state
+(``lead`` the leader of the moving part, ``bx`` the card under ``x``, ``ttop``
+the top of the target square, ``tb`` the bottom of the moved stack and ``tt``
+its top, ``qt`` the top of the stack a favour takes from), the destination
+``d``, and how the turn goes on (``cont``, ``nxt``).
+
+**The guard in three parts**, so that the same rules serve two models:
+
+- :meth:`AscentModel.advance_views`, :meth:`AscentModel.favour_views`,
+  :meth:`AscentModel.end_views`: constraints on the move's selections and the
+  turn;
+- :meth:`AscentModel.advance_card`: what the guard says of *every* card (the
+  target square is empty unless ``ttop`` is its top; the strict reading's
+  bound on every moving card);
+- what it says of *some* card: the destination is the lowest free square
+  (:meth:`AscentModel.advance_exists`), a favour is or is not pending
+  (:meth:`AscentModel.pending`), each selection is a card of the position
+  (:meth:`AscentModel.pick`);
+
+and the successor *card by card*: :meth:`AscentModel.advance_card_post`,
+:meth:`AscentModel.favour_card_post` give a card's new fields from its old
+ones and the move; :meth:`AscentModel.turn_post` the turn.
+
+**The full model** (:meth:`AscentModel.relation`) applies them to every card of a
+game of ``n`` players, with every selection *picked*: ``idx == c`` forces the
+fields of card ``c``.  It is the engine's transition, turn passing included
+(:meth:`AscentModel.exact_turn`, rules 16-18): the bridge tests check, on
+positions of random games, that it admits exactly the engine's successor and
+exactly the engine's legal moves; BMC (:func:`unroll`) unrolls it to find
+games, which the engine then replays.  For BMC the numbers may be
+bit-vectors (``Params.bitvector``), solved by bit-blasting; the same
+formulas, since every constant goes through :meth:`Params.k`.
+
+**The small model** (:class:`Small`) proves the invariant by induction.  The
+invariant (:meth:`AscentModel.inv_card`, :meth:`AscentModel.inv_pair`,
+:meth:`AscentModel.inv_turn`) is a conjunction of formulas *for every card* and *for
+every pair of cards*, with no existential; a card's successor depends only on
+its own fields and the move's selections; the guard is the selections'
+constraints, the every-card part and the some-card part.  So consecution
+holds for all positions as soon as it holds, for two arbitrary cards ``c``
+and ``b``, under the invariant instantiated on every card and pair among
+``c``, ``b`` and the selections, and the every-card guard instantiated on
+them (the some-card part only restricts moves: dropping it is sound).  Any
+real position gives such an instance (take ``c``, ``b`` and the selected
+cards), hence the theorem.  Cards of other columns than the mover's (and the
+favour's target column) are instances whose successor is themselves: framing
+is part of the same argument, for any number of columns.  Two cards with the
+same number have the same fields (``consistent``), and a card's number,
+value and owner are free within their ranges, which only widens the claim.
+Whose turn follows a turn's end (``nxt``) and whether the turn goes on after
+a favour (``cont``) are free there too: more successors than the engine's,
+never fewer, and the invariant does not speak of them.
+
+What links the proofs to the engine is the full model, whose agreement with
+the engine is *tested* (bridge tests), not proved: the small model's guard and
+successor are the full model's, by construction (the same functions).
+
+**Folding.**  The formula builders (:func:`all_of`, :func:`ite` ...) accept
+Python constants and fold them, so that a concrete position (the bridge)
+evaluates to Python values and concrete options give small formulas.
+"""
+# ruff: noqa: E501 (only the ownership line of the docstring is longer than 100)
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+import z3
+
+from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, value_of
+from castlerules.core.errors import ArgumentError
+from proofs import smt
+from proofs.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
+from proofs.smt import Model as Z3Model
+
+# --------------------------------------------------------------------------- folding
+# The formulas below are written once and built over Z3 terms *or* Python
+# constants: these wrappers of :mod:`proofs.smt` fold constants as they build,
+# so that a concrete position (the bridge) or concrete options give small
+# formulas, and a fully concrete one evaluates to a Python value.
+
+
+def _known(x: Expr) -> bool:
+    return isinstance(x, bool | int)
+
+
+def all_of(items: Iterable[Expr]) -> Expr:
+    """Conjunction, folding Python Booleans."""
+    rest = []
+    for item in items:
+        if item is True:
+            continue
+        if item is False:
+            return False
+        rest.append(item)
+    return smt.all_of(rest) if rest else True
+
+
+def any_of(items: Iterable[Expr]) -> Expr:
+    """Disjunction, folding Python Booleans."""
+    rest = []
+    for item in items:
+        if item is False:
+            continue
+        if item is True:
+            return True
+        rest.append(item)
+    return smt.any_of(rest) if rest else False
+
+
+def neg(x: Expr) -> Expr:
+    return (not x) if isinstance(x, bool) else smt.neg(x)
+
+
+def implies(a: Expr, b: Expr) -> Expr:
+    if a is False or b is True:
+        return True
+    if a is True:
+        return b
+    if b is False:
+        return smt.neg(a)
+    return smt.implies(a, b)
+
+
+def ite(c: Expr, a: Expr, b: Expr) -> Expr:
+    if isinstance(c, bool):
+        return a if c else b
+    if _known(a) and _known(b) and type(a) is type(b) and a == b:
+        return a
+    return smt.ite(c, a, b)
+
+
+def select(index: Expr, items: Sequence[Expr]) -> Expr:
+    """``items[index]`` (the last item for an index out of range, as :func:`proofs.smt.select`)."""
+    if isinstance(index, int) and not isinstance(index, bool):
+        return items[index] if 0 <= index < len(items) else items[-1]
+    out = items[-1]
+    for i in range(len(items) - 2, -1, -1):
+        out = ite(index == i, items[i], out)
+    return out
+
+
+def total(items: Iterable[Expr]) -> Expr:
+    known = 0
+    rest = []
+    for item in items:
+        if _known(item):
+            known += int(item)
+        else:
+            rest.append(item)
+    if not rest:
+        return known
+    return smt.total(rest) + known if known else smt.total(rest)
+
+
+def at_most_one(conditions: Sequence[Expr]) -> Expr:
+    """At most one of the conditions holds (pairwise, so that no integer term is built)."""
+    return all_of(
+        neg(all_of([a, b])) for i, a in enumerate(conditions) for b in conditions[i + 1 :]
+    )
+
+
+def between(x: Expr, low: Expr, high: Expr) -> Expr:
+    return all_of([x >= low, x <= high])
+
+
+def as_z3(x: Expr) -> Expr:
+    """A Z3 term for a formula that may have folded to a Python constant."""
+    return smt.lit(x) if _known(x) else x
+
+
+NONE = -1
+"""``below`` of a stack's bottom card and ``top`` of a removed card: no card."""
+
+REMOVED = -1
+"""``sq`` of a removed card (A13)."""
+
+ADVANCE, FAVOUR, END = 0, 1, 2
+"""Move kinds."""
+
+OPTION_NAMES = (
+    "squares",
+    "arrival",
+    "upper_half",
+    "allow_exposing_split",
+    "favours_per_move",
+    "favour_after_arrival",
+    "removal_in_lower_half",
+    "last_player_continues",
+    "protection",
+)
+"""The options that may be left symbolic (``die`` only picks the first player,
+and every first player is an initial state here)."""
+
+MUTATIONS = ("", "favour_equal_rank", "favour_flipped")
+"""Deliberately wrong rules for the sensitivity checks: a favour may also take a
+leader of *equal* rank (A10 says lower), or a flipped stack (A8 forbids it)."""
+
+
+def _accepts(**options: object) -> bool:
+    try:
+        Rules(**options)
+    except ArgumentError:
+        return False
+    return True
+
+
+def squares_domain() -> range:
+    """The values of ``squares`` that ``Rules`` accepts, asked of ``Rules`` itself
+    (with the lowest arrival squares and upper half, so that only ``squares``'
+    own check decides)."""
+    ok = [v for v in range(64) if _accepts(squares=v, arrival=tuple(range(1, 7)), upper_half=1)]
+    if not ok or ok != list(range(ok[0], ok[-1] + 1)):
+        raise AssertionError(f"the squares Rules accepts are not a range: {ok}")
+    return range(ok[0], ok[-1] + 1)
+
+
+@attrs.frozen(slots=True)
+class Opts:
+    """The options as Z3 terms: constants from ``rules`` or free variables."""
+
+    squares: Expr
+    arrival: tuple[Expr, ...]
+    """Arrival square of the ranks of value 1..6 (index ``value - 1``)."""
+    upper: Expr
+    aes: Expr
+    unlimited: Expr
+    limit: Expr
+    faa: Expr
+    rilh: Expr
+    lpc: Expr
+    prot: Expr
+
+    def arrival_of(self, value: Expr) -> Expr:
+        """The arrival square (ceiling) of a rank value (A6, spec rule 4)."""
+        return select(value - 1, list(self.arrival))
+
+    def removal(self, square: Expr) -> Expr:
+        """Whether an exposed remainder on ``square`` leaves the board
+        (``Rules.removal_applies``; A13, rule 15)."""
+        return all_of([between(square, 1, self.squares), any_of([self.rilh, square >= self.upper])])
+
+
+@attrs.frozen(slots=True)
+class Params:
+    """One model: ``rules`` and ``players``, the options left symbolic, a mutation."""
+
+    rules: Rules
+    players: int
+    symbolic: tuple[str, ...] = ()
+    mutation: str = ""
+    bitvector: bool = False
+    """Numbers as bit-vectors (for BMC, solved by bit-blasting to SAT) instead of
+    integers (for induction, and the bridge)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.bitvector and self.symbolic:
+            raise ValueError("the bit-vector model has concrete options only")
+        if self.players not in PLAYERS:
+            raise ValueError(f"players must be in {PLAYERS}")
+        unknown = set(self.symbolic) - set(OPTION_NAMES)
+        if unknown or self.mutation not in MUTATIONS:
+            raise ValueError(f"unknown symbolic options {unknown} or mutation {self.mutation!r}")
+
+    @property
+    def cards(self) -> int:
+        """The cards in play: one set per player (spec rule 1)."""
+        return CARDS_PER_SET * self.players
+
+    @property
+    def max_squares(self) -> int:
+        """The most path squares a position of this model may have."""
+        if "squares" in self.symbolic:
+            return squares_domain()[-1]
+        return self.rules.squares
+
+    @property
+    def bits(self) -> int:
+        """Bit width of the bit-vector model: room for every sum the model builds
+        (depths and the moved count are below twice the cards), signed."""
+        return (4 * self.cards + self.max_squares + 8).bit_length() + 1
+
+    def var(self, name: str) -> Expr:
+        """A fresh number of the model's sort."""
+        return z3.BitVec(name, self.bits) if self.bitvector else int_var(name)
+
+    def k(self, value: int) -> Expr:
+        """A number constant: a Python int (folded as formulas are built), or a
+        bit-vector constant in the bit-vector model."""
+        return z3.BitVecVal(value, self.bits) if self.bitvector else value
+
+    def make_opts(self) -> Opts:
+        r, sym = self.rules, self.symbolic
+        k = self.k
+
+        def num(name: str, value: int) -> Expr:
+            return int_var(f"opt_{name}") if name in sym else k(value)
+
+        def flag(name: str, value: bool) -> Expr:
+            return bool_var(f"opt_{name}") if name in sym else value
+
+        if "arrival" in sym:
+            arrival = tuple(int_var(f"opt_arrival_{v}") for v in range(1, 7))
+        else:
+            arrival = tuple(k(r.arrival_of(v)) for v in range(1, 7))
+        if "favours_per_move" in sym:
+            unlimited, limit = bool_var("opt_favours_unlimited"), int_var("opt_favours_limit")
+        elif r.favours_per_move is None:
+            unlimited, limit = True, k(1)
+        else:
+            unlimited, limit = False, k(r.favours_per_move)
+        return Opts(
+            squares=num("squares", r.squares),
+            arrival=arrival,
+            upper=num("upper_half", r.upper_half),
+            aes=flag("allow_exposing_split", r.allow_exposing_split),
+            unlimited=unlimited,
+            limit=limit,
+            faa=flag("favour_after_arrival", r.favour_after_arrival),
+            rilh=flag("removal_in_lower_half", r.removal_in_lower_half),
+            lpc=flag("last_player_continues", r.last_player_continues),
+            prot=flag("protection", r.protection),
+        )
+
+
+@attrs.frozen(slots=True)
+class Card:
+    """One card's fields (see the module documentation)."""
+
+    idx: Expr
+    val: Expr
+    owner: Expr
+    col: Expr
+    sq: Expr
+    dep: Expr
+    below: Expr
+    top: Expr
+    flp: Expr
+
+    def at(self, col: Expr, sq: Expr) -> Expr:
+        return all_of([self.col == col, self.sq == sq])
+
+    def same_stack(self, other: Card) -> Expr:
+        return all_of([self.col == other.col, self.sq == other.sq])
+
+    def on_path(self) -> Expr:
+        return self.sq >= 1
+
+
+NumVar = Callable[[str], Expr]
+"""A maker of fresh number variables (integers, or bit-vectors)."""
+
+
+def fresh_card(
+    tag: str,
+    var: NumVar = int_var,
+    idx: Expr | None = None,
+    val: Expr | None = None,
+    owner: Expr | None = None,
+) -> Card:
+    """A card of fresh variables (number, value and owner too unless given)."""
+    return Card(
+        idx=var(f"{tag}_idx") if idx is None else idx,
+        val=var(f"{tag}_val") if val is None else val,
+        owner=var(f"{tag}_owner") if owner is None else owner,
+        col=var(f"{tag}_col"),
+        sq=var(f"{tag}_sq"),
+        dep=var(f"{tag}_dep"),
+        below=var(f"{tag}_below"),
+        top=var(f"{tag}_top"),
+        flp=bool_var(f"{tag}_flp"),
+    )
+
+
+@attrs.frozen(slots=True)
+class Turn:
+    """Whose turn it is, and the open favour / replay step (rule 16)."""
+
+    actor: Expr
+    mid: Expr
+    sd: Expr
+    sm: Expr
+    sk: Expr
+
+    def over(self, nxt: Expr) -> Turn:
+        """The turn after a turn ends: ``nxt`` plays (or -1: the game is over)."""
+        return Turn(nxt, False, 0, 0, 0)
+
+
+def fresh_turn(tag: str, var: NumVar = int_var) -> Turn:
+    return Turn(
+        actor=var(f"{tag}_actor"),
+        mid=bool_var(f"{tag}_mid"),
+        sd=var(f"{tag}_sd"),
+        sm=var(f"{tag}_sm"),
+        sk=var(f"{tag}_sk"),
+    )
+
+
+@attrs.frozen(slots=True)
+class AState:
+    """A position of the full model: every card in play, and the turn."""
+
+    cards: tuple[Card, ...]
+    turn: Turn
+
+
+@attrs.frozen(slots=True)
+class Move:
+    """A symbolic move: ``kind``, the card ``x``, and the selections the guard ties."""
+
+    kind: Expr
+    x: Card
+    lead: Card
+    bx: Card
+    ttop: Card
+    tb: Card
+    tt: Card
+    qt: Card
+    d: Expr
+    cont: Expr
+    nxt: Expr
+
+    def views(self) -> tuple[Card, ...]:
+        return (self.x, self.lead, self.bx, self.ttop, self.tb, self.tt, self.qt)
+
+
+def fresh_move(tag: str, var: NumVar = int_var) -> Move:
+    return Move(
+        kind=var(f"{tag}_kind"),
+        x=fresh_card(f"{tag}_x", var),
+        lead=fresh_card(f"{tag}_lead", var),
+        bx=fresh_card(f"{tag}_bx", var),
+        ttop=fresh_card(f"{tag}_ttop", var),
+        tb=fresh_card(f"{tag}_tb", var),
+        tt=fresh_card(f"{tag}_tt", var),
+        qt=fresh_card(f"{tag}_qt", var),
+        d=var(f"{tag}_d"),
+        cont=bool_var(f"{tag}_cont"),
+        nxt=var(f"{tag}_nxt"),
+    )
+
+
+@attrs.frozen(slots=True)
+class Case:
+    """One guarded command of the transition: its kind and the branch it takes (a
+    favour pending after the Advance; the remainder removed; the turn going on
+    after the favour).  :meth:`AscentModel.guard`, :meth:`AscentModel.card_post`
+    and :meth:`AscentModel.turn_post` give its guard and successor."""
+
+    label: str
+    kind: int
+    removed: bool = False
+    pending: bool = False
+    cont: bool = False
+
+
+CASES: tuple[Case, ...] = (
+    Case("Advance, favour pending", ADVANCE, pending=True),
+    Case("Advance, turn ends", ADVANCE, pending=False),
+    Case("Favour, remainder stays, turn goes on", FAVOUR, removed=False, cont=True),
+    Case("Favour, remainder stays, turn ends", FAVOUR, removed=False, cont=False),
+    Case("Favour, remainder removed, turn goes on", FAVOUR, removed=True, cont=True),
+    Case("Favour, remainder removed, turn ends", FAVOUR, removed=True, cont=False),
+    Case("EndTurn", END),
+)
+"""The transition as guarded commands: mutually exclusive, covering every legal move."""
+
+
+class AscentModel:
+    """The rules of one :class:`Params` as formulas over cards, turns and moves."""
+
+    def __init__(self, params: Params) -> None:
+        self.p = params
+        self.n = params.players
+        self.N = params.cards
+        self.smax = params.max_squares
+        self.o = params.make_opts()
+        self.var = params.var
+        self.k = params.k
+
+    # ------------------------------------------------------------------ options
+    def assumptions(self) -> list[Expr]:
+        """The values ``Rules`` accepts for the symbolic options (checked against
+        ``Rules`` by the bridge tests)."""
+        o, sym = self.o, self.p.symbolic
+        out: list[Expr] = []
+        if "squares" in sym:
+            dom = squares_domain()
+            out.append(between(o.squares, dom[0], dom[-1]))
+        if "arrival" in sym or "squares" in sym:
+            out.append(o.arrival[0] >= 1)
+            out.extend(a < b for a, b in zip(o.arrival, o.arrival[1:], strict=False))
+            out.append(o.arrival[-1] <= o.squares)
+        if "upper_half" in sym or "squares" in sym:
+            out.append(between(o.upper, 1, o.squares))
+        if "favours_per_move" in sym:
+            out.append(any_of([o.unlimited, o.limit >= 1]))
+        return out
+
+    def arr(self, u: Card) -> Expr:
+        """The arrival square (ceiling) of a card (A6)."""
+        return self.o.arrival_of(u.val)
+
+    def excused(self, top: Card) -> Expr:
+        """A stack whose top stands above its own arrival square may stay there: an
+        exposed remainder where A13 does not remove it, or anywhere with
+        ``allow_exposing_split`` (rule 15; the engine's ``ceiling_violations``)."""
+        return all_of([top.sq > self.arr(top), any_of([self.o.aes, neg(self.o.removal(top.sq))])])
+
+    def rank_ok(self, low: Expr, high: Expr) -> Expr:
+        """A10: a favour takes a stack whose leader ranks lower (the mutation: or equal)."""
+        return low <= high if self.p.mutation == "favour_equal_rank" else low < high
+
+    def takeable(self, u: Card) -> Expr:
+        """A8, rule 13: flipped cards are never taken (the mutation: they may be)."""
+        return True if self.p.mutation == "favour_flipped" else neg(u.flp)
+
+    # ------------------------------------------------------------------ Advance
+    def in_part(self, t: Turn, m: Move, u: Card) -> Expr:
+        """``u`` moves with ``x``: ``x`` and every card above it (rule 8; A3)."""
+        x = m.x
+        return all_of(
+            [u.at(t.actor, x.sq), any_of([all_of([x.sq >= 1, u.dep <= x.dep]), u.idx == x.idx])]
+        )
+
+    def advance_views(self, t: Turn, m: Move) -> Expr:
+        """The Advance's guard on the move's selections (rules 8-12)."""
+        o, p, x, lead, d = self.o, t.actor, m.x, m.lead, m.d
+        ttop = m.ttop
+        return all_of(
+            [
+                m.kind == ADVANCE,
+                t.actor >= 0,
+                neg(all_of([t.mid, t.sk == 0])),  # A12: the replay comes after a favour
+                between(x.idx, 0, self.N - 1),
+                x.col == p,  # A2: the player's own column
+                x.sq >= 0,
+                neg(x.flp),  # A8: flipped cards never move
+                lead.idx == x.top,  # rule 8: the part's leader is the stack's top
+                x.sq < d,  # A3, A4: up
+                d <= self.arr(lead),  # A6: not above the leader's ceiling
+                m.bx.idx == x.below,
+                any_of(  # A7, rule 11: the remainder's new top is not exposed
+                    [x.sq == 0, x.below == NONE, o.aes, x.sq <= self.arr(m.bx)]
+                ),
+                between(ttop.idx, NONE, self.N - 1),
+                implies(  # A9: a square holding cards is free only as the leader's
+                    ttop.idx != NONE,  # arrival square with flipped cards (rule 12)
+                    all_of([ttop.at(p, d), ttop.dep == 0, d == self.arr(lead), ttop.flp]),
+                ),
+                between(m.nxt, -1, self.n - 1),
+            ]
+        )
+
+    def advance_card(self, t: Turn, m: Move, u: Card) -> Expr:
+        """What the Advance's guard says of every card ``u``."""
+        return all_of(
+            [
+                # A3: without a top card there, the destination square is empty
+                implies(m.ttop.idx == NONE, neg(u.at(t.actor, m.d))),
+                # A7: the strict (wrong) reading bounds every moving card by its ceiling
+                implies(all_of([neg(self.o.prot), self.in_part(t, m, u)]), self.arr(u) >= m.d),
+            ]
+        )
+
+    def free(self, cards: Sequence[Card], col: Expr, sq: Expr, ceiling: Expr) -> Expr:
+        """A square is free for a rank whose ceiling is ``ceiling``: empty, or that
+        arrival square holding flipped cards (A3, A9)."""
+        here = [u.at(col, sq) for u in cards]
+        flipped = [all_of([h, u.flp]) for h, u in zip(here, cards, strict=True)]
+        return any_of([neg(any_of(here)), all_of([sq == ceiling, any_of(flipped)])])
+
+    def advance_exists(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
+        """What the Advance's guard says of some card: every square jumped over is
+        not free (A3: the destination is the *lowest* free square)."""
+        x, ceiling = m.x, self.arr(m.lead)
+        return all_of(
+            implies(all_of([x.sq < e, e < m.d]), neg(self.free(cards, t.actor, e, ceiling)))
+            for e in range(1, self.smax + 1)
+        )
+
+    def pending(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
+        """After the Advance, a favour is available (rules 13, 16; A10)."""
+        flip_now = m.d == self.arr(m.lead)
+        targets = [
+            all_of(
+                [
+                    u.col != t.actor,
+                    u.sq == m.d,
+                    u.dep == 0,
+                    self.takeable(u),
+                    self.rank_ok(u.val, m.lead.val),
+                ]
+            )
+            for u in cards
+        ]
+        return all_of([any_of([self.o.faa, neg(flip_now)]), any_of(targets)])
+
+    def advance_card_post(self, t: Turn, m: Move, u: Card) -> Card:
+        """A card after the Advance: the part lands on ``d``, on top of any flipped
+        cards there (A3, A9), flipped if ``d`` is the leader's arrival square (A8,
+        rule 12); the cards under the part stay, a layer higher in their stack."""
+        p, x, d = t.actor, m.x, m.d
+        part = self.in_part(t, m, u)
+        target = u.at(p, d)
+        rest = all_of([u.at(p, x.sq), x.sq >= 1, u.dep > x.dep])
+        return attrs.evolve(
+            u,
+            sq=ite(part, d, u.sq),
+            dep=ite(target, u.dep + x.dep + 1, ite(rest, u.dep - x.dep - 1, u.dep)),
+            below=ite(u.idx == x.idx, m.ttop.idx, u.below),
+            top=ite(any_of([part, target]), m.lead.idx, ite(rest, m.bx.idx, u.top)),
+            flp=ite(part, d == self.arr(m.lead), u.flp),
+        )
+
+    def advance_turn(self, t: Turn, m: Move, pending: bool) -> Turn:
+        if pending:
+            return Turn(t.actor, True, m.d, m.x.dep + 1, 0)
+        return t.over(m.nxt)
+
+    # ------------------------------------------------------------------ Favour
+    def favour_views(self, t: Turn, m: Move) -> Expr:
+        """The Favour's guard (rule 13; A10, A11; favours_per_move, favour_after_arrival)."""
+        o, p, x, tb = self.o, t.actor, m.x, m.tb
+        return all_of(
+            [
+                m.kind == FAVOUR,
+                t.actor >= 0,
+                t.mid,  # A11: only the stack just moved takes
+                any_of([o.unlimited, t.sk < o.limit]),  # A10: favours_per_move
+                between(tb.idx, 0, self.N - 1),
+                tb.at(p, t.sd),
+                tb.dep == t.sm - 1,  # tb: the moved stack's bottom card
+                any_of([o.faa, neg(tb.flp)]),  # favour_after_arrival
+                m.tt.idx == tb.top,
+                between(x.idx, 0, self.N - 1),
+                x.col != p,  # A10: another column
+                x.sq == t.sd,  # A10: the same row
+                self.takeable(x),  # A8
+                m.qt.idx == x.top,
+                self.rank_ok(m.qt.val, m.tt.val),  # A10: a lower rank
+                m.bx.idx == x.below,
+                between(m.nxt, -1, self.n - 1),
+            ]
+        )
+
+    def removes(self, t: Turn, m: Move) -> Expr:
+        """The take leaves a remainder whose new top stands above its ceiling on a
+        square where A13 removes it (rule 15)."""
+        return all_of([m.x.below != NONE, self.o.removal(t.sd), t.sd > self.arr(m.bx)])
+
+    def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
+        """A card after the Favour: ``x`` and the cards above it go under the moved
+        stack, flipped with it if it is (A10, rule 14); the remainder stays, or
+        leaves the board for its column's pile (A13, rule 15)."""
+        p, x, d, sm = t.actor, m.x, t.sd, t.sm
+        j = x.dep
+        here = u.at(x.col, d)
+        taken = all_of([here, u.dep <= j])
+        rest = all_of([here, u.dep > j])
+        low = all_of([u.at(p, d), u.dep >= sm])
+        below = ite(u.idx == x.idx, m.tb.below, ite(u.idx == m.tb.idx, m.qt.idx, u.below))
+        if removed:
+            sq = ite(rest, REMOVED, u.sq)
+            rest_dep, rest_top = 0, NONE
+            below = ite(rest, NONE, below)
+        else:
+            sq = u.sq
+            rest_dep, rest_top = u.dep - j - 1, m.bx.idx
+        return attrs.evolve(
+            u,
+            col=ite(taken, p, u.col),
+            sq=sq,
+            dep=ite(taken, sm + u.dep, ite(low, u.dep + j + 1, ite(rest, rest_dep, u.dep))),
+            below=below,
+            top=ite(taken, m.tt.idx, ite(rest, rest_top, u.top)),
+            flp=ite(taken, m.tb.flp, u.flp),
+        )
+
+    def favour_turn(self, t: Turn, m: Move, cont: bool) -> Turn:
+        if cont:
+            return Turn(t.actor, True, t.sd, t.sm + m.x.dep + 1, t.sk + 1)
+        return t.over(m.nxt)
+
+    # ------------------------------------------------------------------ EndTurn
+    def end_views(self, t: Turn, m: Move) -> Expr:
+        """EndTurn declines a favour or the replay (A12)."""
+        return all_of([m.kind == END, t.actor >= 0, t.mid, between(m.nxt, -1, self.n - 1)])
+
+    # ------------------------------------------------------------------ cases
+    def views_guard(self, case: Case, t: Turn, m: Move) -> Expr:
+        """A case's guard on the selections (without the every-card and some-card parts)."""
+        if case.kind == ADVANCE:
+            return self.advance_views(t, m)
+        if case.kind == FAVOUR:
+            rem = self.removes(t, m)
+            return all_of(
+                [
+                    self.favour_views(t, m),
+                    rem if case.removed else neg(rem),
+                    m.cont if case.cont else neg(m.cont),
+                ]
+            )
+        return self.end_views(t, m)
+
+    def card_guard(self, case: Case, t: Turn, m: Move, u: Card) -> Expr:
+        """A case's guard on every card ``u``."""
+        return self.advance_card(t, m, u) if case.kind == ADVANCE else True
+
+    def card_post(self, case: Case, t: Turn, m: Move, u: Card) -> Card:
+        if case.kind == ADVANCE:
+            return self.advance_card_post(t, m, u)
+        if case.kind == FAVOUR:
+            return self.favour_card_post(t, m, u, case.removed)
+        return u
+
+    def turn_post(self, case: Case, t: Turn, m: Move) -> Turn:
+        if case.kind == ADVANCE:
+            return self.advance_turn(t, m, case.pending)
+        if case.kind == FAVOUR:
+            return self.favour_turn(t, m, case.cont)
+        return t.over(m.nxt)
+
+    # ------------------------------------------------------------------ invariant
+    def inv_card(self, u: Card) -> list[tuple[str, Expr]]:
+        """The invariant's conjuncts about one card."""
+        o, path = self.o, u.on_path()
+        return [
+            (
+                "domain",
+                all_of(
+                    [
+                        between(u.col, 0, self.n - 1),
+                        between(u.sq, REMOVED, o.squares),
+                        u.dep >= 0,
+                        between(u.below, NONE, self.N - 1),
+                        between(u.top, NONE, self.N - 1),
+                    ]
+                ),
+            ),
+            (
+                "a Start card is single and its owner's",
+                implies(
+                    u.sq == 0,
+                    all_of(
+                        [
+                            u.col == u.owner,
+                            u.dep == 0,
+                            u.below == NONE,
+                            u.top == u.idx,
+                            neg(u.flp),
+                        ]
+                    ),
+                ),
+            ),
+            (
+                "a removed card is in a pile",
+                implies(
+                    u.sq == REMOVED,
+                    all_of([u.dep == 0, u.below == NONE, u.top == NONE, neg(u.flp)]),
+                ),
+            ),
+            (
+                "a card on the path is in a stack with a top",
+                implies(
+                    path,
+                    all_of(
+                        [
+                            u.top != NONE,
+                            u.below != u.idx,
+                            (u.dep == 0) == (u.top == u.idx),
+                        ]
+                    ),
+                ),
+            ),
+            (
+                "a flipped top stands on its arrival square",
+                implies(all_of([path, u.flp, u.dep == 0]), u.sq == self.arr(u)),
+            ),
+            (
+                "ceiling: a top stands at or below its arrival square unless excused",
+                implies(all_of([path, u.dep == 0, u.sq > self.arr(u)]), self.excused(u)),
+            ),
+        ]
+
+    def inv_pair(self, u: Card, v: Card) -> list[tuple[str, Expr]]:
+        """The invariant's conjuncts about two distinct cards."""
+        other = u.idx != v.idx
+        same = all_of([u.on_path(), other, u.same_stack(v)])
+        return [
+            (
+                "below is the next card down",
+                implies(
+                    all_of([u.on_path(), other, u.below == v.idx]),
+                    all_of([u.same_stack(v), v.dep == u.dep + 1]),
+                ),
+            ),
+            (
+                "nothing is under a bottom card",
+                implies(all_of([same, u.below == NONE]), v.dep <= u.dep),
+            ),
+            (
+                "top is the stack's top",
+                implies(
+                    all_of([u.on_path(), other, u.top == v.idx]),
+                    all_of([u.same_stack(v), v.dep == 0]),
+                ),
+            ),
+            ("one card per place of a stack", implies(same, u.dep != v.dep)),
+            ("a stack is wholly flipped or not", implies(same, u.flp == v.flp)),
+            ("cards of a stack share its top", implies(same, u.top == v.top)),
+        ]
+
+    def inv_turn(self, t: Turn) -> list[tuple[str, Expr]]:
+        return [
+            (
+                "turn",
+                all_of(
+                    [
+                        between(t.actor, -1, self.n - 1),
+                        implies(neg(t.mid), all_of([t.sd == 0, t.sm == 0, t.sk == 0])),
+                        implies(
+                            t.mid,
+                            all_of(
+                                [
+                                    t.actor >= 0,
+                                    between(t.sd, 1, self.o.squares),
+                                    t.sm >= 1,
+                                    t.sk >= 0,
+                                ]
+                            ),
+                        ),
+                    ]
+                ),
+            )
+        ]
+
+    def init_card(self, u: Card) -> Expr:
+        """A new game: every card alone on its owner's Start (spec rule 7)."""
+        return all_of(
+            [
+                u.col == u.owner,
+                u.sq == 0,
+                u.dep == 0,
+                u.below == NONE,
+                u.top == u.idx,
+                neg(u.flp),
+            ]
+        )
+
+    def init_turn(self, t: Turn) -> Expr:
+        """Any first player (the die, or ``new_game(first_player=...)``), no step open."""
+        return all_of(
+            [between(t.actor, 0, self.n - 1), neg(t.mid), t.sd == 0, t.sm == 0, t.sk == 0]
+        )
+
+    # ------------------------------------------------------------------ full model
+    def card_of(self, c: int, tag: str) -> Card:
+        """Card ``c`` of the full model: its number, value and owner are constants."""
+        return fresh_card(f"{tag}_c{c}", self.var, idx=c, val=value_of(c), owner=c // CARDS_PER_SET)
+
+    def fresh_state(self, tag: str) -> AState:
+        return AState(tuple(self.card_of(c, tag) for c in range(self.N)), fresh_turn(tag, self.var))
+
+    def fresh_move(self, tag: str) -> Move:
+        return fresh_move(tag, self.var)
+
+    def init(self, s: AState) -> Expr:
+        return all_of([self.init_turn(s.turn), *(self.init_card(u) for u in s.cards)])
+
+    def pick(self, s: AState, v: Card, nullable: bool = False) -> Expr:
+        """Selection ``v`` is the card of ``s`` numbered ``v.idx`` (or, if
+        ``nullable``, :data:`NONE`)."""
+        parts = [
+            implies(
+                v.idx == c,
+                all_of(
+                    [
+                        v.val == u.val,
+                        v.owner == u.owner,
+                        v.col == u.col,
+                        v.sq == u.sq,
+                        v.dep == u.dep,
+                        v.below == u.below,
+                        v.top == u.top,
+                        v.flp == u.flp,
+                    ]
+                ),
+            )
+            for c, u in enumerate(s.cards)
+        ]
+        parts.append(between(v.idx, NONE if nullable else 0, self.N - 1))
+        return all_of(parts)
+
+    def guard(self, case: Case, s: AState, m: Move) -> Expr:
+        """A case's full guard in a position of the full model."""
+        t, cards = s.turn, s.cards
+        parts = [self.views_guard(case, t, m)]
+        if case.kind == ADVANCE:
+            parts += [
+                self.pick(s, m.x),
+                self.pick(s, m.lead),
+                self.pick(s, m.bx, nullable=True),
+                self.pick(s, m.ttop, nullable=True),
+                *(self.advance_card(t, m, u) for u in cards),
+                self.advance_exists(cards, t, m),
+            ]
+            pend = self.pending(cards, t, m)
+            parts.append(pend if case.pending else neg(pend))
+        elif case.kind == FAVOUR:
+            parts += [
+                self.pick(s, m.x),
+                self.pick(s, m.tb),
+                self.pick(s, m.tt),
+                self.pick(s, m.qt),
+                self.pick(s, m.bx, nullable=True),
+            ]
+        return all_of(parts)
+
+    def post(self, case: Case, s: AState, m: Move) -> AState:
+        return AState(
+            tuple(self.card_post(case, s.turn, m, u) for u in s.cards),
+            self.turn_post(case, s.turn, m),
+        )
+
+    def legal(self, s: AState, m: Move) -> Expr:
+        return any_of(self.guard(case, s, m) for case in CASES)
+
+    def equal(self, a: AState, b: AState) -> Expr:
+        ta, tb = a.turn, b.turn
+        parts = [ta.actor == tb.actor, ta.mid == tb.mid, ta.sd == tb.sd, ta.sm == tb.sm]
+        parts.append(ta.sk == tb.sk)
+        for u, v in zip(a.cards, b.cards, strict=True):
+            parts += [u.col == v.col, u.sq == v.sq, u.dep == v.dep, u.below == v.below]
+            parts += [u.top == v.top, u.flp == v.flp]
+        return all_of(parts)
+
+    def step_relation(self, s: AState, m: Move, post: AState) -> Expr:
+        """``m`` is legal in ``s`` and ``post`` is its successor (turn passing free)."""
+        return any_of(
+            all_of([self.guard(case, s, m), self.equal(post, self.post(case, s, m))])
+            for case in CASES
+        )
+
+    def relation(self, s: AState, m: Move, post: AState) -> Expr:
+        """The engine's transition: ``m`` is legal in ``s`` and ``post`` is the engine's
+        successor, turn passing included (rules 16-18)."""
+        return all_of([self.step_relation(s, m, post), self.exact_turn(s, m, post)])
+
+    def invariant(self, s: AState) -> list[tuple[str, Expr]]:
+        """The invariant of a full-model position (every card and every pair)."""
+        out: list[tuple[str, Expr]] = list(self.inv_turn(s.turn))
+        for u in s.cards:
+            out += self.inv_card(u)
+        for u in s.cards:
+            for v in s.cards:
+                if u is not v:
+                    out += self.inv_pair(u, v)
+        return out
+
+    # ------------------------------------------------------------------ exact turns
+    def alive(self, s: AState, q: int) -> Expr:
+        """Seat ``q`` still has an unflipped card in its column, Start included (A14)."""
+        return any_of(all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards)
+
+    def has_advance(self, s: AState, q: int) -> Expr:
+        """Seat ``q`` has a legal Advance (rules 8-11).
+
+        A Start card or a stack whose leader has a free square within its
+        ceiling gives one: its bottom card, which exposes nothing; with the
+        strict reading, the leader alone if that exposes nothing (any deeper
+        card would carry the card under the leader, which then stands above
+        its ceiling already).  The bridge tests check this against the
+        engine's ``advances_of``.
+        """
+        cards = s.cards
+        occ = [False] + [any_of(u.at(q, e) for u in cards) for e in range(1, self.smax + 1)]
+        flipped = [False] + [
+            any_of(all_of([u.at(q, e), u.flp]) for u in cards) for e in range(1, self.smax + 1)
+        ]
+        out = []
+        for u in cards:
+            ceiling = self.arr(u)
+            reach = any_of(
+                all_of(
+                    [
+                        u.sq < e,
+                        ceiling >= e,
+                        any_of([neg(occ[e]), all_of([ceiling == e, flipped[e]])]),
+                    ]
+                )
+                for e in range(1, self.smax + 1)
+            )
+            parts = [u.col == q, u.sq >= 0, u.dep == 0, neg(u.flp), reach]
+            if "protection" in self.p.symbolic or not self.p.rules.protection:
+                exposes_nothing = any_of(
+                    [
+                        u.sq == 0,
+                        u.below == NONE,
+                        self.o.aes,
+                        any_of(all_of([u.below == b.idx, u.sq <= self.arr(b)]) for b in cards),
+                    ]
+                )
+                parts.append(any_of([self.o.prot, exposes_nothing]))
+            out.append(all_of(parts))
+        return any_of(out)
+
+    def next_actor(self, s: AState, p: Expr) -> Expr:
+        """Who plays after ``p``'s turn ends on board ``s`` (rules 17, 18; A14)."""
+        n = self.n
+        alive = [self.alive(s, q) for q in range(n)]
+        can = [all_of([alive[q], self.has_advance(s, q)]) for q in range(n)]
+        chains = []
+        for me in range(n):
+            out = self.k(-1)
+            for k in range(n, 0, -1):
+                q = (me + k) % n
+                out = ite(can[q], self.k(q), out)
+            chains.append(out)
+        early = all_of([neg(self.o.lpc), at_most_one(alive)])
+        return ite(early, -1, select(p, chains))
+
+    def favours_open(self, s: AState, t: Turn, m: Move) -> Expr:
+        """After a favour, further favours are open (A10 and its options)."""
+        o = self.o
+        targets = any_of(
+            all_of(
+                [
+                    u.col != t.actor,
+                    u.sq == t.sd,
+                    u.dep == 0,
+                    self.takeable(u),
+                    self.rank_ok(u.val, m.tt.val),
+                ]
+            )
+            for u in s.cards
+        )
+        return all_of(
+            [any_of([o.unlimited, t.sk + 1 < o.limit]), any_of([o.faa, neg(m.tb.flp)]), targets]
+        )
+
+    def exact_turn(self, pre: AState, m: Move, post: AState) -> Expr:
+        """The engine's turn passing, on the successor's board (rules 16-18)."""
+        p = pre.turn.actor
+        ends = post.turn.actor == self.next_actor(post, p)
+        replay = select(p, [self.has_advance(post, q) for q in range(self.n)])
+        go_on = any_of([self.favours_open(post, pre.turn, m), replay])
+        return all_of(
+            [
+                implies(all_of([m.kind == ADVANCE, neg(post.turn.mid)]), ends),
+                implies(m.kind == FAVOUR, m.cont == go_on),
+                implies(all_of([m.kind == FAVOUR, neg(m.cont)]), ends),
+                implies(m.kind == END, ends),
+            ]
+        )
+
+    # ------------------------------------------------------------------ measures
+    def score(self, s: AState, q: int) -> Expr:
+        """Seat ``q``'s points (rule 19; A15, A16)."""
+        return total(ite(u.col == q, ite(u.sq >= self.arr(u), u.val, -u.val), 0) for u in s.cards)
+
+    def height(self, u: Card) -> Expr:
+        """A card's term of the ranking function: its square, the top square once removed."""
+        return ite(u.sq == REMOVED, self.o.squares, u.sq)
+
+
+class Small:
+    """The small model of one :class:`Params` for induction (see the module documentation).
+
+    ``reps`` are arbitrary cards (any number, value and owner in range);
+    ``move`` holds the selections, themselves cards.  :meth:`hypotheses` gives
+    the invariant instantiated on all of them and every pair, their
+    consistency, and (for a case) its guard on the selections and on each of
+    them.
+    """
+
+    def __init__(self, model: AscentModel, reps: int = 2, tag: str = "s") -> None:
+        self.m = model
+        self.turn = fresh_turn(f"{tag}_t")
+        self.move = fresh_move(f"{tag}_m")
+        self.reps = tuple(fresh_card(f"{tag}_r{i}") for i in range(reps))
+
+    def all_cards(self) -> tuple[Card, ...]:
+        return (*self.reps, *self.move.views())
+
+    def card_domain(self, u: Card, nullable: bool) -> Expr:
+        """A card's number, value and owner are in range (a selection may be NONE)."""
+        real = all_of(
+            [
+                between(u.idx, 0, self.m.N - 1),
+                between(u.val, 1, 6),
+                between(u.owner, 0, self.m.n - 1),
+            ]
+        )
+        return any_of([u.idx == NONE, real]) if nullable else real
+
+    def consistent(self) -> list[Expr]:
+        """Two of the cards with the same number are the same card."""
+        cards = self.all_cards()
+        out = []
+        for i, u in enumerate(cards):
+            for v in cards[i + 1 :]:
+                out.append(
+                    implies(
+                        all_of([u.idx == v.idx, u.idx != NONE]),
+                        all_of(
+                            [
+                                u.val == v.val,
+                                u.owner == v.owner,
+                                u.col == v.col,
+                                u.sq == v.sq,
+                                u.dep == v.dep,
+                                u.below == v.below,
+                                u.top == v.top,
+                                u.flp == v.flp,
+                            ]
+                        ),
+                    )
+                )
+        return out
+
+    def inv_instances(self) -> list[Expr]:
+        """The invariant on every card and ordered pair of cards here (a NONE selection
+        stands for no card: its instances are vacuous)."""
+        cards = self.all_cards()
+        out: list[Expr] = [c for _n, c in self.m.inv_turn(self.turn)]
+        for u in cards:
+            real = u.idx != NONE
+            out += [implies(real, c) for _n, c in self.m.inv_card(u)]
+        for u in cards:
+            for v in cards:
+                if u is not v:
+                    both = all_of([u.idx != NONE, v.idx != NONE])
+                    out += [implies(both, c) for _n, c in self.m.inv_pair(u, v)]
+        return out
+
+    def base(self) -> list[Expr]:
+        """Option domains, card ranges, consistency and the invariant instances."""
+        views = set(map(id, self.move.views()))
+        domains = [self.card_domain(u, id(u) in views) for u in self.all_cards()]
+        return [*self.m.assumptions(), *domains, *self.consistent(), *self.inv_instances()]
+
+    def case_guard(self, case: Case) -> list[Expr]:
+        """The case's guard on the selections and on every card here."""
+        t, mv = self.turn, self.move
+        out = [self.m.views_guard(case, t, mv)]
+        out += [implies(u.idx != NONE, self.m.card_guard(case, t, mv, u)) for u in self.all_cards()]
+        return out
+
+    def post(self, case: Case, u: Card) -> Card:
+        return self.m.card_post(case, self.turn, self.move, u)
+
+
+@attrs.frozen(slots=True)
+class Path:
+    """A path of the full model found by :func:`unroll`, with the Z3 model fixing it."""
+
+    states: tuple[AState, ...]
+    moves: tuple[Move, ...]
+    model: Z3Model
+    depth: int
+
+
+def bmc_solver(model: AscentModel) -> Solver:
+    """A solver for BMC: bit-blasting to SAT for the bit-vector model (much faster on
+    these bounded, case-heavy formulas than the arithmetic solver), else the default."""
+    if model.p.bitvector:
+        return z3.Then("simplify", "bit-blast", "sat").solver()
+    return new_solver()
+
+
+def value(model: Z3Model, term: Expr) -> int:
+    """The value of a number term in a Z3 model (bit-vectors read as signed)."""
+    if isinstance(term, bool | int):
+        return int(term)
+    got = model.eval(term, model_completion=True)
+    if z3.is_bv_value(got):
+        return int(got.as_signed_long())
+    return int(got.as_long())
+
+
+def truth(model: Z3Model, term: Expr) -> bool:
+    """The value of a Boolean term in a Z3 model."""
+    if isinstance(term, bool):
+        return term
+    return bool(z3.is_true(model.eval(term, model_completion=True)))
+
+
+def unroll(
+    model: AscentModel,
+    bad: Callable[[AState], Expr] | None,
+    depth: int,
+    *,
+    last: AscentModel | None = None,
+    bad_step: Callable[[AState, Move, AState], Expr] | None = None,
+    min_depth: int = 1,
+    start: AState | None = None,
+    queries: list[int] | None = None,
+) -> Path | None:
+    """Bounded model checking of the engine's transition (:meth:`AscentModel.relation`):
+    the shortest path of ``min_depth`` to ``depth`` moves from a new game (or
+    from ``start``, typically a concrete position, see
+    :func:`proofs.ascent_bridge.concrete`) to a position where ``bad`` holds,
+    or whose last step satisfies ``bad_step``.
+
+    With ``last``, the last step is taken in that model (a mutation) and the
+    earlier ones in ``model``: the path up to the last move is then a game of
+    the engine's rules, and the last move what only the mutation allows.
+    Each depth is a fresh query (the bit-blasting solver is not incremental).
+    """
+    states = [model.fresh_state("k0") if start is None else start]
+    moves: list[Move] = []
+    path: list[Expr] = [] if start is not None else [as_z3(model.init(states[0]))]
+    for k in range(1, depth + 1):
+        move = model.fresh_move(f"m{k - 1}")
+        nxt = model.fresh_state(f"k{k}")
+        step = as_z3(model.relation(states[-1], move, nxt))
+        if k >= min_depth:
+            solver = bmc_solver(model)
+            solver.add(*path)
+            solver.add(step if last is None else as_z3(last.relation(states[-1], move, nxt)))
+            if bad is not None:
+                solver.add(as_z3(bad(nxt)))
+            if bad_step is not None:
+                solver.add(as_z3(bad_step(states[-1], move, nxt)))
+            if queries is not None:
+                queries.append(1)
+            if is_sat(solver.check()):
+                return Path((*states, nxt), (*moves, move), solver.model(), k)
+        path.append(step)
+        states.append(nxt)
+        moves.append(move)
+    return None

@@ -46,6 +46,7 @@ ABSTRACT_TIMEOUT_MS = 5_000
 """Budget of the abstract attempt of a query before the exact query is asked."""
 
 S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 M = TypeVar("M")
 
 
@@ -156,11 +157,12 @@ class Ledger:
         hypotheses: Sequence[Expr] = (),
         solver: Solver = None,
         cuts: Sequence[Expr] = (),
+        indicators: Sequence[Expr] = (),
     ) -> None:
         """Prove ``hypotheses => goal`` or raise :class:`ProofFailure` naming ``what``.
 
-        With ``cuts`` (valid linear facts about indicators, proved separately),
-        the query is first tried on its indicator abstraction
+        With ``cuts`` (valid linear facts about the ``indicators`` terms,
+        proved separately), the query is first tried on its indicator abstraction
         (:func:`proofs.smt.abstract_indicators`), which settles counting
         arguments by linear reasoning; if that does not refute the negated
         goal, the exact query decides.  With ``solver``, the query runs in it
@@ -168,7 +170,7 @@ class Ledger:
         """
         self.queries += 1
         if cuts:
-            formulas = abstract_indicators([*hypotheses, *cuts, neg(goal)])
+            formulas = abstract_indicators([*hypotheses, *cuts, neg(goal)], indicators)
             if valid(lit(False), formulas, timeout_ms=ABSTRACT_TIMEOUT_MS).holds:
                 return
         outcome: Outcome = valid(goal, list(hypotheses), solver=solver)
@@ -183,13 +185,14 @@ class Ledger:
         hypotheses: Sequence[Expr] = (),
         solver: Solver = None,
         cuts: Sequence[Expr] = (),
+        indicators: Sequence[Expr] = (),
     ) -> None:
         """Prove every named goal at once; on failure, find and name the failing one."""
         try:
-            self.check(what, all_of(g for _n, g in goals), hypotheses, solver, cuts)
+            self.check(what, all_of(g for _n, g in goals), hypotheses, solver, cuts, indicators)
         except ProofFailure:
             for name, goal in goals:
-                self.check(f"{what}: {name}", goal, hypotheses, solver, cuts)
+                self.check(f"{what}: {name}", goal, hypotheses, solver, cuts, indicators)
             raise
 
     def seconds(self) -> float:
@@ -197,7 +200,7 @@ class Ledger:
         return time.perf_counter() - self.started
 
 
-class GuardedCase(Protocol[S]):
+class GuardedCase(Protocol[S_co]):
     """One case of a transition: ``guard`` (implies the move is legal) and ``post``."""
 
     @property
@@ -207,7 +210,7 @@ class GuardedCase(Protocol[S]):
     def guard(self) -> Expr: ...
 
     @property
-    def post(self) -> S: ...
+    def post(self) -> S_co: ...
 
 
 class System(Protocol[S, M]):
@@ -255,7 +258,6 @@ def induction(
     system: System[S, M],
     invariant: Callable[[S], Sequence[tuple[str, Expr]]],
     assumptions: Sequence[Expr] = (),
-    cuts: Callable[[S], Sequence[Expr]] | None = None,
 ) -> None:
     """Prove that the conjunction of ``invariant`` is inductive.
 
@@ -263,8 +265,7 @@ def induction(
     command, ``Inv and guard => Inv(post)``; and the case split is sound:
     under ``Inv``, a legal move satisfies exactly one guard (so the step is
     that case's post-state).  ``assumptions`` constrain free option
-    variables; ``cuts`` gives valid linear facts about a state's indicators
-    (see :meth:`Ledger.check`).  On failure the :class:`ProofFailure` names the conjunct and
+    variables.  On failure the :class:`ProofFailure` names the conjunct and
     the case, and carries the counterexample to induction.
     """
     s0 = system.fresh_state("i")
@@ -280,12 +281,8 @@ def induction(
     for case in cases:
         # A fresh solver per query: Z3's incremental mode skips preprocessing
         # that these counting arguments need (measured: 10-30x slower).
-        extra = [*cuts(pre), *cuts(case.post)] if cuts is not None else []
         ledger.check_all(
-            f"consecution ({case.label})",
-            invariant(case.post),
-            [*hyps, chance, case.guard],
-            cuts=extra,
+            f"consecution ({case.label})", invariant(case.post), [*hyps, chance, case.guard]
         )
 
 

@@ -133,6 +133,11 @@ def simplify(expr: Expr) -> Expr:
     return z3.simplify(expr)
 
 
+def is_literal(expr: Expr) -> bool:
+    """Whether ``expr`` is an integer constant (not a term to solve for)."""
+    return bool(z3.is_int_value(expr))
+
+
 def as_int(expr: Expr) -> int:
     """The value of a closed integer term (after simplification)."""
     value = z3.simplify(expr)
@@ -242,8 +247,8 @@ def clause_count(constraints: Sequence[Expr]) -> int:
     return len(seen)
 
 
-def abstract_indicators(formulas: Sequence[Expr]) -> list[Expr]:
-    """Replace every indicator ``If(c, 1, 0)`` by a fresh integer variable.
+def abstract_indicators(formulas: Sequence[Expr], indicators: Sequence[Expr]) -> list[Expr]:
+    """Replace each of the given indicator terms ``If(c, 1, 0)`` by a fresh integer variable.
 
     Sound for refutation: a model of the formulas gives a model of the result
     (each variable takes its indicator's value), so if the result is
@@ -252,24 +257,8 @@ def abstract_indicators(formulas: Sequence[Expr]) -> list[Expr]:
     replacement), this turns counting arguments into linear programming,
     which Z3 settles without splitting on every indicator.
     """
-    found: dict[int, Expr] = {}
-    seen: set[int] = set()
-    stack = list(formulas)
-    one, zero = z3.IntVal(1), z3.IntVal(0)
-    while stack:
-        term = stack.pop()
-        key = term.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        if (
-            z3.is_app_of(term, z3.Z3_OP_ITE)
-            and term.arg(1).eq(one)
-            and term.arg(2).eq(zero)
-        ):
-            found[key] = term
-        stack.extend(term.children())
-    if not found:
+    pairs = [(term, z3.FreshInt("ind")) for term in indicators]
+    if not pairs:
         return list(formulas)
-    pairs = [(term, z3.FreshInt("ind")) for term in found.values()]
-    return [z3.substitute(f, *pairs) for f in formulas]
+    # One call on the conjunction: substitute() costs per call, not per term.
+    return [z3.substitute(z3.And(*formulas), *pairs)]

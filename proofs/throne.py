@@ -31,10 +31,8 @@ from proofs.core import (
 )
 from proofs.smt import Expr, all_of, any_of, implies, ite, lit, model_int, neg, total
 from proofs.throne_bridge import (
-    abstract,
     decode_move,
     filler_objectives,
-    first_moves_until,
     model_objectives,
     replay,
 )
@@ -88,9 +86,7 @@ class Config:
 def configs() -> list[Config]:
     """Every supported player count under both presets."""
     return [
-        Config(preset, n, throne.Rules.preset(preset))
-        for preset in PRESETS
-        for n in throne.PLAYERS
+        Config(preset, n, throne.Rules.preset(preset)) for preset in PRESETS for n in throne.PLAYERS
     ]
 
 
@@ -188,6 +184,7 @@ class Checker:
         self.cases: list[Case] = s.cases(self.pre, self.move)
         self.inv = [c for _n, c in s.invariant(self.pre)]
         self.cuts = s.cuts(self.pre)
+        self.indicators = s.indicators(self.pre)
         self.chance = s.chance(self.pre, self.move)
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
@@ -210,6 +207,7 @@ class Checker:
         claim: Callable[[Case], Expr],
         extra: Sequence[Expr] = (),
         only: Callable[[Case], bool] = lambda _c: True,
+        abstract: bool = False,
     ) -> None:
         for case in self.cases:
             if only(case):
@@ -217,7 +215,8 @@ class Checker:
                     f"{what} ({case.label})",
                     claim(case),
                     [*self.inv, self.chance, case.guard, *extra],
-                    cuts=[*self.cuts, *self.system.cuts(case.post)],
+                    cuts=self.cuts if abstract else (),
+                    indicators=self.indicators,
                 )
 
     def all(self) -> dict[str, Tally]:
@@ -225,9 +224,7 @@ class Checker:
         pre = self.pre
 
         def invariant(ledger: Ledger) -> None:
-            fresh = s.fresh_state("v")
-            ledger.check("the cuts are valid", all_of(s.cuts(fresh)))
-            induction(ledger, s, s.invariant, cuts=s.cuts)
+            induction(ledger, s, s.invariant)
             self.invariant_ok = True
 
         self.run("throne.invariant", invariant, needs_invariant=False)
@@ -241,9 +238,7 @@ class Checker:
         )
         self.run(
             "throne.no_cards",
-            lambda ledger: self.per_case(
-                ledger, "B11", lambda c: _no_cards_step(s, pre, c.post)
-            ),
+            lambda ledger: self.per_case(ledger, "B11", lambda c: _no_cards_step(s, pre, c.post)),
         )
 
         def move_exists(ledger: Ledger) -> None:
@@ -262,8 +257,11 @@ class Checker:
 
         def king(ledger: Ledger) -> None:
             bound = measure_bound(s)
-            ledger.check("ranking function bounded", all_of(
-                [_measure(s, pre) >= 0, _measure(s, pre) <= bound]), self.inv)
+            ledger.check(
+                "ranking function bounded",
+                all_of([_measure(s, pre) >= 0, _measure(s, pre) <= bound]),
+                self.inv,
+            )
             self.per_case(
                 ledger,
                 "ranking function rises",
@@ -272,20 +270,31 @@ class Checker:
             )
             placing = pre.phase == PLACE
             unplaced = any_of(f == 0 for f in pre.fl)
-            room = any_of(
-                s.on(pre, f) < s.p.cap(f) for f in s.p.rules.placement_floors
-            )
+            room = any_of(s.on(pre, f) < s.p.cap(f) for f in s.p.rules.placement_floors)
             ledger.check("B6 an unplaced character", implies(placing, unplaced), self.inv)
             ledger.check(
                 "B6/B7 a placement floor with room",
                 implies(placing, room),
                 self.inv,
                 cuts=self.cuts,
+                indicators=self.indicators,
+            )
+            place = any_of(
+                s.legal_place(pre, c, lit(f)) for c in s.chars for f in s.p.rules.placement_floors
             )
             ledger.check(
-                "a move is legal before the end",
-                _progress(s, pre),
-                [*self.inv, implies(placing, all_of([unplaced, room]))],
+                "B6 a placement is legal",
+                implies(placing, place),
+                [implies(placing, all_of([unplaced, room]))],
+                cuts=self.cuts,
+                indicators=self.indicators,
+            )
+            climb = any_of(s.legal_climb(pre, c) for c in s.chars)
+            ledger.check("B8 a climb is legal", implies(pre.phase == MOVE, climb), self.inv)
+            ledger.check(
+                "B11 a Yes vote is legal",
+                implies(pre.phase == ELECT, s.legal_vote(pre, lit(True))),
+                self.inv,
             )
             self.per_case(
                 ledger,
@@ -305,7 +314,10 @@ class Checker:
                     for x in case.score
                 )
 
-            self.per_case(ledger, "B14/B15 round score", claim, only=lambda c: c.scored)
+            ledger.check("the cuts are valid", all_of(self.cuts))
+            self.per_case(
+                ledger, "B14/B15 round score", claim, only=lambda c: c.scored, abstract=True
+            )
 
         self.run("throne.round_score", score)
 
@@ -318,13 +330,15 @@ class Checker:
                     f"consecution ({case.label})",
                     s.totals_invariant(case.post, CLAIM_ROUND_MAX),
                     [*self.inv, *(c for _n, c in tot), self.chance, case.guard],
-                    cuts=[*self.cuts, *s.cuts(case.post)],
+                    cuts=self.cuts if case.scored else (),
+                    indicators=self.indicators,
                 )
             low, high = CLAIM_TOTAL
             ledger.check(
                 "B16 final totals",
-                implies(pre.phase == OVER, all_of(
-                    all_of([t >= low, t <= high]) for t in pre.total)),
+                implies(
+                    pre.phase == OVER, all_of(all_of([t >= low, t <= high]) for t in pre.total)
+                ),
                 [*self.inv, *(c for _n, c in tot)],
             )
 

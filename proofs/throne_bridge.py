@@ -20,7 +20,6 @@ from proofs.smt import (
     Expr,
     Model,
     any_of,
-    as_bool,
     is_sat,
     lit,
     model_bool,
@@ -111,9 +110,7 @@ def state_values(model: Model, state: TState) -> Values:
     return out
 
 
-def encode_move(
-    system: ThroneSystem, move: throne.Move, nobj: Sequence[Sequence[bool]]
-) -> TMove:
+def encode_move(system: ThroneSystem, move: throne.Move, nobj: Sequence[Sequence[bool]]) -> TMove:
     """An engine move as a move of constants (with the given chance outcome)."""
     letters = system.p.rules.letters()
     kind, ch, floor, yes = K_PASS, 0, 0, False
@@ -161,8 +158,7 @@ def filler_objectives(params: Params) -> list[str]:
     letters = params.rules.letters()
     size = params.rules.objective_size
     return [
-        "".join(letters[(s + i) % len(letters)] for i in range(size))
-        for s in range(params.players)
+        "".join(letters[(s + i) % len(letters)] for i in range(size)) for s in range(params.players)
     ]
 
 
@@ -170,16 +166,14 @@ def options_text(rules: throne.Rules) -> tuple[str, ...]:
     """The options that differ from ``Rules()``, as ``name=value`` text."""
     default = throne.Rules()
     out = []
-    for name in type(rules).__attrs_attrs__:  # type: ignore[attr-defined]
+    for name in type(rules).__attrs_attrs__:
         value = getattr(rules, name.name)
         if value != getattr(default, name.name):
             out.append(f"{name.name}={value!r}")
     return tuple(out)
 
 
-def replay(
-    start: State, moves: Sequence[throne.Move], note: str = ""
-) -> tuple[Trace, State]:
+def replay(start: State, moves: Sequence[throne.Move], note: str = "") -> tuple[Trace, State]:
     """Play ``moves`` from ``start`` through the engine; the trace and the last state.
 
     Raises the engine's :class:`~castlerules.IllegalMove` if the engine refuses a

@@ -46,6 +46,7 @@ from proofs.smt import (
     count,
     implies,
     int_var,
+    is_literal,
     ite,
     lit,
     neg,
@@ -222,9 +223,7 @@ class ThroneSystem:
         )
 
     def _fresh_objectives(self, tag: str) -> tuple[tuple[Expr, ...], ...]:
-        return tuple(
-            tuple(bool_var(f"{tag}{s}_{c}") for c in self.chars) for s in self.seats
-        )
+        return tuple(tuple(bool_var(f"{tag}{s}_{c}") for c in self.chars) for s in self.seats)
 
     def fresh_move(self, tag: str) -> TMove:
         return TMove(
@@ -318,6 +317,17 @@ class ThroneSystem:
                 out.append(total(fav) <= mine)
         return out
 
+    def indicators(self, s: TState) -> list[Expr]:
+        """The indicator terms :meth:`cuts` speaks about (for the abstraction)."""
+        out = []
+        for c in self.chars:
+            out += [ite(s.fl[c] == f, 1, 0) for f in [GONE, 0, *self.floors]]
+            out.append(ite(s.fl[c] >= 1, 1, 0))
+            for row in s.obj:
+                out.append(ite(row[c], 1, 0))
+                out += [ite(all_of([row[c], s.fl[c] == f]), 1, 0) for f in self.floors]
+        return out
+
     def points_of(self, floor: Expr) -> Expr:
         """Points of a favourite on a symbolic floor (B14); 0 if off the castle."""
         out = lit(0)
@@ -370,9 +380,7 @@ class ThroneSystem:
 
     def legal_move(self, s: TState, m: TMove) -> Expr:
         """The move (without its chance part) is legal in ``s``."""
-        place = any_of(
-            all_of([m.ch == c, self.legal_place(s, c, m.floor)]) for c in self.chars
-        )
+        place = any_of(all_of([m.ch == c, self.legal_place(s, c, m.floor)]) for c in self.chars)
         climb = any_of(all_of([m.ch == c, self.legal_climb(s, c)]) for c in self.chars)
         return any_of(
             [
@@ -401,7 +409,7 @@ class ThroneSystem:
         step is their fold."""
         n, p = self.n, self.p
         nxt = _next_seat(s.turn, n)
-        quiet = dict(mover=lit(0), voted=lit(0), said_no=tuple(lit(False) for _ in self.seats))
+        quiet = {"mover": lit(0), "voted": lit(0), "said_no": tuple(lit(False) for _ in self.seats)}
         out: list[Case] = []
         last_place = self.placed(s) + 1 == p.placements
         all_passed = s.passes + 1 == n
@@ -489,7 +497,9 @@ class ThroneSystem:
                     ),
                 )
             )
-        passing = all_of([m.kind == K_PASS, m.ch == 0, m.floor == 0, neg(m.yes), self.legal_pass(s)])
+        passing = all_of(
+            [m.kind == K_PASS, m.ch == 0, m.floor == 0, neg(m.yes), self.legal_pass(s)]
+        )
         out.append(
             Case(
                 "pass",
@@ -536,6 +546,7 @@ class ThroneSystem:
             total(
                 self.points(f) * ite(all_of([obj[q][c], castle[c] == f]), 1, 0)
                 for c in self.chars
+                if not is_literal(castle[c])  # an eliminated character scores nothing
                 for f in self.floors
                 if self.points(f)
             )
@@ -557,7 +568,7 @@ class ThroneSystem:
         """Score the round; then the next round (spec rule 11) or the end (B16)."""
         p = self.p
         totals = tuple(t + x for t, x in zip(s.total, score, strict=True))
-        quiet = dict(mover=lit(0), voted=lit(0), said_no=tuple(lit(False) for _ in self.seats))
+        quiet = {"mover": lit(0), "voted": lit(0), "said_no": tuple(lit(False) for _ in self.seats)}
         if last:
             return attrs.evolve(
                 s,
@@ -608,32 +619,66 @@ class ThroneSystem:
         placing = s.phase == PLACE
         playing = any_of([s.phase == MOVE, s.phase == ELECT])
         inv: list[tuple[str, Expr]] = [
-            ("domain: round, phase, seat", all_of(
-                [between(s.rnd, 1, rounds), between(s.phase, PLACE, OVER),
-                 between(s.turn, 0, n - 1), between(s.mover, 0, n - 1),
-                 between(s.voted, 0, n - 1), between(s.passes, 0, n - 1)])),
+            (
+                "domain: round, phase, seat",
+                all_of(
+                    [
+                        between(s.rnd, 1, rounds),
+                        between(s.phase, PLACE, OVER),
+                        between(s.turn, 0, n - 1),
+                        between(s.mover, 0, n - 1),
+                        between(s.voted, 0, n - 1),
+                        between(s.passes, 0, n - 1),
+                    ]
+                ),
+            ),
             ("domain: floors", all_of(between(f, GONE, top) for f in s.fl)),
             ("B11 No cards in 0..full", all_of(between(x, 0, p.full) for x in s.no)),
             ("B4 objectives", self.objectives_valid(s.obj)),
             ("B7 capacity", all_of(self.on(s, f) <= p.cap(f) for f in self.floors)),
-            ("B6 placement phase", implies(placing, all_of(
-                [*(any_of([f == 0, *(f == g for g in p.rules.placement_floors)]) for f in s.fl),
-                 self.placed(s) < p.placements]))),
-            ("B8 all placed after placement", implies(
-                playing, all_of(f != 0 for f in s.fl))),
+            (
+                "B6 placement phase",
+                implies(
+                    placing,
+                    all_of(
+                        [
+                            *(
+                                any_of([f == 0, *(f == g for g in p.rules.placement_floors)])
+                                for f in s.fl
+                            ),
+                            self.placed(s) < p.placements,
+                        ]
+                    ),
+                ),
+            ),
+            ("B8 all placed after placement", implies(playing, all_of(f != 0 for f in s.fl))),
             ("B10 throne empty while moving", implies(s.phase == MOVE, self.on(s, top) == 0)),
-            ("B10 election: a candidate, room left on the nobles' floor", implies(
-                s.phase == ELECT,
-                all_of([self.on(s, top) == 1, self.on(s, noble) <= p.cap(noble) - 1]))),
-            ("B13 eliminations cost No cards", implies(
-                any_of([placing, playing]), self.gone(s) <= self.used_no(s))),
-            ("B11 a No voter still holds the card", all_of(
-                implies(s.said_no[q], all_of([s.phase == ELECT, s.no[q] >= 1]))
-                for q in self.seats)),
-            ("quiet outside elections", implies(
-                s.phase != ELECT, all_of([s.mover == 0, s.voted == 0]))),
-            ("passes only when allowed, while moving", implies(
-                any_of([neg(p.allow_pass), s.phase != MOVE]), s.passes == 0)),
+            (
+                "B10 election: a candidate, room left on the nobles' floor",
+                implies(
+                    s.phase == ELECT,
+                    all_of([self.on(s, top) == 1, self.on(s, noble) <= p.cap(noble) - 1]),
+                ),
+            ),
+            (
+                "B13 eliminations cost No cards",
+                implies(any_of([placing, playing]), self.gone(s) <= self.used_no(s)),
+            ),
+            (
+                "B11 a No voter still holds the card",
+                all_of(
+                    implies(s.said_no[q], all_of([s.phase == ELECT, s.no[q] >= 1]))
+                    for q in self.seats
+                ),
+            ),
+            (
+                "quiet outside elections",
+                implies(s.phase != ELECT, all_of([s.mover == 0, s.voted == 0])),
+            ),
+            (
+                "passes only when allowed, while moving",
+                implies(any_of([neg(p.allow_pass), s.phase != MOVE]), s.passes == 0),
+            ),
         ]
         return inv
 

@@ -9,7 +9,8 @@ A position is one line of 14 fields separated by single spaces::
    every option that differs from it, in the order of the ``Rules`` fields
    (``SEED,allow_pass=true,no_cards=4/3/3/2``); tuples are written with ``/``,
    an empty tuple as ``-``, None as ``none``;
-3. the number of players; 4. the round (from 1);
+3. the number of players;
+4. the round (from 1);
 5. the phase: ``placement``, ``movement``, ``election`` or ``over``;
 6. the seat to act (``-`` once over);
 7. the castle: floors 1 to 7 separated by ``/``, each the letters of its

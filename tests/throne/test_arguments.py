@@ -167,9 +167,11 @@ def cases() -> list[tuple[str, Callable[..., Any], tuple[object, ...]]]:
     out = []
     for name, function, valid, kinds in CALLS:
         for k, kind in enumerate(kinds):
-            for wrong in WRONG[kind]:
+            for w, wrong in enumerate(WRONG[kind]):
                 args = (*valid[:k], wrong, *valid[k + 1 :])
-                out.append((f"{name}[{k}]={wrong!r:.30}", function, args))
+                # The id names the wrong value by its kind and index, never by its
+                # repr: a repr holding an address would differ between xdist workers.
+                out.append((f"{name}[{k}]={kind}#{w}", function, args))
     return out
 
 

@@ -1,0 +1,217 @@
+"""The bridge between the Ascent engine and its symbolic model (proofs/ascent_model.py).
+
+On positions of random games under drawn options, the full model must admit
+exactly the engine's legal moves and, for each, exactly the engine's
+successor; the model's invariant must hold; its "has a legal Advance" must be
+the engine's.  The option domains of the symbolic model must be what
+``Rules`` accepts.  A mutated model must be caught.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from castlerules import ascent
+from castlerules.ascent.transitions import advances_of
+from castlerules.core import ArgumentError, IllegalMove, Rng
+from castlerules.core.protocol import random_playout
+from proofs.ascent_bridge import Bridge, concrete, decode, fields, move_in, read, replay
+from proofs.ascent_model import (
+    OPTION_NAMES,
+    AscentModel,
+    Params,
+    all_of,
+    as_z3,
+    squares_domain,
+    unroll,
+)
+from proofs.smt import satisfiable
+
+
+@st.composite
+def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
+    """Rules with every option drawn; the reference reading a third of the time."""
+    if draw(st.integers(0, 2)) == 0:
+        return ascent.Rules()
+    squares = draw(st.sampled_from([6, 7, 7, 8, 10]))
+    if draw(st.booleans()):
+        arrival = tuple(sorted(draw(st.sets(st.integers(1, squares), min_size=6, max_size=6))))
+    else:
+        arrival = (2, 3, 4, 5, 6, squares) if squares > 6 else (1, 2, 3, 4, 5, 6)
+    return ascent.Rules(
+        squares=squares,
+        arrival=arrival,
+        upper_half=draw(st.integers(1, squares)),
+        allow_exposing_split=draw(st.booleans()),
+        favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
+        favour_after_arrival=draw(st.booleans()),
+        removal_in_lower_half=draw(st.booleans()),
+        last_player_continues=draw(st.booleans()),
+        die=draw(st.sampled_from(["first_player", "none"])),
+        protection=draw(st.sampled_from([True, True, False])),
+    )
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> ascent.State:
+    """A position of a random game: a drawn prefix of a random playout."""
+    rules = draw(rules_strategy())
+    players = draw(st.integers(2, 6))
+    seed = draw(st.integers(0, 2**32))
+    start = ascent.new_game(players, rules, seed=seed)
+    history, end, _ = random_playout(
+        ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "bridge")
+    )
+    states = [s for s, _m in history] + [end]
+    return states[draw(st.integers(0, len(states) - 1))]
+
+
+@settings(max_examples=40)
+@given(positions())
+def test_model_admits_exactly_the_engines_moves_and_successors(state: ascent.State) -> None:
+    """Rules 8-19: legal moves, successors (turn passing included), the invariant."""
+    model = AscentModel(Params(state.rules, state.players))
+    bridge = Bridge(model, state)
+    assert bridge.invariant_breaks() == []
+    assert bridge.legal_moves() == {str(m) for m in ascent.legal_moves(state)}
+    for move in ascent.legal_moves(state):
+        got = bridge.successor(move)
+        assert got.unique, f"{move}: more than one successor admitted"
+        assert got.state == ascent.apply(state, move), f"{move} ({got.case})"
+    for seat in range(state.players):
+        assert model.has_advance(bridge.pre, seat) is bool(advances_of(state, seat))
+
+
+@settings(max_examples=15)
+@given(positions(), st.data())
+def test_model_refuses_what_the_engine_refuses(state: ascent.State, data: st.DataObject) -> None:
+    """A2, A3, A10, A11, A12: a move outside legal_moves has no successor in the model."""
+    model = AscentModel(Params(state.rules, state.players))
+    bridge = Bridge(model, state)
+    legal = {str(m) for m in ascent.legal_moves(state)}
+    cards = [ascent.Card(q, r) for q in range(state.players) for r in ascent.Rank]
+    moves: list[ascent.Move] = [ascent.EndTurn()]
+    moves += [ascent.Advance(c) for c in cards] + [ascent.Favour(c) for c in cards]
+    illegal = [m for m in moves if str(m) not in legal]
+    for move in data.draw(st.lists(st.sampled_from(illegal), max_size=5, unique=True)):
+        assert bridge.successor(move).state is None
+        with pytest.raises(IllegalMove):
+            ascent.apply(state, move)
+
+
+def test_fields_round_trip_through_the_engine() -> None:
+    """The model's fields of a position decode to the same engine state."""
+    rng = Rng.from_seed(3, "fields")
+    for players in (2, 4, 6):
+        start = ascent.new_game(players, ascent.Rules(favours_per_move=None), seed=players)
+        history, _end, rng = random_playout(ascent.legal_moves, ascent.apply, start, rng)
+        for state, _move in history[:: max(1, len(history) // 10)]:
+            assert decode(state.rules, fields(state)) == state
+
+
+def test_squares_domain_is_what_rules_accept() -> None:
+    """A5: the symbolic squares range is the range Rules accepts."""
+    dom = squares_domain()
+    for v in range(40):
+        try:
+            ascent.Rules(squares=v, arrival=tuple(range(1, 7)), upper_half=1)
+            accepted = True
+        except ArgumentError:
+            accepted = False
+        assert accepted == (v in dom)
+
+
+@settings(max_examples=60)
+@given(
+    squares=st.integers(5, 21),
+    arrival=st.lists(st.integers(-1, 22), min_size=6, max_size=6),
+    upper=st.integers(-1, 22),
+    limit=st.one_of(st.none(), st.integers(-1, 4)),
+)
+def test_symbolic_option_domains_are_what_rules_accept(
+    squares: int, arrival: list[int], upper: int, limit: int | None
+) -> None:
+    """A5, A6, A10, A13: the assumptions on symbolic options accept exactly the values
+    that Rules accepts (squares, arrival, upper_half, favours_per_move)."""
+    model = AscentModel(Params(ascent.Rules(), 2, symbolic=OPTION_NAMES))
+    o = model.o
+    fixes = [o.squares == squares, o.upper == upper]
+    fixes += [a == v for a, v in zip(o.arrival, arrival, strict=True)]
+    fixes.append(o.unlimited if limit is None else all_of([o.unlimited == False, o.limit == limit]))  # noqa: E712
+    admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), *fixes]) is not None
+    try:
+        ascent.Rules(squares=squares, arrival=arrival, upper_half=upper, favours_per_move=limit)
+        accepted = True
+    except ArgumentError:
+        accepted = False
+    assert admitted == accepted
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"removal_in_lower_half": True}, {"upper_half": 1}, {"squares": 9, "upper_half": 9}],
+)
+def test_removal_is_rules_removal_applies(options: dict[str, object]) -> None:
+    """A13: the model's removal squares are Rules.removal_applies."""
+    rules = ascent.Rules(**options)
+    model = AscentModel(Params(rules, 2))
+    for square in range(rules.squares + 2):
+        assert model.o.removal(square) is rules.removal_applies(square)
+
+
+def test_bmc_paths_are_engine_games() -> None:
+    """A BMC path of the bit-vector model, decoded state by state, is the engine's game."""
+    rules = ascent.Rules()
+    model = AscentModel(Params(rules, 2, bitvector=True))
+    start = ascent.new_game(2, rules, first_player=1)
+
+    def anything(_s: object) -> bool:
+        return True
+
+    path = unroll(model, anything, 4, min_depth=4, start=concrete(model, fields(start)))
+    assert path is not None and path.depth == 4
+    moves = [move_in(path.model, m) for m in path.moves]
+    state = start
+    for move, symbolic in zip(moves, path.states[1:], strict=True):
+        state = ascent.apply(state, move)
+        assert decode(rules, read(path.model, symbolic)) == state
+    trace, end = replay(start, moves)
+    assert end == state and len(trace.positions) == 5
+
+
+def test_equal_rank_mutation_is_caught_by_the_bridge() -> None:
+    """A10: a model whose favours may take an equal rank gives a successor the engine
+    does not (a favour left pending where the engine passes the turn)."""
+    rules = ascent.Rules()
+    state = ascent.new_game(2, rules, first_player=0)
+    for text in ("T0", "T1"):
+        move = ascent.parse_move(state, text)
+        if text == "T1":
+            before = state
+        state = ascent.apply(state, move)
+    right = Bridge(AscentModel(Params(rules, 2)), before).successor(move)
+    wrong = Bridge(AscentModel(Params(rules, 2, mutation="favour_equal_rank")), before).successor(
+        move
+    )
+    assert right.state == state and right.unique
+    assert wrong.state != state and wrong.state is not None
+    assert ascent.pending_favour(wrong.state) and not ascent.pending_favour(state)
+
+
+def test_has_advance_and_skips_on_a_crowded_column() -> None:
+    """A14, rule 17: a seat whose cards are all flipped is skipped (model == engine)."""
+    rules = ascent.Rules()
+    for seed, players in itertools.product(range(3), (2, 3)):
+        start = ascent.new_game(players, rules, seed=seed)
+        history, end, _ = random_playout(
+            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "skip")
+        )
+        state = history[-1][0]
+        bridge = Bridge(AscentModel(Params(rules, players)), state)
+        for move in ascent.legal_moves(state):
+            assert bridge.successor(move).state == ascent.apply(state, move)
+        assert ascent.is_over(end)

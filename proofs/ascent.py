@@ -26,9 +26,28 @@ and ``protection``):
 - ``ascent.termination``: a ranking function; at most ``6n * squares``
   Advances (``Rules.advance_bound``), at most ``6n`` favours a turn.
 
-**Sensitivity** (BMC on the full model, two players, then replayed by the
-engine): a wrong claim or a wrong rule is refuted with a game the engine
-plays, whose last position (or refused move) shows the failure.
+**Sensitivity** (BMC on the full model, two players, seat 0 first, then
+replayed by the engine): a wrong claim or a wrong rule is refuted with a game
+the engine plays, whose last position (or refused move) shows the failure:
+
+- ``ascent.sensitivity.no_protection``: "no card ever stands above its
+  arrival square" (the ceiling without protection) fails under the reference
+  rules;
+- ``ascent.sensitivity.no_lower_half_exception``: "no stack's top ever stands
+  above its arrival square" (without rule 15's exception) fails: a favour
+  leaves an exposed remainder in the lower half;
+- ``ascent.sensitivity.exposing_split_upper_half``: with
+  ``allow_exposing_split=True`` an exposed top reaches the upper half;
+- ``ascent.sensitivity.favour_takes_flipped`` and ``favour_equal_rank``: a
+  model whose favour may take a flipped stack (which breaks "flipped cards
+  never move") or an equal rank: the engine replays the mutation's game until
+  the mutation parts from it, and refuses the offending move.
+
+BMC runs in stages from concrete engine positions (each stage the shortest
+continuation, replayed by the engine before the next), on the bit-vector
+model; the first stage looks for a protected card whose protector can rise to
+the upper half and be taken (a special case of the refuted claim), so that the
+next checks can continue the same game.
 
 The claims are the spec's numbers (``CLAIM_*``); the rules are read from the
 engine's ``Rules`` by the model, never copied here.
@@ -51,9 +70,11 @@ from proofs.ascent_model import (
     ADVANCE,
     CASES,
     FAVOUR,
+    LOWEST_ARRIVAL,
     NONE,
     OPTION_NAMES,
     REMOVED,
+    VALUES,
     AscentModel,
     AState,
     Card,
@@ -63,6 +84,7 @@ from proofs.ascent_model import (
     Small,
     all_of,
     any_of,
+    as_z3,
     between,
     implies,
     ite,
@@ -72,9 +94,10 @@ from proofs.ascent_model import (
     unroll,
 )
 from proofs.core import Ledger, ProofFailure, Result, Trace
-from proofs.smt import Expr, int_var
+from proofs.smt import Expr, int_var, satisfiable
 
 GAME = "ascent"
+
 
 CLAIM_SET_VALUE = 21
 """Spec: "the sum over players of the absolute value of each card's contribution is
@@ -127,6 +150,12 @@ class Prover:
         ]
         ledger.check(f"{self.n}p the cases exclude each other", all_of(exclusive), base)
         for case in CASES:
+            # Not vacuous: some position and move satisfy the hypotheses of the case
+            # (asked for the fewest players: the hypotheses have the same shape for all).
+            if self.n == PLAYERS[0]:
+                ledger.queries += 1
+                if satisfiable([as_z3(h) for h in [*base, *sm.case_guard(case)]]) is None:
+                    raise ProofFailure(f"{self.n}p {case.label}: the case is impossible")
             ledger.check_all(
                 f"{self.n}p consecution ({case.label})",
                 self.goals(sm, case),
@@ -158,6 +187,21 @@ class Prover:
             implies(exposed, any_of([m.o.aes, neg(m.o.removal(t.sq))])),
             hyps,
         )
+        # Rule 15: without allow_exposing_split, only a favour leaves an exposed top.
+        sm = self.small("exposing")
+        c = sm.reps[0]
+        base = [*sm.base(), neg(m.o.aes)]
+        for case in CASES:
+            if case.kind == FAVOUR:
+                continue
+            after = sm.post(case, c)
+            now = all_of([after.on_path(), after.dep == 0, after.sq > m.arr(after)])
+            before = all_of([c.on_path(), c.dep == 0, c.sq > m.arr(c), c.sq == after.sq])
+            ledger.check(
+                f"{self.n}p rule 15: {case.label} exposes no stack's top",
+                implies(now, before),
+                [*base, *sm.case_guard(case)],
+            )
 
     def strict_ceiling(self, ledger: Ledger, strict_reading: bool = True) -> None:
         """With the strict reading (``protection=False``), no card ever stands above its
@@ -351,6 +395,17 @@ class Prover:
             all_of([total(news) >= total(olds) + 1, total(olds) <= m.N * m.o.squares]),
             [*m.assumptions(), *terms, rises],
         )
+        # The favours of a turn: a card outside the mover's column after a favour was
+        # outside before, and the taken one was: the count falls (at most 6n).
+        was = [int_var(f"o{i}") for i in range(m.N)]
+        now = [int_var(f"o'{i}") for i in range(m.N)]
+        flags = [all_of([between(b, 0, a), a <= 1]) for a, b in zip(was, now, strict=True)]
+        taken = any_of(all_of([pick == i, now[i] <= was[i] - 1]) for i in range(m.N))
+        ledger.check(
+            f"{self.n}p the cards a favour can take are fewer after each favour, at most {m.N}",
+            all_of([total(now) <= total(was) - 1, total(was) <= m.N]),
+            [*flags, taken],
+        )
 
 
 def _contribution(m: AscentModel, u: Card) -> Expr:
@@ -382,7 +437,8 @@ PROPERTIES: tuple[Property, ...] = (
         "ascent.ceiling",
         "Every card above its arrival square has a higher card above it in its stack, "
         "except an exposed remainder where rule 15 lets it stay (the lower half by "
-        "default; anywhere with allow_exposing_split)",
+        "default; anywhere with allow_exposing_split); without allow_exposing_split "
+        "only a favour exposes a stack's top",
         ("A6", "A7", "A13"),
         Prover.ceiling,
     ),
@@ -419,17 +475,15 @@ PROPERTIES: tuple[Property, ...] = (
     ),
 )
 
-NEEDS_INVARIANT = {p.name for p in PROPERTIES} - {
-    "ascent.invariant",
-    "ascent.conservation",
-    "ascent.scores",
-}
+NEEDS_INVARIANT = {p.name for p in PROPERTIES} - {"ascent.invariant"}
+"""Every other property assumes the invariant (its conjuncts are their hypotheses)."""
 
 
 def scope(players: Sequence[int]) -> str:
     dom = squares_domain()
+    counts = ", ".join(map(str, players))
     return (
-        f"players {players[0]}..{players[-1]}; every option symbolic: squares "
+        f"players {counts}; every option symbolic: squares "
         f"{dom[0]}..{dom[-1]}, any strictly increasing arrival, any upper_half, "
         "favours_per_move any limit or none, both values of allow_exposing_split, "
         "favour_after_arrival, removal_in_lower_half, last_player_continues, protection"
@@ -477,7 +531,7 @@ def termination_detail(players: Sequence[int]) -> str:
     """The proved bounds, compared with ``Rules.advance_bound`` for every ``squares``."""
     for n in players:
         for squares in squares_domain():
-            rules = ascent.Rules(squares=squares, arrival=tuple(range(1, 7)))
+            rules = ascent.Rules(squares=squares, arrival=LOWEST_ARRIVAL)
             if rules.advance_bound(n) != CARDS_PER_SET * n * squares:
                 return f"Rules.advance_bound({n}) with squares={squares} differs from the proof"
     return (
@@ -502,26 +556,45 @@ def card_above(m: AscentModel, s: AState) -> Expr:
 
 
 def protected_above(m: AscentModel, s: AState) -> Expr:
-    """Some card stands above its arrival square in the lower half, under a top that
-    can rise into the upper half and that a higher rank can take (so that the
-    games of the next checks can continue from here: a special case of
-    :func:`card_above`)."""
-    return any_of(
-        all_of(
-            [
-                u.on_path(),
-                u.sq > m.arr(u),
-                u.sq < m.o.upper,
-                t.same_stack(u),
-                t.dep == 0,
-                t.val < 6,
-                m.arr(t) >= m.o.upper,
-            ]
+    """A card ``u`` stands above its arrival square on the last square of the lower
+    half, under a top ``t`` that a higher rank can take and that can climb two
+    squares (both free in its column): a special case of :func:`card_above`,
+    chosen so that the games of the next checks can continue from here
+    (``t`` taken by a favour, or ``t`` carrying ``u`` into the upper half)."""
+    squares = range(1, m.smax + 1)
+    empty = [[neg(any_of(w.at(q, e) for w in s.cards)) for e in squares] for q in range(m.n)]
+    out = []
+    for t in s.cards:
+        room = any_of(
+            all_of(
+                [
+                    t.col == q,
+                    *(
+                        implies(any_of([t.sq + 1 == e, t.sq + 2 == e]), empty[q][e - 1])
+                        for e in squares
+                    ),
+                ]
+            )
+            for q in range(m.n)
         )
-        for u in s.cards
-        for t in s.cards
-        if u is not t
-    )
+        for u in s.cards:
+            if u is t:
+                continue
+            out.append(
+                all_of(
+                    [
+                        u.on_path(),
+                        u.sq > m.arr(u),
+                        u.sq + 1 == m.o.upper,
+                        t.same_stack(u),
+                        t.dep == 0,
+                        t.val < VALUES[-1],
+                        m.arr(t) >= u.sq + 2,
+                        room,
+                    ]
+                )
+            )
+    return any_of(out)
 
 
 def engine_above(state: ascent.State, tops_only: bool, low: int = 1) -> list[str]:
@@ -776,7 +849,7 @@ def sensitivity_results(fast: bool = False) -> list[Result]:
             "arrival square (refuted: an exposed remainder stays in the lower half)",
             ("A13", "A7"),
             reference,
-            staged(reference, [Stage(top_above, 6)], queries, prefix),
+            staged(reference, [Stage(top_above, 8)], queries, prefix),
             _exposed_lower,
             "2 players, reference rules",
             started,
@@ -787,7 +860,7 @@ def sensitivity_results(fast: bool = False) -> list[Result]:
 
     started = time.perf_counter()
     queries = []
-    stages = [Stage(lambda m, s: top_above(m, s, m.o.upper), 6)]
+    stages = [Stage(lambda m, s: top_above(m, s, m.o.upper), 8)]
     try:  # the same opening, if the engine plays it under these rules too
         replay(new_game(exposing), prefix)
     except IllegalMove:

@@ -22,7 +22,7 @@ import attrs
 
 from castlerules import ascent
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS
-from castlerules.ascent.rules import CARDS_PER_SET, Tables
+from castlerules.ascent.rules import CARDS_PER_SET, Tables, card_id
 from castlerules.ascent.state import State, locate
 from castlerules.ascent.transitions import make_state
 from proofs.ascent_model import (
@@ -158,7 +158,7 @@ def encode_move(move: ascent.Move) -> tuple[int, int]:
 
 
 def _cid(card: ascent.Card) -> int:
-    return card.owner * CARDS_PER_SET + CARDS_PER_SET - card.rank.value
+    return card_id(card.owner, card.rank.value)
 
 
 def decode_move(kind: int, idx: int) -> ascent.Move:
@@ -333,8 +333,3 @@ def known(s: AState) -> Fields:
         cards.append((int(u.col), int(u.sq), int(u.dep), int(u.below), int(u.top), bool(u.flp)))
     t = s.turn
     return Fields(tuple(cards), int(t.actor), bool(t.mid), (int(t.sd), int(t.sm), int(t.sk)))
-
-
-def pins(model: AscentModel, s: AState, state: State) -> Expr:
-    """The symbolic position ``s`` is the engine state ``state``."""
-    return model.equal(s, concrete(model, fields(state)))

@@ -99,7 +99,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 import z3
 
-from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, value_of
+from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, RANKS, Rules, value_of
 from castlerules.core.errors import ArgumentError
 from proofs import smt
 from proofs.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
@@ -201,6 +201,12 @@ def as_z3(x: Expr) -> Expr:
     return smt.lit(x) if _known(x) else x
 
 
+VALUES: tuple[int, ...] = tuple(sorted(rank.value for rank in RANKS))
+"""The rank values, low to high (the engine's ``Rank``: 1..6)."""
+
+LOWEST_ARRIVAL: tuple[int, ...] = tuple(range(1, len(VALUES) + 1))
+"""The lowest arrival squares ``Rules`` could accept: one square per rank from 1."""
+
 NONE = -1
 """``below`` of a stack's bottom card and ``top`` of a removed card: no card."""
 
@@ -241,7 +247,7 @@ def squares_domain() -> range:
     """The values of ``squares`` that ``Rules`` accepts, asked of ``Rules`` itself
     (with the lowest arrival squares and upper half, so that only ``squares``'
     own check decides)."""
-    ok = [v for v in range(64) if _accepts(squares=v, arrival=tuple(range(1, 7)), upper_half=1)]
+    ok = [v for v in range(64) if _accepts(squares=v, arrival=LOWEST_ARRIVAL, upper_half=1)]
     if not ok or ok != list(range(ok[0], ok[-1] + 1)):
         raise AssertionError(f"the squares Rules accepts are not a range: {ok}")
     return range(ok[0], ok[-1] + 1)
@@ -332,9 +338,9 @@ class Params:
             return bool_var(f"opt_{name}") if name in sym else value
 
         if "arrival" in sym:
-            arrival = tuple(int_var(f"opt_arrival_{v}") for v in range(1, 7))
+            arrival = tuple(int_var(f"opt_arrival_{v}") for v in VALUES)
         else:
-            arrival = tuple(k(r.arrival_of(v)) for v in range(1, 7))
+            arrival = tuple(k(r.arrival_of(v)) for v in VALUES)
         if "favours_per_move" in sym:
             unlimited, limit = bool_var("opt_favours_unlimited"), int_var("opt_favours_limit")
         elif r.favours_per_move is None:
@@ -1121,7 +1127,7 @@ class Small:
         real = all_of(
             [
                 between(u.idx, 0, self.m.N - 1),
-                between(u.val, 1, 6),
+                between(u.val, VALUES[0], VALUES[-1]),
                 between(u.owner, 0, self.m.n - 1),
             ]
         )

@@ -70,7 +70,11 @@ def positions(draw: st.DrawFn) -> ascent.State:
     return states[draw(st.integers(0, len(states) - 1))]
 
 
-@settings(max_examples=40)
+EXAMPLES = min(25, settings().max_examples)
+"""Positions per run (fewer with the ``quick`` profile): each checks every legal move."""
+
+
+@settings(max_examples=EXAMPLES)
 @given(positions())
 def test_model_admits_exactly_the_engines_moves_and_successors(state: ascent.State) -> None:
     """Rules 8-19: legal moves, successors (turn passing included), the invariant."""
@@ -86,7 +90,7 @@ def test_model_admits_exactly_the_engines_moves_and_successors(state: ascent.Sta
         assert model.has_advance(bridge.pre, seat) is bool(advances_of(state, seat))
 
 
-@settings(max_examples=15)
+@settings(max_examples=EXAMPLES // 2)
 @given(positions(), st.data())
 def test_model_refuses_what_the_engine_refuses(state: ascent.State, data: st.DataObject) -> None:
     """A2, A3, A10, A11, A12: a move outside legal_moves has no successor in the model."""

@@ -14,6 +14,7 @@ from castlerules import ascent
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core import CLAUSES, IllegalMove
 from proofs.ascent import Prover, results
+from proofs.ascent_model import all_of, neg
 from proofs.core import Ledger, ProofFailure, Result, Trace
 
 
@@ -159,8 +160,6 @@ def test_a8_flipped_property_fails_if_favours_take_flipped_cards() -> None:
 
 def test_a13_lower_half_exception_is_needed() -> None:
     """A13: the invariant does not imply 'no exposed top' (rule 15's exception)."""
-    from proofs.ascent_model import all_of, neg
-
     prover = Prover(3)
     sm = prover.small()
     t = sm.reps[0]

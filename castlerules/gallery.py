@@ -198,6 +198,10 @@ def _random_policy(_state: Any, moves: Sequence[Any], rng: Rng) -> tuple[Any, Rn
     return rng.choice(moves)
 
 
+class _Restart(Exception):
+    """Raised by a goal to abandon a game that can no longer reach it."""
+
+
 def search(
     key: str,
     game: str,
@@ -213,45 +217,47 @@ def search(
     """Play seeded games with ``policy`` until ``goal`` names a focus ply; return the game.
 
     ``goal(states, moves, events)`` is asked after every move; it returns
-    the index of the focus move, or None to go on.  Attempt ``k`` plays the
-    game of seed ``k`` with the generator of stream ``gallery.<key>.<k>``, so
-    the result is the same on every machine.
+    the index of the focus move, or None to go on; it may raise
+    :class:`_Restart` to abandon a game that can no longer reach it (for
+    example a round that ended with the wrong score).  Attempt ``k`` plays
+    the game of seed ``k`` with the generator of stream ``gallery.<key>.<k>``,
+    so the result is the same on every machine.
     """
     module = GAMES[game]
     opts = tuple((options or {}).items())
-    rules = module.Rules(**dict(opts))
     for attempt in range(attempts):
+        found = Example(
+            key=key,
+            game=game,
+            players=players,
+            seed=attempt,
+            moves=(),
+            focus=0,
+            options=opts,
+            first_player=0 if game == "ascent" else None,
+            found_by=f"{how}: found in game {attempt + 1} of at most {attempts}",
+        )
         rng = Rng.from_seed(attempt, f"gallery.{key}")
-        if game == "ascent":
-            state = module.new_game(players, rules=rules, seed=attempt, first_player=0)
-        else:
-            state = module.new_game(players, rules=rules, seed=attempt)
+        state = found.start()
         states = [state]
         moves: list[Any] = []
         events: list[tuple[Event, ...]] = []
-        for _ in range(max_plies):
-            legal = module.legal_moves(state)
-            if not legal:
-                break
-            move, rng = policy(state, legal, rng)
-            after = module.apply(state, move)
-            moves.append(move)
-            events.append(tuple(module.describe(state, move, after)))
-            states.append(after)
-            state = after
-            focus = goal(states, moves, events)
-            if focus is not None:
-                return Example(
-                    key=key,
-                    game=game,
-                    players=players,
-                    seed=attempt,
-                    moves=tuple(str(m) for m in moves),
-                    focus=focus,
-                    options=opts,
-                    first_player=0 if game == "ascent" else None,
-                    found_by=f"{how}: found in game {attempt + 1} of at most {attempts}",
-                )
+        try:
+            for _ in range(max_plies):
+                legal = module.legal_moves(state)
+                if not legal:
+                    break
+                move, rng = policy(state, legal, rng)
+                after = module.apply(state, move)
+                moves.append(move)
+                events.append(tuple(module.describe(state, move, after)))
+                states.append(after)
+                state = after
+                focus = goal(states, moves, events)
+                if focus is not None:
+                    return attrs.evolve(found, moves=tuple(str(m) for m in moves), focus=focus)
+        except _Restart:
+            continue
     raise GalleryError(f"gallery search {key!r} found no example in {attempts} games")
 
 
@@ -584,10 +590,6 @@ def _throne_guided(
     return policy
 
 
-class _Restart(Exception):
-    """Raised by a goal to abandon a game that can no longer reach it."""
-
-
 def _to_act(state: Any) -> int:
     seat = throne.current_player(state)
     assert seat is not None, "the game is over"
@@ -710,51 +712,15 @@ def _search_max_round() -> Example:
             raise _Restart
         return max(i for i, evs in enumerate(events) if any(e.clause == "B10" for e in evs))
 
-    return _with_restarts(
+    return search(
         "throne-max-round",
+        "throne",
         players=4,
+        attempts=200,
         goal=goal,
         policy=_throne_guided(1, place, climb, vote_yes),
         how="playouts guided toward seat 0's highest score",
     )
-
-
-def _with_restarts(
-    key: str, *, players: int, goal: Goal, policy: Policy, how: str, attempts: int = 200
-) -> Example:
-    """Guided Throne games, seed after seed, until ``goal`` names a focus ply.
-
-    The goal may raise :class:`_Restart` to abandon a game that can no longer
-    reach it (for example a round that ended with the wrong score).
-    """
-    for attempt in range(attempts):
-        rng = Rng.from_seed(attempt, f"gallery.{key}")
-        state = throne.new_game(players, seed=attempt)
-        states = [state]
-        moves: list[Any] = []
-        events: list[tuple[Event, ...]] = []
-        try:
-            while not throne.is_over(state):
-                move, rng = policy(state, throne.legal_moves(state), rng)
-                after = throne.apply(state, move)
-                moves.append(move)
-                events.append(tuple(throne.describe(state, move, after)))
-                states.append(after)
-                state = after
-                focus = goal(states, moves, events)
-                if focus is not None:
-                    return Example(
-                        key=key,
-                        game="throne",
-                        players=players,
-                        seed=attempt,
-                        moves=tuple(str(m) for m in moves),
-                        focus=focus,
-                        found_by=f"{how}: found in game {attempt + 1} of at most {attempts}",
-                    )
-        except _Restart:
-            continue
-    raise GalleryError(f"gallery search {key!r} found no example in {attempts} games")
 
 
 def _check_max_round(shown: Replay) -> tuple[str, ...]:
@@ -834,9 +800,11 @@ def _search_bonus() -> Example:
             raise _Restart
         return min(i for i, s in enumerate(states) if throne.round_of(s) == final_round)
 
-    return _with_restarts(
+    return search(
         "throne-bonus",
+        "throne",
         players=4,
+        attempts=200,
         goal=goal,
         policy=_throne_guided(final_round, place, climb, vote_yes),
         how="playouts guided toward a round-3 score of 0 for seat 0",
@@ -884,9 +852,11 @@ def _search_no_cards() -> Example:
             raise _Restart
         return min(i for i, evs in enumerate(events) if any(e.clause == "B10" for e in evs))
 
-    return _with_restarts(
+    return search(
         "throne-no-cards",
+        "throne",
         players=4,
+        attempts=200,
         goal=goal,
         policy=_throne_guided(1, place, climb, vote_yes),
         how="playouts guided toward elections where everyone votes No",

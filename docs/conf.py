@@ -82,9 +82,13 @@ doctest_global_setup = """
 from castlerules import ascent, throne
 """
 
-# The proof table runs the proofs in their fast mode when ``bash dev prove`` has
-# not left fresh results in artifacts/proofs.json (see castlerules_sphinx.site).
+# The proof table shows the results ``bash dev prove`` saved in
+# artifacts/proofs.json ($CASTLERULES_PROOFS_JSON) when they are those of the
+# sources at hand; else the build runs the proofs, in their fast mode (about a
+# minute; see castlerules_sphinx.site).
 castlerules_proofs_fast = True
-# Without the proofs the build fails.  While the proofs are being developed,
-# CASTLERULES_DOCS_WITHOUT_PROOFS=1 builds the site with a "not available" notice.
+# Without the proof table the build fails.  Only a build that does not look at
+# the table (the browser test's, tests/docs/test_site_renders.py) sets
+# CASTLERULES_DOCS_WITHOUT_PROOFS=1: the proofs are then not run, and the page
+# says so unless saved or cached results exist.
 castlerules_require_proofs = os.environ.get("CASTLERULES_DOCS_WITHOUT_PROOFS") != "1"

@@ -1,0 +1,178 @@
+"""Z3 proofs of the consequences the specs say must be proved (spec/*.md).
+
+``python -m proofs`` runs every property and prints a table; ``--json`` for
+machines.  Programmatically:
+
+>>> from proofs import Result, run_all          # doctest: +SKIP
+>>> results = run_all(fast=True)                # doctest: +SKIP
+>>> all(r.ok for r in results)                  # doctest: +SKIP
+True
+
+Each :class:`~proofs.core.Result` names the property, the game, the clause IDs
+it proves, the method (induction, ranking function, witness...), whether it
+holds, the time, and, for witnesses and counterexamples, a
+:class:`~proofs.core.Trace`: engine positions in notation and the moves, as
+replayed through the engine.
+
+Layout: :mod:`proofs.smt` (typed Z3 helpers), :mod:`proofs.core` (results,
+induction, BMC), :mod:`proofs.throne_model` (Throne as a transition system
+built from ``castlerules.throne.Rules``), :mod:`proofs.throne_bridge`
+(engine <-> model), :mod:`proofs.throne` (the Throne properties).  The
+Ascent proofs live in :mod:`proofs.ascent`; :func:`run_all` includes them
+when that module provides ``results(fast: bool) -> list[Result]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import attrs
+
+from proofs.core import Result, Trace
+
+__all__ = ["Result", "Task", "Trace", "merge", "run_all", "source_hash", "tasks"]
+
+
+@attrs.frozen(slots=True)
+class Task:
+    """One independent job of a proof run.
+
+    ``cost`` is its CPU time in seconds on one core, measured once: only used to
+    start the longest jobs first, so that the two processes finish together.
+    """
+
+    name: str
+    cost: float
+    run: Callable[[bool], list[Result]]
+
+
+def _throne_config(preset: str, players: int) -> Callable[[bool], list[Result]]:
+    def run(fast: bool) -> list[Result]:
+        from proofs import throne
+
+        if fast and players not in throne.FAST_PLAYERS:
+            return []
+        config = next(c for c in throne.configs() if (c.preset, c.players) == (preset, players))
+        return throne.induction_results([(config, throne.prove_config(config))])
+
+    return run
+
+
+def _throne_witnesses(fast: bool) -> list[Result]:
+    from proofs import throne
+
+    return throne.witness_results(fast)
+
+
+def _throne_sensitivity(fast: bool) -> list[Result]:
+    del fast
+    from proofs import throne
+
+    return throne.sensitivity_results()
+
+
+def _ascent_induction(fast: bool) -> list[Result]:
+    from proofs import ascent
+
+    return ascent.induction_results(ascent.players(fast))
+
+
+def _ascent_sensitivity(fast: bool) -> list[Result]:
+    from proofs import ascent
+
+    return ascent.sensitivity_results(fast)
+
+
+def tasks() -> list[Task]:
+    """The independent jobs of a proof run, in report order."""
+    from castlerules import throne
+
+    out = [
+        Task(f"throne: induction {preset} {n}p", 6.0 + 2.5 * n, _throne_config(preset, n))
+        for preset in ("SEED", "ORIGINAL")
+        for n in throne.PLAYERS
+    ]
+    return [
+        *out,
+        Task("throne: witnesses", 12.0, _throne_witnesses),
+        Task("throne: sensitivity", 16.0, _throne_sensitivity),
+        Task("ascent: induction", 16.0, _ascent_induction),
+        Task("ascent: sensitivity", 12.0, _ascent_sensitivity),
+    ]
+
+
+def _run(name: str, fast: bool) -> list[Result]:
+    task = next(t for t in tasks() if t.name == name)
+    return task.run(fast)
+
+
+def run_all(fast: bool = False, jobs: int | None = None, only: Sequence[str] = ()) -> list[Result]:
+    """Run every proof; results in a fixed order (deterministic, whatever ``jobs``).
+
+    ``fast`` limits the player counts to the smallest and the largest; ``jobs``
+    is the number of processes (default: 2, or 1 on a single core); ``only``
+    keeps the tasks whose name starts with one of these prefixes.  The jobs
+    start longest first (:attr:`Task.cost`); the results come in report order.
+    """
+    chosen = [t for t in tasks() if not only or t.name.startswith(tuple(only))]
+    workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+    if workers <= 1 or len(chosen) <= 1:
+        return merge([r for t in chosen for r in t.run(fast)])
+    by_cost = sorted(chosen, key=lambda t: -t.cost)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {t.name: pool.submit(_run, t.name, fast) for t in by_cost}
+        return merge([r for t in chosen for r in futures[t.name].result()])
+
+
+def source_hash() -> str:
+    """A hash of the sources a proof run reads: every ``.py`` file of the engine
+    (``castlerules/``, drawings aside) and of ``proofs/``.  Saved with the results
+    (``python -m proofs --save``) so that a reader (the docs build) can tell
+    whether they are still those of the code at hand."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for base in (root / "castlerules", root / "proofs"):
+        for path in sorted(base.rglob("*.py")):
+            if path.name == "diagram.py":
+                continue
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def merge(results: Sequence[Result]) -> list[Result]:
+    """Merge the results that share a name (one property proved by several tasks, e.g.
+    one per configuration): it holds if every part holds; times and queries add
+    up; the scopes and the details are listed once each."""
+    order: list[str] = []
+    groups: dict[str, list[Result]] = {}
+    for result in results:
+        if result.name not in groups:
+            order.append(result.name)
+            groups[result.name] = []
+        groups[result.name].append(result)
+    out = []
+    for name in order:
+        parts = groups[name]
+        first = parts[0]
+        if len(parts) == 1:
+            out.append(first)
+            continue
+        scopes = list(dict.fromkeys(p.scope for p in parts))
+        details = list(dict.fromkeys(x for p in parts for x in p.detail.split("; ") if x))
+        out.append(
+            attrs.evolve(
+                first,
+                holds=all(p.holds for p in parts),
+                seconds=sum(p.seconds for p in parts),
+                queries=sum(p.queries for p in parts),
+                scope=", ".join(scopes),
+                detail="; ".join(details),
+            )
+        )
+    return out

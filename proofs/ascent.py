@@ -912,5 +912,9 @@ def sensitivity_results(fast: bool = False) -> list[Result]:
 def results(fast: bool = False) -> list[Result]:
     """Every Ascent result: the induction proofs (every player count; with ``fast``,
     2 and 6 players only) and the sensitivity checks."""
-    players = (PLAYERS[0], PLAYERS[-1]) if fast else tuple(PLAYERS)
-    return [*induction_results(players), *sensitivity_results(fast)]
+    return [*induction_results(players(fast)), *sensitivity_results(fast)]
+
+
+def players(fast: bool = False) -> tuple[int, ...]:
+    """The player counts proved: all of them, or the smallest and the largest if ``fast``."""
+    return (PLAYERS[0], PLAYERS[-1]) if fast else tuple(PLAYERS)

@@ -27,17 +27,15 @@ from typing import Generic, Protocol, TypeVar
 import attrs
 
 from proofs.smt import (
+    Abstraction,
     Expr,
     Model,
     Outcome,
     Solver,
-    abstract_indicators,
     all_of,
     any_of,
     at_most_one,
     is_sat,
-    lit,
-    neg,
     new_solver,
     valid,
 )
@@ -46,8 +44,8 @@ ABSTRACT_TIMEOUT_MS = 5_000
 """Budget of the abstract attempt of a query before the exact query is asked."""
 
 S = TypeVar("S")
-S_co = TypeVar("S_co", covariant=True)
 M = TypeVar("M")
+S_co = TypeVar("S_co", covariant=True)
 
 
 @attrs.frozen(slots=True)
@@ -110,7 +108,7 @@ class Result:
         """``proved``, ``refuted``, ``witness`` or ``FAILED`` (not as expected)."""
         if not self.ok:
             return "FAILED"
-        if self.method.startswith("BMC") and self.holds:
+        if self.method.startswith(("BMC", "witness")) and self.holds:
             return "witness"
         return "proved" if self.holds else "refuted"
 
@@ -156,24 +154,25 @@ class Ledger:
         goal: Expr,
         hypotheses: Sequence[Expr] = (),
         solver: Solver = None,
-        cuts: Sequence[Expr] = (),
-        indicators: Sequence[Expr] = (),
+        abstraction: Abstraction | None = None,
+        preprocess: bool = False,
     ) -> None:
         """Prove ``hypotheses => goal`` or raise :class:`ProofFailure` naming ``what``.
 
-        With ``cuts`` (valid linear facts about the ``indicators`` terms,
-        proved separately), the query is first tried on its indicator abstraction
-        (:func:`proofs.smt.abstract_indicators`), which settles counting
-        arguments by linear reasoning; if that does not refute the negated
-        goal, the exact query decides.  With ``solver``, the query runs in it
-        (``push``/``pop``).
+        With an ``abstraction`` (indicator terms and valid linear facts about
+        them, the *cuts*, proved separately), the query is first tried on its
+        indicator abstraction (:class:`proofs.smt.Abstraction`), which settles
+        counting arguments by linear reasoning; if that does not refute the
+        negated goal, the exact query decides.  With ``solver``, the query runs
+        in it (``push``/``pop``); ``preprocess`` picks the equation-solving
+        tactic (:func:`proofs.smt.new_solver`).
         """
         self.queries += 1
-        if cuts:
-            formulas = abstract_indicators([*hypotheses, *cuts, neg(goal)], indicators)
-            if valid(lit(False), formulas, timeout_ms=ABSTRACT_TIMEOUT_MS).holds:
-                return
-        outcome: Outcome = valid(goal, list(hypotheses), solver=solver)
+        if abstraction is not None and abstraction.refutes(
+            hypotheses, goal, timeout_ms=ABSTRACT_TIMEOUT_MS
+        ):
+            return
+        outcome: Outcome = valid(goal, list(hypotheses), solver=solver, preprocess=preprocess)
         if not outcome.holds:
             reason = "Z3 gave up (timeout)" if outcome.unknown else "counterexample found"
             raise ProofFailure(f"{what}: {reason}", outcome.model)
@@ -184,15 +183,17 @@ class Ledger:
         goals: Sequence[tuple[str, Expr]],
         hypotheses: Sequence[Expr] = (),
         solver: Solver = None,
-        cuts: Sequence[Expr] = (),
-        indicators: Sequence[Expr] = (),
+        abstraction: Abstraction | None = None,
+        preprocess: bool = False,
     ) -> None:
         """Prove every named goal at once; on failure, find and name the failing one."""
         try:
-            self.check(what, all_of(g for _n, g in goals), hypotheses, solver, cuts, indicators)
+            self.check(
+                what, all_of(g for _n, g in goals), hypotheses, solver, abstraction, preprocess
+            )
         except ProofFailure:
             for name, goal in goals:
-                self.check(f"{what}: {name}", goal, hypotheses, solver, cuts, indicators)
+                self.check(f"{what}: {name}", goal, hypotheses, solver, abstraction, preprocess)
             raise
 
     def seconds(self) -> float:
@@ -253,11 +254,31 @@ class System(Protocol[S, M]):
         ...
 
 
+@attrs.frozen(slots=True)
+class Step(Generic[S, M]):
+    """One symbolic step of a system, built once and shared by every property
+    proved about it: a free state ``pre``, a free ``move``, the guarded
+    ``cases`` and the ``chance`` constraint."""
+
+    pre: S
+    move: M
+    cases: tuple[GuardedCase[S], ...]
+    chance: Expr
+
+    @classmethod
+    def of(cls, system: System[S, M]) -> Step[S, M]:
+        pre = system.fresh_state("p")
+        move = system.fresh_move("m")
+        return cls(pre, move, tuple(system.cases(pre, move)), system.chance(pre, move))
+
+
 def induction(
     ledger: Ledger,
     system: System[S, M],
     invariant: Callable[[S], Sequence[tuple[str, Expr]]],
     assumptions: Sequence[Expr] = (),
+    step: Step[S, M] | None = None,
+    preprocess: bool = False,
 ) -> None:
     """Prove that the conjunction of ``invariant`` is inductive.
 
@@ -265,24 +286,27 @@ def induction(
     command, ``Inv and guard => Inv(post)``; and the case split is sound:
     under ``Inv``, a legal move satisfies exactly one guard (so the step is
     that case's post-state).  ``assumptions`` constrain free option
-    variables.  On failure the :class:`ProofFailure` names the conjunct and
-    the case, and carries the counterexample to induction.
+    variables; ``step`` reuses a step already built (:class:`Step`);
+    ``preprocess`` asks the consecution queries with the equation-solving
+    tactic.  On failure the :class:`ProofFailure` names the conjunct and the
+    case, and carries the counterexample to induction.
     """
     s0 = system.fresh_state("i")
     ledger.check_all("initiation", invariant(s0), [*assumptions, system.init(s0)])
-    pre = system.fresh_state("p")
-    move = system.fresh_move("m")
+    step = step if step is not None else Step.of(system)
+    pre, cases = step.pre, step.cases
     hyps = [*assumptions, *(c for _n, c in invariant(pre))]
-    cases = system.cases(pre, move)
-    legal = system.legal(pre, move)
+    legal = system.legal(pre, step.move)
     ledger.check("the cases cover every legal move", any_of(c.guard for c in cases), [*hyps, legal])
     ledger.check("the cases exclude each other", at_most_one([c.guard for c in cases]), hyps)
-    chance = system.chance(pre, move)
     for case in cases:
         # A fresh solver per query: Z3's incremental mode skips preprocessing
         # that these counting arguments need (measured: 10-30x slower).
         ledger.check_all(
-            f"consecution ({case.label})", invariant(case.post), [*hyps, chance, case.guard]
+            f"consecution ({case.label})",
+            invariant(case.post),
+            [*hyps, step.chance, case.guard],
+            preprocess=preprocess,
         )
 
 

@@ -56,12 +56,35 @@ def lit(value: int | bool) -> Expr:
     return z3.IntVal(value)
 
 
+def _fast(make: Any, items: list[Expr], kind: type) -> Expr | None:
+    """``make`` (a Z3 C constructor of an n-ary term) applied to ``items`` directly,
+    when every item is already a Z3 term of ``kind`` in one context; else ``None``.
+
+    The Python wrappers (``z3.And``, ``z3.Sum``...) coerce every argument one by
+    one; the proofs build millions of terms, so this skips that work when there
+    is nothing to coerce (measured: about a third of a proof run's time).
+    """
+    first = items[0]
+    if not all(type(x) is kind for x in items):
+        return None
+    ctx = first.ctx
+    if any(x.ctx is not ctx for x in items):
+        return None
+    array = (z3.Ast * len(items))()
+    for i, x in enumerate(items):
+        array[i] = x.as_ast()
+    return kind(make(ctx.ref(), len(items), array), ctx)
+
+
 def all_of(items: Iterable[Expr]) -> Expr:
     """Conjunction (``True`` when empty)."""
     items = list(items)
     if not items:
         return z3.BoolVal(True)
-    return items[0] if len(items) == 1 else z3.And(*items)
+    if len(items) == 1:
+        return items[0]
+    fast = _fast(z3.Z3_mk_and, items, z3.BoolRef)
+    return fast if fast is not None else z3.And(*items)
 
 
 def any_of(items: Iterable[Expr]) -> Expr:
@@ -69,7 +92,10 @@ def any_of(items: Iterable[Expr]) -> Expr:
     items = list(items)
     if not items:
         return z3.BoolVal(False)
-    return items[0] if len(items) == 1 else z3.Or(*items)
+    if len(items) == 1:
+        return items[0]
+    fast = _fast(z3.Z3_mk_or, items, z3.BoolRef)
+    return fast if fast is not None else z3.Or(*items)
 
 
 def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
@@ -92,7 +118,10 @@ def total(items: Iterable[Expr]) -> Expr:
     items = list(items)
     if not items:
         return z3.IntVal(0)
-    return items[0] if len(items) == 1 else z3.Sum(*items)
+    if len(items) == 1:
+        return items[0]
+    fast = _fast(z3.Z3_mk_add, items, z3.ArithRef)
+    return fast if fast is not None and fast.is_int() else z3.Sum(*items)
 
 
 def count(conditions: Iterable[Expr]) -> Expr:
@@ -176,9 +205,16 @@ class Outcome:
     """True when Z3 gave up (timeout): then ``holds`` is False, and there is no model."""
 
 
-def new_solver(timeout_ms: int = TIMEOUT_MS) -> Any:
-    """A fresh solver with a deterministic seed and a timeout."""
-    solver = z3.Solver()
+PREPROCESS = ("simplify", "solve-eqs", "smt")
+"""The tactic of :func:`new_solver` with ``preprocess=True``: simplify and
+eliminate the equations first (measured: induction steps about 30 % faster;
+counting queries are faster without it)."""
+
+
+def new_solver(timeout_ms: int = TIMEOUT_MS, preprocess: bool = False) -> Any:
+    """A fresh solver with a deterministic seed and a timeout (``preprocess``:
+    the :data:`PREPROCESS` tactic in front of the SMT core)."""
+    solver = z3.Then(*PREPROCESS).solver() if preprocess else z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.set("random_seed", 0)
     return solver
@@ -189,6 +225,7 @@ def valid(
     hypotheses: Sequence[Expr] = (),
     timeout_ms: int = TIMEOUT_MS,
     solver: Solver = None,
+    preprocess: bool = False,
 ) -> Outcome:
     """Whether ``And(hypotheses) => goal`` holds for all values of the free variables.
 
@@ -197,7 +234,7 @@ def valid(
     """
     own = solver is None
     if own:
-        solver = new_solver(timeout_ms)
+        solver = new_solver(timeout_ms, preprocess)
     else:
         solver.push()
     try:
@@ -245,6 +282,38 @@ def clause_count(constraints: Sequence[Expr]) -> int:
         seen.add(key)
         stack.extend(term.children())
     return len(seen)
+
+
+class Abstraction:
+    """The indicator abstraction of :func:`abstract_indicators` with fixed fresh
+    variables, so that the formulas every query shares (the invariant, the cuts)
+    are substituted once and reused.
+
+    ``cuts`` are the valid linear facts about the indicators that make the
+    abstraction useful (they are asserted with every abstract query).
+    """
+
+    def __init__(self, indicators: Sequence[Expr], cuts: Sequence[Expr]) -> None:
+        self.pairs = [(term, z3.FreshInt("ind")) for term in indicators]
+        self.cuts = tuple(cuts)
+        self._memo: dict[tuple[int, ...], tuple[Sequence[Expr], Expr]] = {}
+
+    def apply(self, formulas: Sequence[Expr]) -> Expr:
+        """The conjunction of ``formulas`` with every indicator replaced (memoised
+        on the formulas' identities; the formulas are kept alive with the entry)."""
+        key = tuple(f.get_id() for f in formulas)
+        hit = self._memo.get(key)
+        if hit is None:
+            whole = z3.And(*formulas) if formulas else z3.BoolVal(True)
+            hit = (tuple(formulas), z3.substitute(whole, *self.pairs) if self.pairs else whole)
+            self._memo[key] = hit
+        return hit[1]
+
+    def refutes(self, hypotheses: Sequence[Expr], goal: Expr, timeout_ms: int) -> bool:
+        """Whether the abstraction alone proves ``hypotheses => goal`` (sound; a
+        ``False`` answer only means the exact query must decide)."""
+        formulas = [self.apply(hypotheses), self.apply(self.cuts), self.apply([z3.Not(goal)])]
+        return valid(z3.BoolVal(False), formulas, timeout_ms=timeout_ms).holds
 
 
 def abstract_indicators(formulas: Sequence[Expr], indicators: Sequence[Expr]) -> list[Expr]:

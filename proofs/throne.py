@@ -20,20 +20,24 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from castlerules import throne
+from castlerules.throne.state import State
 from proofs.core import (
     Ledger,
     ProofFailure,
     Result,
+    Step,
     Trace,
-    Unrolling,
     bmc,
     induction,
 )
-from proofs.smt import Expr, all_of, any_of, implies, ite, lit, model_int, neg, total
+from proofs.smt import Abstraction, Expr, all_of, any_of, implies, ite, lit, neg, total
 from proofs.throne_bridge import (
+    Bridge,
+    abstract,
+    concrete,
     decode_move,
     filler_objectives,
-    model_objectives,
+    first_moves_until,
     replay,
 )
 from proofs.throne_model import (
@@ -52,6 +56,8 @@ from proofs.throne_model import (
 
 GAME = "throne"
 PRESETS = ("SEED", "ORIGINAL")
+FAST_PLAYERS = (3, 6)
+"""The player counts of a ``fast`` run: the smallest and the largest."""
 
 # The claims (spec/throne.md, "Consequences that must be proved"): the seed's numbers.
 CLAIM_FLOOR = 4
@@ -141,23 +147,6 @@ def measure_bound(system: ThroneSystem) -> int:
     return n * (system.p.chars * (system.p.top + n) + n - 1) + n - 1
 
 
-def _progress(system: ThroneSystem, s: TState) -> Expr:
-    """Some move is legal in every phase before the end (B6, B8, B11)."""
-    p = system.p
-    place = any_of(
-        system.legal_place(s, c, lit(f)) for c in system.chars for f in p.rules.placement_floors
-    )
-    climb = any_of(system.legal_climb(s, c) for c in system.chars)
-    vote = system.legal_vote(s, lit(True))
-    return all_of(
-        [
-            implies(s.phase == PLACE, place),
-            implies(s.phase == MOVE, climb),
-            implies(s.phase == ELECT, vote),
-        ]
-    )
-
-
 @attrs.frozen(slots=True)
 class Tally:
     """One property's obligations for one configuration."""
@@ -179,17 +168,21 @@ class Checker:
         self.config = config
         self.system = config.system()
         s = self.system
-        self.pre = s.fresh_state("p")
-        self.move: TMove = s.fresh_move("m")
-        self.cases: list[Case] = s.cases(self.pre, self.move)
+        self.step: Step[TState, TMove] = Step.of(s)
+        self.pre = self.step.pre
+        self.move: TMove = self.step.move
+        self.cases: tuple[Case, ...] = self.step.cases  # type: ignore[assignment]
         self.inv = [c for _n, c in s.invariant(self.pre)]
         self.cuts = s.cuts(self.pre)
-        self.indicators = s.indicators(self.pre)
-        self.chance = s.chance(self.pre, self.move)
+        self.abstraction = Abstraction(s.indicators(self.pre), self.cuts)
+        self.chance = self.step.chance
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
+        self.wanted: set[str] | None = None
 
     def run(self, name: str, body: Callable[[Ledger], None], needs_invariant: bool = True) -> None:
+        if self.wanted is not None and name not in self.wanted:
+            return
         ledger = Ledger()
         if needs_invariant and not self.invariant_ok:
             self.tallies[name] = Tally(False, 0.0, 0, "the invariant is not proved")
@@ -215,16 +208,17 @@ class Checker:
                     f"{what} ({case.label})",
                     claim(case),
                     [*self.inv, self.chance, case.guard, *extra],
-                    cuts=self.cuts if abstract else (),
-                    indicators=self.indicators,
+                    abstraction=self.abstraction if abstract else None,
                 )
 
-    def all(self) -> dict[str, Tally]:
+    def all(self, only: Sequence[str] | None = None) -> dict[str, Tally]:
+        """Run the properties (``only`` these, with the invariant they rest on)."""
+        self.wanted = None if only is None else {"throne.invariant", *only}
         s = self.system
         pre = self.pre
 
         def invariant(ledger: Ledger) -> None:
-            induction(ledger, s, s.invariant)
+            induction(ledger, s, s.invariant, step=self.step, preprocess=True)
             self.invariant_ok = True
 
         self.run("throne.invariant", invariant, needs_invariant=False)
@@ -276,8 +270,7 @@ class Checker:
                 "B6/B7 a placement floor with room",
                 implies(placing, room),
                 self.inv,
-                cuts=self.cuts,
-                indicators=self.indicators,
+                abstraction=self.abstraction,
             )
             place = any_of(
                 s.legal_place(pre, c, lit(f)) for c in s.chars for f in s.p.rules.placement_floors
@@ -286,8 +279,7 @@ class Checker:
                 "B6 a placement is legal",
                 implies(placing, place),
                 [implies(placing, all_of([unplaced, room]))],
-                cuts=self.cuts,
-                indicators=self.indicators,
+                abstraction=self.abstraction,
             )
             climb = any_of(s.legal_climb(pre, c) for c in s.chars)
             ledger.check("B8 a climb is legal", implies(pre.phase == MOVE, climb), self.inv)
@@ -306,32 +298,34 @@ class Checker:
 
         self.run("throne.round_ends_with_king", king)
 
-        def score(ledger: Ledger) -> None:
-            def claim(case: Case) -> Expr:
-                last = pre.rnd == CLAIM_LAST_ROUND
-                return all_of(
-                    all_of([x >= 0, x <= CLAIM_ROUND_MAX, implies(last, x >= 1)])
-                    for x in case.score
-                )
+        def claim(case: Case) -> Expr:
+            last = pre.rnd == CLAIM_LAST_ROUND
+            return all_of(
+                all_of([x >= 0, x <= CLAIM_ROUND_MAX, implies(last, x >= 1)]) for x in case.score
+            )
 
+        def score(ledger: Ledger) -> None:
             ledger.check("the cuts are valid", all_of(self.cuts))
             self.per_case(
                 ledger, "B14/B15 round score", claim, only=lambda c: c.scored, abstract=True
             )
 
         self.run("throne.round_score", score)
+        score_proved = self.tallies.get("throne.round_score", Tally(False, 0.0, 0)).holds
 
         def totals(ledger: Ledger) -> None:
             tot = s.totals_invariant(pre, CLAIM_ROUND_MAX)
             s0 = s.fresh_state("i")
             ledger.check_all("initiation", s.totals_invariant(s0, CLAIM_ROUND_MAX), [s.init(s0)])
             for case in self.cases:
+                # A round end adds the round score: once throne.round_score is proved
+                # for this case, its bounds are a lemma and the step is linear.
+                lemma = [claim(case)] if case.scored and score_proved else []
                 ledger.check_all(
                     f"consecution ({case.label})",
                     s.totals_invariant(case.post, CLAIM_ROUND_MAX),
-                    [*self.inv, *(c for _n, c in tot), self.chance, case.guard],
-                    cuts=self.cuts if case.scored else (),
-                    indicators=self.indicators,
+                    [*self.inv, *(c for _n, c in tot), self.chance, case.guard, *lemma],
+                    abstraction=self.abstraction if case.scored else None,
                 )
             low, high = CLAIM_TOTAL
             ledger.check(
@@ -390,16 +384,14 @@ PROPERTIES: dict[str, tuple[str, tuple[str, ...], str]] = {
 }
 
 
+SYMBOLIC_NOTE = f"options {', '.join(OPTION_NAMES)} symbolic (both values in one query)"
+
+
 def merge(name: str, tallies: Sequence[tuple[Config, Tally]], detail: str = "") -> Result:
-    """One result from the tallies of every configuration."""
+    """One result from the tallies of some configurations (the scope lists them;
+    :func:`proofs.merge` joins the results of the configurations run apart)."""
     title, clauses, method = PROPERTIES[name]
     failed = [f"{c.label}: {t.failure}" for c, t in tallies if not t.holds]
-    labels = sorted({c.preset for c, _t in tallies})
-    players = sorted({c.players for c, _t in tallies})
-    scope = (
-        f"players {players[0]}..{players[-1]}; presets {', '.join(labels)}; "
-        f"options {', '.join(OPTION_NAMES)} symbolic (both values)"
-    )
     return Result(
         name=name,
         game=GAME,
@@ -410,8 +402,10 @@ def merge(name: str, tallies: Sequence[tuple[Config, Tally]], detail: str = "") 
         holds=not failed,
         seconds=sum(t.seconds for _c, t in tallies),
         queries=sum(t.queries for _c, t in tallies),
-        scope=scope,
-        detail="; ".join(failed[:3]) if failed else detail,
+        scope=", ".join(c.label for c, _t in tallies),
+        detail="; ".join(failed[:3])
+        if failed
+        else "; ".join(filter(None, [SYMBOLIC_NOTE, detail])),
     )
 
 
@@ -427,72 +421,337 @@ def induction_results(all_tallies: Sequence[tuple[Config, dict[str, Tally]]]) ->
         tallies = [(c, t[name]) for c, t in all_tallies]
         detail = ""
         if name == "throne.round_ends_with_king":
-            bounds = sorted({measure_bound(c.system()) for c, _t in all_tallies})
-            detail = f"a round lasts at most {bounds[-1]} moves (ranking bound, 6 players)"
+            detail = "; ".join(
+                f"{n} players: a round lasts at most {bound} moves (ranking bound)"
+                for n, bound in sorted(
+                    {(c.players, measure_bound(c.system())) for c, _t in tallies}
+                )
+            )
         out.append(merge(name, tallies, detail))
     return out
 
 
 # ------------------------------------------------------------------ witnesses
-def _round_one_33(system: ThroneSystem) -> Callable[[TState], Expr]:
-    def bad(s: TState) -> Expr:
-        return all_of([s.rnd == 2, any_of(t == CLAIM_ROUND_MAX for t in s.total)])
-
-    return bad
+Plan = list[throne.Move | frozenset[int]]
+"""A planned game: moves, and for each election the set of seats that vote No."""
 
 
-def _decode(system: ThroneSystem, run: Unrolling[TState, TMove]) -> list[throne.Move]:
-    return [decode_move(system, run.model, m) for m in run.moves]
-
-
-def witness_33(config: Config) -> tuple[bool, float, int, Trace | None, str]:
-    """BMC from a new game to a round-1 score of 33, replayed in the engine."""
-    started = time.perf_counter()
-    concrete_config = attrs.evolve(config, symbolic=())
-    system = concrete_config.system()
-    p = system.p
-    shortest = p.placements + 2 + system.n
-    queries: list[int] = []
-    run = bmc(
-        system,
-        _round_one_33(system),
-        p.placements + 7 + system.n,
-        min_depth=shortest,
-        queries=queries,
+def play_plan(
+    config: Config, objectives: Sequence[Sequence[str]], plan: Plan, start: State | None = None
+) -> tuple[bool, Trace, State, int]:
+    """Play ``plan`` through the engine, checking every step against the model: the
+    Z3 transition relation (which includes the legality predicate) must admit the
+    move and exactly the engine's successor, so the game is a path of the model.
+    (That the legality predicate admits *only* the engine's legal moves is the
+    bridge tests' business, tests/proofs/test_throne_bridge.py.)  Returns whether
+    every step agreed, the trace, the last state and the number of solver checks."""
+    rules = config.rules
+    bridge = Bridge(ThroneSystem(Params(rules, config.players)))
+    state = (
+        start
+        if start is not None
+        else throne.new_game(config.players, rules, objectives=objectives)
     )
-    if run is None:
-        return False, time.perf_counter() - started, len(queries), None, "no witness"
-    first = model_objectives(system, run.model, run.states[0].obj)
-    filler = filler_objectives(p)
-    objectives = [first] + [filler] * (p.rules.rounds - 1)
-    start = throne.new_game(system.n, config.rules, objectives=objectives)
-    seat = next(q for q in system.seats if model_int(run.model, run.states[-1].total[q]) == 33)
-    trace, end = replay(start, _decode(system, run), note=f"seat {seat} scores 33 in round 1")
-    engine_score = throne.round_scores(end)[0][seat]
-    ok = engine_score == CLAIM_ROUND_MAX
-    return ok, time.perf_counter() - started, len(queries), trace, f"engine: {engine_score}"
+    moves: list[throne.Move] = []
+    for item in plan:
+        if isinstance(item, frozenset):
+            steps: list[throne.Move] = []
+            probe = state
+            while throne.phase(probe) == "election":
+                vote = throne.Vote(throne.current_player(probe) not in item)
+                steps.append(vote)
+                probe = throne.apply(probe, vote)
+        else:
+            steps = [item]
+        for move in steps:
+            moves.append(move)
+            state = throne.apply(state, move)
+    first = (
+        start
+        if start is not None
+        else throne.new_game(config.players, rules, objectives=objectives)
+    )
+    agree, checks = True, 0
+    probe = first
+    for move in moves:
+        after = throne.apply(probe, move)
+        agree = agree and bridge.successors(probe, move) == [abstract(after)]
+        checks += 1
+        probe = after
+    trace, end = replay(first, moves)
+    return agree, trace, end, checks
+
+
+def _plan_high(config: Config, on_nobles: int, on_dignitaries: int) -> tuple[list[str], Plan]:
+    """Seat 0's favourites end as: one king, ``on_nobles`` nobles, ``on_dignitaries``
+    dignitaries (B14).  Favourites A.. are placed on the dignitaries' floor (5) and
+    below it (4); the others fill the lowest placement floors with room."""
+    rules = config.rules
+    letters = rules.letters()
+    favs = 1 + on_nobles + on_dignitaries
+    high = letters[: 1 + on_nobles]
+    low = letters[1 + on_nobles : favs]
+    plan: Plan = []
+    room = {f: rules.capacity(f) for f in rules.placement_floors}
+    for ch in high:
+        plan.append(throne.Place(ch, 5))
+        room[5] -= 1
+    for ch in low:
+        plan.append(throne.Place(ch, 4))
+        room[4] -= 1
+    count = rules.placements_for(config.players) - favs
+    for ch in letters[favs : favs + count]:
+        floor = next(f for f in sorted(room) if room[f] > 0 and f not in (4, 5))
+        room[floor] -= 1
+        plan.append(throne.Place(ch, floor))
+    plan += [throne.Climb(ch) for ch in high]  # 5 -> 6
+    plan += [throne.Climb(ch) for ch in low]  # 4 -> 5
+    plan += [throne.Climb(high[0]), frozenset()]  # 6 -> 7, crowned by all Yes
+    mine = letters[: rules.objective_size]
+    objectives = [mine, *filler_objectives(Params(rules, config.players))[1:]]
+    return objectives, plan
+
+
+def witness_33(config: Config) -> tuple[bool, float, int, Trace, str]:
+    """A game in which seat 0 scores 33 in round 1 (B14: 10 + 3 x 5 + 2 x 4), checked
+    step by step against the model and replayed in the engine."""
+    started = time.perf_counter()
+    first, plan = _plan_high(config, 3, 2)
+    rounds = config.rules.rounds
+    filler = filler_objectives(Params(config.rules, config.players))
+    agree, trace, end, checks = play_plan(config, [first, *[filler] * (rounds - 1)], plan)
+    engine = throne.round_scores(end)[0][0]
+    ok = agree and engine == CLAIM_ROUND_MAX
+    return ok, time.perf_counter() - started, checks, trace, f"engine round-1 score {engine}"
 
 
 def witness_results(fast: bool) -> list[Result]:
-    """33 is reachable, for every player count and preset (or 3 and 6 players if ``fast``)."""
+    """33 is reachable, for every player count and preset (3 and 6 players if ``fast``)."""
     out = []
     for config in configs():
-        if fast and config.players not in (3, 6):
+        if fast and config.players not in FAST_PLAYERS:
             continue
-        ok, seconds, queries, trace, detail = witness_33(config)
+        ok, seconds, checks, trace, detail = witness_33(config)
         out.append(
             Result(
                 name=f"throne.max_reachable.{config.preset.lower()}{config.players}",
                 game=GAME,
                 title=f"A round score of 33 is reachable ({config.label})",
                 clauses=("B14", "B15"),
-                method=f"BMC to depth {len(trace.moves) if trace else 0}",
-                depth=len(trace.moves) if trace else None,
+                method="witness game, every step a Z3 transition",
+                depth=len(trace.moves),
                 holds=ok,
                 seconds=seconds,
-                queries=queries,
+                queries=checks,
                 scope=config.label,
                 detail=detail,
+                trace=trace,
+            )
+        )
+    return out
+
+
+# ---------------------------------------------------------------- sensitivity
+def _round_three_zero(config: Config) -> tuple[list[list[str]], Plan]:
+    """Round 3: seat 0's favourites A-F all score 0 (A-D stay on floor 1, E and F are
+    eliminated by seat 0's No votes); G is crowned."""
+    rules = config.rules
+    letters = rules.letters()
+    filler = filler_objectives(Params(rules, config.players))
+    objectives = [filler, filler, [letters[:6], *filler[1:]]]
+    plan: Plan = [throne.Place(ch, 1) for ch in letters[:4]]
+    plan += [throne.Place(ch, 5) for ch in letters[4:7]]
+    room = {2: rules.capacity(2), 3: rules.capacity(3), 4: rules.capacity(4)}
+    for ch in letters[7:]:
+        floor = next(f for f in sorted(room) if room[f] > 0)
+        room[floor] -= 1
+        plan.append(throne.Place(ch, floor))
+    for ch, no in (
+        (letters[4], frozenset({0})),
+        (letters[5], frozenset({0})),
+        (letters[6], frozenset()),
+    ):
+        plan += [throne.Climb(ch), throne.Climb(ch), no]
+    return objectives, plan
+
+
+@attrs.frozen(slots=True)
+class Wrong:
+    """A deliberately wrong rule, the property it must break, and a game showing it."""
+
+    name: str
+    title: str
+    options: dict[str, object]
+    property: str
+    clauses: tuple[str, ...]
+
+
+WRONG: tuple[Wrong, ...] = (
+    Wrong(
+        "throne.sensitivity.capacity5",
+        "With floors of 5, a floor holds more than 4 characters",
+        {"floor_capacity": 5},
+        "throne.capacity",
+        ("B7",),
+    ),
+    Wrong(
+        "throne.sensitivity.capacity5_score",
+        "With floors of 5, a round score exceeds 33",
+        {"floor_capacity": 5},
+        "throne.round_score",
+        ("B7", "B15"),
+    ),
+    Wrong(
+        "throne.sensitivity.bonus_round1",
+        "With the 33 bonus in round 1 instead of 3, a round-3 score can be 0",
+        {"bonus_rounds": (1,)},
+        "throne.round_score",
+        ("B15",),
+    ),
+)
+
+
+def bmc_tail(
+    config: Config, start: State, bad: Callable[[ThroneSystem, TState], Expr], depth: int
+) -> list[throne.Move] | None:
+    """Bounded model checking from an engine position: a sequence of exactly
+    ``depth`` moves of the Z3 model (with the concrete rules) that reaches a
+    ``bad`` state, decoded as engine moves; ``None`` if there is none.  (One
+    satisfiability query at that depth: proving that no shorter path exists is a
+    counting argument, far slower, and not what a counterexample needs.)"""
+    system = ThroneSystem(Params(config.rules, config.players))
+    values = abstract(start)
+    found = bmc(
+        system,
+        lambda st: bad(system, st),
+        depth,
+        start=lambda st: system.equal(st, concrete(system, values)),
+        min_depth=depth,
+    )
+    if found is None:
+        return None
+    return [decode_move(system, found.model, m) for m in found.moves]
+
+
+def _crowded(system: ThroneSystem, st: TState) -> Expr:
+    return neg(_room_floors(system, st))
+
+
+def _over_33(system: ThroneSystem, st: TState) -> Expr:
+    del system
+    return any_of(t > CLAIM_ROUND_MAX for t in st.total)
+
+
+def _counterexample(wrong: Wrong, config: Config) -> tuple[bool, Trace, int, str]:
+    """A game of the wrong rules that breaks the claim: Z3 finds it by BMC (from the
+    start of a game, or, for the long games, from a position reached by a planned
+    opening, so that the search is short), every step is checked against the
+    model, and the engine replays it.  Returns whether the engine's last position
+    does break the claim, the trace, the solver checks and a description."""
+    rules = config.rules
+    filler = filler_objectives(Params(rules, config.players))
+    if wrong.name.endswith("capacity5"):
+        objectives: list[list[str]] = [filler] * rules.rounds
+        start = throne.new_game(config.players, rules, objectives=objectives)
+        opening: Plan = []
+        tail = bmc_tail(config, start, _crowded, 5)
+        how = "BMC from the start of a game"
+    elif wrong.name.endswith("capacity5_score"):
+        first, plan = _plan_high(config, 4, 1)
+        objectives = [first, *[filler] * (rules.rounds - 1)]
+        start = throne.new_game(config.players, rules, objectives=objectives)
+        opening = plan[:-2]  # up to the last climb: the search finds it and the votes
+        tail = bmc_tail(config, _played(start, opening), _over_33, 1 + config.players)
+        how = f"BMC after a planned opening of {_length(start, opening)} moves"
+    else:
+        objectives, plan = _round_three_zero(config)
+        fresh = throne.new_game(config.players, rules, objectives=objectives)
+        start = _played(fresh, list(first_moves_until(fresh, CLAIM_LAST_ROUND)))
+        opening = plan[:-2]
+        before = _played(start, opening)
+        mine = throne.scores(before)[0]  # seat 0's total after rounds 1 and 2
+
+        def zero_round(system: ThroneSystem, st: TState) -> Expr:
+            return all_of([st.phase == OVER, st.total[0] == mine])
+
+        tail = bmc_tail(config, before, zero_round, 2 + config.players)
+        how = f"BMC after round 1-2 and a planned opening of {_length(start, opening)} moves"
+    if tail is None:
+        return False, replay(start, [])[0], 0, f"{how}: no counterexample within the depth"
+    agree, trace, end, checks = play_plan(config, objectives, [*opening, *tail], start=start)
+    if wrong.name.endswith("capacity5"):
+        crowd = max(
+            sum(1 for ch in rules.letters() if throne.floor_of(end, ch) == floor)
+            for floor in range(1, rules.throne_floor)
+        )
+        return agree and crowd > CLAIM_FLOOR, trace, checks, f"{how}; engine: {crowd} on one floor"
+    if wrong.name.endswith("capacity5_score"):
+        score = throne.round_scores(end)[0][0]
+        return (
+            agree and score > CLAIM_ROUND_MAX,
+            trace,
+            checks,
+            f"{how}; engine round score {score}",
+        )
+    score = throne.round_scores(end)[2][0]
+    return agree and score < 1, trace, checks, f"{how}; engine round-3 score {score}"
+
+
+def _played(state: State, plan: Sequence[throne.Move | frozenset[int]]) -> State:
+    """The engine position after ``plan`` (election entries: the listed seats vote No)."""
+    for item in plan:
+        if isinstance(item, frozenset):
+            while throne.phase(state) == "election":
+                state = throne.apply(state, throne.Vote(throne.current_player(state) not in item))
+        else:
+            state = throne.apply(state, item)
+    return state
+
+
+def _length(state: State, plan: Plan) -> int:
+    """The number of engine moves ``plan`` stands for from ``state``."""
+    return sum(1 for item in plan if not isinstance(item, frozenset)) + sum(
+        state.players for item in plan if isinstance(item, frozenset)
+    )
+
+
+def sensitivity_results() -> list[Result]:
+    """Each wrong rule refutes its property (3 players, SEED): the Z3 proof fails, and a
+    counterexample game, checked against the model, is replayed in the engine."""
+    out = []
+    # One checker per wrong rule set (the two floor-capacity checks share theirs).
+    checkers: dict[str, tuple[Checker, dict[str, Tally]]] = {}
+    for wrong in WRONG:
+        key = repr(sorted(wrong.options.items()))
+        if key not in checkers:
+            checker = Checker(Config("SEED", 3, throne.Rules(**wrong.options)))
+            wanted = [w.property for w in WRONG if repr(sorted(w.options.items())) == key]
+            checkers[key] = (checker, checker.all(only=wanted))
+    for wrong in WRONG:
+        started = time.perf_counter()
+        checker, tallies = checkers[repr(sorted(wrong.options.items()))]
+        config = checker.config
+        tally = tallies[wrong.property]
+        shown, trace, checks, detail = _counterexample(wrong, config)
+        refuted = not tally.holds and shown
+        out.append(
+            Result(
+                name=wrong.name,
+                game=GAME,
+                title=wrong.title,
+                clauses=wrong.clauses,
+                method=f"{PROPERTIES[wrong.property][2]} fails; BMC counterexample, replayed",
+                depth=len(trace.moves),
+                holds=not refuted,
+                # The property, the invariant it rests on, and the game's replay.
+                seconds=tallies["throne.invariant"].seconds
+                + tally.seconds
+                + time.perf_counter()
+                - started,
+                queries=tally.queries + checks,
+                scope="3 players, " + ", ".join(f"{k}={v!r}" for k, v in wrong.options.items()),
+                detail=f"{tally.failure}; {detail}",
+                expected=False,
                 trace=trace,
             )
         )

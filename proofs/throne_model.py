@@ -518,8 +518,9 @@ class ThroneSystem:
             ("everyone passed", all_of([passing, all_passed]), s.fl, s.no, False),
         ]
         final = s.rnd == p.rules.rounds
+        memo: dict[tuple[int, int, int, int], Expr] = {}
         for label, guard, castle, no, crowned in ends:
-            raw, score = self.round_score(s.rnd, s.obj, castle)
+            raw, score = self.round_score(s.rnd, s.obj, castle, memo)
             for last in (False, True):
                 out.append(
                     Case(
@@ -535,16 +536,33 @@ class ThroneSystem:
         return out
 
     def round_score(
-        self, rnd: Expr, obj: Sequence[Sequence[Expr]], castle: Sequence[Expr]
+        self,
+        rnd: Expr,
+        obj: Sequence[Sequence[Expr]],
+        castle: Sequence[Expr],
+        memo: dict[tuple[int, int, int, int], Expr] | None = None,
     ) -> tuple[tuple[Expr, ...], tuple[Expr, ...]]:
-        """Each seat's floor points (B14) and round score with the bonus (B15)."""
+        """Each seat's floor points (B14) and round score with the bonus (B15).
+
+        ``memo`` shares the terms of (seat, character, floor, floor term) between
+        calls on castles that differ only in eliminated characters (the round-end
+        cases).
+        """
         rules = self.p.rules
         bonus_round = any_of(rnd == r for r in range(1, rules.rounds + 1) if rules.bonus_applies(r))
-        # Linear in the indicators [favourite c stands on floor f]: the same sum as
-        # "points of the floor of each favourite", in a form whose bounds are linear.
+        memo = {} if memo is None else memo
+
+        def points(q: int, c: int, f: int) -> Expr:
+            # Linear in the indicator [favourite c stands on floor f]: the same sum as
+            # "points of the floor of each favourite", in a form whose bounds are linear.
+            key = (q, c, f, castle[c].get_id())
+            if key not in memo:
+                memo[key] = self.points(f) * ite(all_of([obj[q][c], castle[c] == f]), 1, 0)
+            return memo[key]
+
         raw = tuple(
             total(
-                self.points(f) * ite(all_of([obj[q][c], castle[c] == f]), 1, 0)
+                points(q, c, f)
                 for c in self.chars
                 if not is_literal(castle[c])  # an eliminated character scores nothing
                 for f in self.floors

@@ -21,8 +21,17 @@ is ``Rules()`` and every open point is an option (see :class:`Rules` and
 True
 
 Ascent hides nothing: :func:`observation` returns the state itself.
+
+:func:`svg` draws a position (like ``chess.svg``), as an SVG document in a string:
+
+>>> picture = ascent.svg(s2)
+>>> picture.startswith("<svg") and picture.endswith("</svg>")
+True
+
+It is defined in :mod:`castlerules.ascent.diagram`.
 """
 
+from castlerules.ascent.diagram import svg
 from castlerules.ascent.events import describe
 from castlerules.ascent.moves import Advance, EndTurn, Favour, Move
 from castlerules.ascent.notation import from_text, parse_move, to_text
@@ -71,6 +80,7 @@ __all__ = [
     "removed",
     "scores",
     "stack_at",
+    "svg",
     "to_text",
     "where",
     "winners",

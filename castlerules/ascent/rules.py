@@ -554,6 +554,26 @@ NOTES: tuple[Note, ...] = (
     ),
     Note(
         "A13",
+        "the upper half",
+        "'la moitié supérieure du plateau' is read on the whole board: eight rows counting "
+        "the Start (0-7), whose upper half is rows 4-7 (spec rule 6), so upper_half=4. "
+        "Reading it on the path alone (squares 1-7, A5), square 4 is the middle square and "
+        "belongs to neither half; the upper half is then squares 5-7: upper_half=5. The "
+        "two readings differ only when a take on square 4 exposes a remainder.",
+        "upper_half",
+    ),
+    Note(
+        "A13",
+        "an exposed remainder in the lower half",
+        "The seed removes an exposed remainder only 'dans la moitié supérieure du "
+        "plateau'; in the lower half it stays where it is (spec rule 15): its top card stands "
+        "above its ceiling, so the remainder never advances again (A6), but it may still be "
+        "taken as a favour. removal_in_lower_half=True (preset HARSH) removes it in both "
+        "halves.",
+        "removal_in_lower_half",
+    ),
+    Note(
+        "A13",
         "who loses removed cards",
         "'placee devant leur proprietaire' is read, as in spec rule 15, as the player of "
         "the column the remainder stood in: the removed cards count against that player, "

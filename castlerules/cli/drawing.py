@@ -1,14 +1,13 @@
 """``--svg``: draw positions side by side in one SVG file, with captions.
 
-The drawings come from the game's own ``svg(state)`` (in
-``castlerules.<game>.svg``); this module only places them next to each other:
+The drawings come from the game's own ``svg(state)`` (``throne.svg``,
+``ascent.svg``); this module only places them next to each other:
 each drawing becomes a nested ``<svg>`` element of the same size, under a
 caption.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Sequence
 from html import escape
@@ -22,18 +21,10 @@ _NUMBER = r"([0-9]+(?:\.[0-9]+)?)"
 
 
 def svg_function(module: Any) -> Any:
-    """The game's ``svg(state) -> str``, or an ArgumentError saying it is missing."""
+    """The game's ``svg(state) -> str`` (``throne.svg``, ``ascent.svg``)."""
     draw = getattr(module, "svg", None)
     if not callable(draw):
-        try:
-            draw = importlib.import_module(f"{module.__name__}.svg").svg
-        except (ImportError, AttributeError):
-            draw = None
-    if not callable(draw):
-        raise ArgumentError(
-            f"--svg needs {module.__name__}.svg(state), which this version of castlerules "
-            "does not have yet"
-        )
+        raise ArgumentError(f"--svg needs {module.__name__}.svg(state), which is missing")
     return draw
 
 

@@ -13,7 +13,10 @@ The readings tried, besides the one chosen (the *base*):
 Options that are numbers of the material or of the table (how many
 characters, floors, points...) have no alternative reading and are not
 varied (they are listed as such; set them with ``--option`` to try a value),
-and :data:`EXCLUDED` options are never varied, with the reason.
+and :data:`EXCLUDED` options are never varied, with the reason: a wrong
+reading kept for the proofs, or an option that an interpretation note names
+but whose value the seed fixes (so that the register says why it shows no
+other reading).
 
 Two readings agree when the move is illegal under both for the same clause,
 or legal under both with the same events and the same resulting position.
@@ -49,8 +52,25 @@ EXCLUDED: Mapping[str, Mapping[str, str]] = {
     "ascent": {
         "protection": "protection=false is not a reading of the seed: it exists for the "
         "proofs' sensitivity tests (see Rules)",
+        "arrival": "no other reading of the seed: A7 and A9 need arrival squares that rise "
+        "with the rank, one rank per square, and the Prince's is the end of the path of 7 "
+        "squares (A5; nothing can protect a Prince above it); value + 1 puts the six ranks on "
+        "squares 2-7 and the seed names no other placement, so another one (a rank on square "
+        "1, a square between left to no rank) is a variant, not a reading",
+        "squares": "a number of the material, not a reading: the seed says 'Le chemin ... "
+        "est de 7 cases' (A5); other lengths are variants (and the proofs' small models)",
     },
-    "throne": {},
+    "throne": {
+        "rounds": "a number of the game, not a reading: the seed says 'Le jeu se joue en "
+        "trois manches' (B3); other counts are variants",
+        "objective_deck": "material, not a reading: the seed does not list the objective "
+        "cards, so by default every seat gets a random set of six distinct from the others'; "
+        "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
+        "other objectives from the same seed, so the two differ from the first position on",
+        "bonus_rounds": "no other reading of the seed: 'au troisième et dernier décompte' "
+        "(B15) names the third round, which is also the last; the option only matters for "
+        "variants with another number of rounds",
+    },
 }
 """Options never varied, per game, with the reason."""
 

@@ -14,8 +14,17 @@ option or a Note in :data:`NOTES`.
 >>> s = throne.apply(s, throne.parse_move(s, "C3"))
 >>> throne.floor_of(s, "C")
 3
+
+:func:`svg` draws a position (like ``chess.svg``), as an SVG document in a string:
+
+>>> picture = throne.svg(s, seat=0)
+>>> picture.startswith("<svg") and 'data-character="C"' in picture
+True
+
+It is defined in :mod:`castlerules.throne.diagram`.
 """
 
+from castlerules.throne.diagram import svg
 from castlerules.throne.events import describe
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.notation import from_text, parse_move, to_text
@@ -81,6 +90,7 @@ __all__ = [
     "round_of",
     "round_scores",
     "scores",
+    "svg",
     "to_text",
     "totals",
     "winners",

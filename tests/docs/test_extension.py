@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,10 +14,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from castlerules_sphinx import home_of, rst  # noqa: E402
-from castlerules_sphinx.pages import linked  # noqa: E402
+from castlerules_sphinx.pages import _proof, linked  # noqa: E402
 from castlerules_sphinx.scan import clause_ids_in, scan_citations, scan_tests  # noqa: E402
-from castlerules_sphinx.site import collect_options  # noqa: E402
+from castlerules_sphinx.site import (  # noqa: E402
+    ProofRow,
+    SiteError,
+    _recorded_proofs,
+    collect_options,
+)
 
+import proofs  # noqa: E402
 from castlerules import ascent, throne  # noqa: E402
 from castlerules.core import CLAUSES  # noqa: E402
 
@@ -37,10 +46,10 @@ def test_tests_are_found_by_the_clause_in_their_name_or_docstring() -> None:
 
 
 def test_engine_citations_point_at_functions() -> None:
-    cites = scan_citations(ROOT, "throne", "B15", skip=("svg.py",))
+    cites = scan_citations(ROOT, "throne", "B15", skip=("diagram.py",))
     assert cites
     assert all(c.path.startswith("castlerules/throne/") for c in cites)
-    assert not any(c.path.endswith("svg.py") for c in cites)
+    assert not any(c.path.endswith("diagram.py") for c in cites)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +107,98 @@ def test_options_know_their_clauses_from_docs_and_notes() -> None:
     throne_options = {o.name: o for o in collect_options(throne)}
     assert "B15" in throne_options["bonus_points"].clauses
     assert throne_options["placement_floors"].presets == (("ORIGINAL", (2, 3, 4, 5)),)
+
+
+# --------------------------------------------------------------------------- saved proof results
+
+
+def _saved(tmp_path: Path, **extra: object) -> Path:
+    row = {
+        "name": "throne.example",
+        "game": "throne",
+        "title": "An example property",
+        "clauses": ["B7"],
+        "method": "induction",
+        "verdict": "proved",
+        "ok": True,
+        "seconds": 0.5,
+        "scope": "3 players",
+        "detail": "",
+        "trace": None,
+    }
+    path = tmp_path / "proofs.json"
+    path.write_text(json.dumps({"ok": True, "mode": "fast", "results": [row], **extra}))
+    return path
+
+
+def test_saved_proofs_with_the_current_source_hash_are_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(proofs, "source_hash", lambda: "cafe", raising=False)
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(_saved(tmp_path, source="cafe")))
+    found = _recorded_proofs(ROOT)
+    assert found is not None
+    rows, mode = found
+    assert [r.name for r in rows] == ["throne.example"]
+    assert rows[0].clauses == ("B7",) and rows[0].trace_positions == ()
+    assert mode == "fast mode, saved by ``python -m proofs --save`` in ``proofs.json``"
+
+
+def test_saved_proofs_of_other_sources_are_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recorded source hash decides, whatever the file's date."""
+    monkeypatch.setattr(proofs, "source_hash", lambda: "cafe", raising=False)
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(_saved(tmp_path, source="beef")))
+    assert _recorded_proofs(ROOT) is None
+
+
+def test_saved_proofs_without_a_source_hash_are_judged_by_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _saved(tmp_path)
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(path))
+    os.utime(path, (1, 1))  # older than every source
+    assert _recorded_proofs(ROOT) is None
+    future = time.time() + 3600
+    os.utime(path, (future, future))
+    assert _recorded_proofs(ROOT) is not None
+
+
+def test_saved_proofs_that_cannot_be_read_fail_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "proofs.json"
+    path.write_text('{"results": [{"name": "x"}]}')
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(path))
+    with pytest.raises(SiteError, match="cannot be read as proof results"):
+        _recorded_proofs(ROOT)
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(tmp_path / "missing.json"))
+    assert _recorded_proofs(ROOT) is None
+
+
+def test_a_sensitivity_explanation_that_no_longer_holds_fails_the_build() -> None:
+    """The proofs page explains favour_equal_rank (A10) by what its result computes."""
+    row = ProofRow(
+        name="ascent.sensitivity.favour_equal_rank",
+        game="ascent",
+        title="t",
+        clauses=("A10",),
+        method="BMC depth 8",
+        verdict="refuted",
+        ok=True,
+        seconds=1.0,
+        scope="",
+        detail="with the mutation, xB0 takes a leader of the taker's own rank; the engine "
+        "refuses xB0 (move 3, A11): no favour is pending (A11); the invariant and the ceiling "
+        "still hold with this mutation (induction)",
+        trace_positions=(),
+        trace_moves=(),
+        trace_note="",
+    )
+    text = _proof(row)
+    assert "breaks no invariant" in text and ":clause:`A10`" in text
+    assert "citing :clause:`A11` (an equal rank being no favour under A10" in text
+    broken = ProofRow(**{**row.__dict__, "detail": "with this mutation the invariant fails"})
+    with pytest.raises(SiteError, match="no longer says"):
+        _proof(broken)

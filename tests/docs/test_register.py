@@ -82,3 +82,56 @@ def test_a_divergence_that_no_longer_shows_is_refused() -> None:
         register.replay_divergence(throne, same)
     with pytest.raises(AssertionError, match="no longer legal"):
         register.replay_divergence(throne, attrs.evolve(found, moves=("A6",)))
+
+
+SPEC_OPEN_POINTS = {
+    # spec/throne.md and spec/ascent.md, "Open points kept as options".
+    "throne": ("allow_pass", "no_cards_public", "objective_deck"),
+    "ascent": (
+        "arrival",
+        "upper_half",
+        "allow_exposing_split",
+        "favours_per_move",
+        "favour_after_arrival",
+        "removal_in_lower_half",
+        "last_player_continues",
+        "die",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "option"), [(g, o) for g, options in SPEC_OPEN_POINTS.items() for o in options]
+)
+def test_every_open_point_of_the_spec_has_readings_or_says_why_not(game: str, option: str) -> None:
+    """Each open point of the spec is in the register: with an alternative reading (whose
+    divergence the docs compute), or excluded with the reason why there is none."""
+    point = next((p for p in register.open_points(GAMES[game]) if p.option == option), None)
+    assert point is not None, f"no note names the open point {option}"
+    if point.excluded is None:
+        assert len(point.readings) > 1, f"{option}: no alternative reading and no reason"
+    else:
+        assert len(point.readings) == 1
+        assert len(point.excluded) > 40
+
+
+def test_a13_upper_half_readings_are_squares_4_and_5() -> None:
+    point, reading = _reading("ascent", "upper_half", "upper_half=5")
+    assert point.default == 4
+    assert point.clauses == ("A13",)
+    assert reading.rules(ascent) == ascent.Rules(upper_half=5)
+    found = register.diverge(ascent, point.readings[0], reading)
+    assert found is not None and found.kind == "outcome"
+    assert "In the upper half" in found.first_outcome
+    assert "where no removal applies: it stays. (A13)" in found.second_outcome
+
+
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [("throne", "rounds"), ("throne", "bonus_rounds"), ("ascent", "squares")],
+)
+def test_numbers_the_seed_gives_are_not_readings(game: str, option: str) -> None:
+    point = next(p for p in register.open_points(GAMES[game]) if p.option == option)
+    assert point.excluded is not None
+    assert "not a reading" in point.excluded or "no other reading" in point.excluded
+    assert [r.label for r in point.readings] == ["default"]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
+import types
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
 
 from castlerules import ArgumentError, ascent, gallery, throne
-from castlerules.ascent.svg import svg as ascent_svg
+from castlerules.ascent.diagram import svg as ascent_svg
 from castlerules.core import Rng
 from castlerules.core import svg as draw
-from castlerules.throne.svg import svg as throne_svg
+from castlerules.throne.diagram import svg as throne_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -270,3 +272,36 @@ def test_ascent_board_is_deterministic_and_highlights() -> None:
     root = _parse(ascent_svg(one, highlight=[card], caption="x < y"))
     assert [e.get("data-card") for e in _with_class(root, "highlight")] == ["L0"]
     assert "x < y" in list(root.itertext())
+
+
+# --------------------------------------------------------------------------- the public name
+
+
+@pytest.mark.parametrize("game", [throne, ascent], ids=["throne", "ascent"])
+def test_svg_is_exported_by_each_game_like_chess_svg(game: Any) -> None:
+    """``throne.svg(state)`` / ``ascent.svg(state)`` draw a position.  The function lives in
+    ``castlerules.<game>.diagram``: no submodule is named ``svg``, so no import (pytest's
+    ``--import-mode=importlib`` included) can shadow the function with a module."""
+    assert "svg" in game.__all__
+    module = importlib.import_module(f"{game.__name__}.diagram")
+    assert game.svg is module.svg
+    assert not isinstance(game.svg, types.ModuleType)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"{game.__name__}.svg")
+    state = _play(game, game.new_game(3, seed=5), 12, 5)
+    picture = game.svg(state)
+    assert picture == module.svg(state)
+    _parse(picture)
+    assert f'class="castlerules-board {game.NAME}-board"' in picture
+    assert (throne_svg, ascent_svg) == (throne.svg, ascent.svg)
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+@pytest.mark.parametrize("bad", [None, 3, "throne 3 1"])
+def test_svg_refuses_a_non_state_with_a_typed_error(game: str, bad: object) -> None:
+    """svg(state) is public API: a wrong argument is an ArgumentError naming it."""
+    module = importlib.import_module(f"castlerules.{game}")
+    with pytest.raises(ArgumentError, match="state must be"):
+        module.svg(bad)
+    with pytest.raises(ArgumentError, match="caption must be"):
+        module.svg(module.new_game(3), caption=5)

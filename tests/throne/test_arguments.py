@@ -45,6 +45,7 @@ from castlerules.throne import (
     round_of,
     round_scores,
     scores,
+    svg,
     to_text,
     totals,
     winners,
@@ -52,18 +53,13 @@ from castlerules.throne import (
 from castlerules.throne import __all__ as PUBLIC
 from castlerules.throne.notation import parse_rules, rules_text
 
-OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
-FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
-
-
-def play(state: State, moves: str) -> State:
-    for text in moves.split():
-        state = apply(state, parse_move(state, text))
-    return state
-
-
-# An election (seat 0 to vote), so that every query has something to answer.
-STATE = play(new_game(3, objectives=OBJECTIVES_3P), FILL_3P + " M+ M+ M+")
+# An election (seat 0 to vote), so that every query has something to answer: the
+# ``electing`` position of conftest.py (3 players, ``fill_3p`` then "M+ M+ M+"), written
+# out because the cases below are listed when the module is collected, before fixtures.
+STATE = from_text(
+    "throne SEED 3 1 election 0 ABCD/EFGH/IJKL/-/-/-/M - 4/4/4 ... 0 "
+    "ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK - -"
+)
 AFTER = apply(STATE, Vote(True))
 VIEW = observation(STATE, 0)
 
@@ -160,6 +156,7 @@ CALLS: list[tuple[str, Callable[..., Any], tuple[object, ...], tuple[str, ...]]]
     ("Rules.max_round_score", Rules().max_round_score, (3,), ("int",)),
     ("parse_rules", parse_rules, ("SEED",), ("text",)),
     ("rules_text", rules_text, (Rules(),), ("rules",)),
+    ("svg", svg, (STATE,), ("state",)),
 ]
 
 
@@ -227,3 +224,8 @@ def test_every_public_function_is_called_here() -> None:
             assert name in called, name
     # State and Observation are plain values built by the engine; Pass takes no argument.
     assert Observation is type(VIEW)
+
+
+def test_the_state_is_the_election_of_the_shared_fixture(electing: State) -> None:
+    """STATE is written out; it must stay the ``electing`` position of conftest.py."""
+    assert electing == STATE

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from castlerules.core import CLAUSES, IllegalMove, Rng, clauses_of
@@ -36,27 +38,8 @@ from castlerules.throne import (
     winners,
 )
 
-OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
-
-# 3 players, SEED. Placement: floor 1 ABCD, floor 2 EFGH, floor 3 IJKL, floor 4 M.
-# Seat 0 places first; 13 placements, the last by seat 0, so seat 1 moves first.
-FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
-
-
-def play(state: State, moves: str) -> State:
-    """Apply moves written in notation, separated by spaces."""
-    for text in moves.split():
-        state = apply(state, parse_move(state, text))
-    return state
-
-
-def filled() -> State:
-    return play(new_game(3, objectives=OBJECTIVES_3P), FILL_3P)
-
-
-def electing() -> State:
-    """M climbs 4 -> 5 -> 6 -> 7 (seats 1, 2, 0): an election, seat 0 votes first."""
-    return play(filled(), "M+ M+ M+")
+# The fixtures play, objectives_3p, fill_3p, filled and electing: see conftest.py.
+Play = Callable[[State, str], State]
 
 
 # Round 3, an election: M on the throne, raised by seat 1; seats 1 and 2 voted
@@ -70,7 +53,7 @@ ROUND3 = (
 )
 
 
-def test_b1_castle_has_seven_floors_throne_on_top() -> None:
+def test_b1_castle_has_seven_floors_throne_on_top(electing: State) -> None:
     """B1: seven floors, the throne is the 7th and holds one character."""
     rules = Rules()
     assert rules.floors == 7
@@ -78,14 +61,14 @@ def test_b1_castle_has_seven_floors_throne_on_top() -> None:
     assert rules.capacity(7) == 1
     with pytest.raises(ValueError, match="7"):
         Rules(floors=8)
-    s = electing()
+    s = electing
     assert floor_of(s, "M") == 7
     assert candidate(s) == "M"
     # The castle field of the notation lists exactly seven floors.
     assert len(to_text(s).split(" ")[6].split("/")) == 7
 
 
-def test_b2_floor_names_and_points_order() -> None:
+def test_b2_floor_names_and_points_order(play: Play, filled: State) -> None:
     """B2: floors 1 servants ... 6 nobles, 7 throne; the events name them."""
     assert FLOOR_NAMES[1:] == (
         "servants",
@@ -96,7 +79,7 @@ def test_b2_floor_names_and_points_order() -> None:
         "nobles",
         "throne",
     )
-    s = play(filled(), "M+")
+    s = play(filled, "M+")
     events = describe(s, Climb("M"), apply(s, Climb("M")))
     assert "floor 5 (dignitaries) to floor 6 (nobles)" in events[0].text
     assert events[0].clause == "B8"
@@ -143,7 +126,7 @@ def test_b3_first_player_rotates_each_round() -> None:
         assert current_player(apply(unrotated, Vote(True))) == 0
 
 
-def test_b4_each_round_a_secret_objective_of_six() -> None:
+def test_b4_each_round_a_secret_objective_of_six(objectives_3p: list[list[str]]) -> None:
     """B4: every round every player gets six distinct favourites, hidden from the others."""
     s = new_game(5, seed=11)
     for seat in range(5):
@@ -153,7 +136,7 @@ def test_b4_each_round_a_secret_objective_of_six() -> None:
     assert new_game(5, seed=12) != s
     assert observation(s, 2).objective == objective(s, 2)  # each seat sees its own
     with pytest.raises(ValueError, match="3 rounds"):
-        new_game(3, objectives=OBJECTIVES_3P[:2])
+        new_game(3, objectives=objectives_3p[:2])
     # A new objective each round.
     s = from_text(
         ROUND3.replace(" 3 3 election", " 3 2 election").replace(" 10,20,30/5,5,5 AB", " 1,2,3 A")
@@ -176,12 +159,14 @@ def test_b5_shared_favourites_both_score_higher_is_better() -> None:
     assert points == sorted(points)
 
 
-def test_b6_placement_in_turn_on_the_first_five_floors() -> None:
+def test_b6_placement_in_turn_on_the_first_five_floors(
+    objectives_3p: list[list[str]], fill_3p: str
+) -> None:
     """B6: placement in turn, one character each, floors 1-5 only."""
-    s = new_game(3, objectives=OBJECTIVES_3P)
+    s = new_game(3, objectives=objectives_3p)
     assert {m.floor for m in legal_moves(s) if isinstance(m, Place)} == {1, 2, 3, 4, 5}
     seats = []
-    for text in FILL_3P.split():
+    for text in fill_3p.split():
         seats.append(current_player(s))
         s = apply(s, parse_move(s, text))
     assert seats == [0, 1, 2] * 4 + [0]
@@ -192,7 +177,7 @@ def test_b6_placement_in_turn_on_the_first_five_floors() -> None:
     assert "floors 1-5 only" in str(info.value)
 
 
-def test_b6_original_places_on_floors_2_to_5_equally_leftovers_to_floor_1() -> None:
+def test_b6_original_places_on_floors_2_to_5_equally_leftovers_to_floor_1(play: Play) -> None:
     """B6 (ORIGINAL): floors 2-5, every player places 3 (4 players), the leftover goes to 1."""
     rules = Rules.preset("ORIGINAL")
     s = new_game(4, rules=rules, seed=2)
@@ -210,9 +195,9 @@ def test_b6_original_places_on_floors_2_to_5_equally_leftovers_to_floor_1() -> N
     assert any("leftover" in e.text for e in describe(before, Place("L", 5), s))
 
 
-def test_b7_no_more_than_four_on_a_floor() -> None:
+def test_b7_no_more_than_four_on_a_floor(play: Play, objectives_3p: list[list[str]]) -> None:
     """B7: a fifth character cannot be placed on a floor."""
-    s = play(new_game(3, objectives=OBJECTIVES_3P), "A1 B1 C1 D1")
+    s = play(new_game(3, objectives=objectives_3p), "A1 B1 C1 D1")
     assert all(m.floor != 1 for m in legal_moves(s) if isinstance(m, Place))
     with pytest.raises(IllegalMove) as info:
         apply(s, Place("E", 1))
@@ -220,9 +205,9 @@ def test_b7_no_more_than_four_on_a_floor() -> None:
     assert "already holds 4" in str(info.value)
 
 
-def test_b8_climb_one_floor_into_a_floor_with_room() -> None:
+def test_b8_climb_one_floor_into_a_floor_with_room(filled: State) -> None:
     """B8: in turn, one character climbs one floor if the floor above holds fewer than 4."""
-    s = filled()
+    s = filled
     assert current_player(s) == 1
     climbers = {m.character for m in legal_moves(s) if isinstance(m, Climb)}
     # Floors 2 and 3 are full: only floor 3 (IJKL, into 4) and M (4 -> 5) may climb.
@@ -252,9 +237,9 @@ def test_b9_no_character_ever_moves_down() -> None:
         s = after
 
 
-def test_b10_reaching_the_throne_starts_an_election() -> None:
+def test_b10_reaching_the_throne_starts_an_election(play: Play, filled: State) -> None:
     """B10: a character climbing from the nobles to the throne triggers the election."""
-    s = play(filled(), "M+ M+")
+    s = play(filled, "M+ M+")
     assert floor_of(s, "M") == 6 and phase(s) == "movement"
     mover = current_player(s)
     after = apply(s, Climb("M"))
@@ -263,13 +248,13 @@ def test_b10_reaching_the_throne_starts_an_election() -> None:
     assert candidate(after) == "M"
     assert [e.clause for e in describe(s, Climb("M"), after)] == ["B8", "B10"]
     with pytest.raises(IllegalMove) as info:
-        apply(filled(), Vote(True))
+        apply(filled, Vote(True))
     assert info.value.clause == "B10"
 
 
-def test_b11_secret_votes_limited_no_cards_discarded_after_use() -> None:
+def test_b11_secret_votes_limited_no_cards_discarded_after_use(play: Play, electing: State) -> None:
     """B11: secret Yes/No votes; limited No cards, discarded once used, never before the reveal."""
-    s = electing()
+    s = electing
     assert no_cards(s, 0) == 4
     s = apply(s, Vote(False))  # seat 0, face down
     assert no_cards(s, 0) == 4  # not yet revealed
@@ -291,9 +276,9 @@ def test_b11_secret_votes_limited_no_cards_discarded_after_use() -> None:
     assert "no No card left" in str(info.value)
 
 
-def test_b12_all_yes_crowns_the_king_and_ends_the_round() -> None:
+def test_b12_all_yes_crowns_the_king_and_ends_the_round(play: Play, electing: State) -> None:
     """B12: if every vote is Yes the candidate is king and the round ends."""
-    s = play(electing(), "yes yes")
+    s = play(electing, "yes yes")
     after = apply(s, Vote(True))
     assert king(after) == "M" and king(after, 1) == "M"
     assert (round_of(after), phase(after)) == (2, "placement")
@@ -301,9 +286,11 @@ def test_b12_all_yes_crowns_the_king_and_ends_the_round() -> None:
     assert [e.clause for e in describe(s, Vote(True), after)][:3] == ["B11", "B12", "B14"]
 
 
-def test_b13_a_single_no_eliminates_the_candidate_and_play_resumes() -> None:
+def test_b13_a_single_no_eliminates_the_candidate_and_play_resumes(
+    play: Play, electing: State
+) -> None:
     """B13: one No vote eliminates the candidate; play resumes after the mover."""
-    s = electing()  # the mover is seat 0
+    s = electing  # the mover is seat 0
     s = play(s, "yes no yes")
     assert is_eliminated(s, "M") and floor_of(s, "M") is None
     assert (phase(s), round_of(s), current_player(s)) == ("movement", 1, 1)

@@ -4,6 +4,7 @@ bad arguments are ValueErrors (ArgumentError) naming the allowed values."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -25,13 +26,10 @@ from castlerules.throne import (
     objective,
     objectives_of_round,
     observation,
-    parse_move,
     perft,
     to_text,
 )
 
-OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
-FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
 # Seat 0 has used its four No cards in earlier rounds (they are not restored).
 ROUND3 = (
     "throne SEED,no_cards_reset_each_round=false 3 3 election 0 ABCD/G/H/-/IJ/KL/M EF 0/3/3 .yy 0 "
@@ -40,22 +38,13 @@ ROUND3 = (
 )
 
 
-def play(state: State, moves: str) -> State:
-    for text in moves.split():
-        state = apply(state, parse_move(state, text))
-    return state
+Play = Callable[[State, str], State]
 
 
-def placing() -> State:
-    return play(new_game(3, objectives=OBJECTIVES_3P), "A1 B1 C1 D1")
-
-
-def moving() -> State:
-    return play(new_game(3, objectives=OBJECTIVES_3P), FILL_3P)
-
-
-def electing() -> State:
-    return play(moving(), "M+ M+ M+")
+@pytest.fixture
+def placing(play: Play, objectives_3p: list[list[str]]) -> State:
+    """Four characters placed; seat 1 to place."""
+    return play(new_game(3, objectives=objectives_3p), "A1 B1 C1 D1")
 
 
 def over() -> State:
@@ -92,38 +81,38 @@ def test_b6_place_on_floor_6_or_7_is_refused() -> None:
     refuse(new_game(4, rules=Rules.preset("ORIGINAL")), Place("C", 1), "B6", "floors 2-5 only")
 
 
-def test_b6_place_a_character_twice_or_an_unknown_one() -> None:
+def test_b6_place_a_character_twice_or_an_unknown_one(placing: State) -> None:
     """B6: only a character not yet placed, and one that exists."""
-    refuse(placing(), Place("A", 2), "B6", "Character A is already in the castle (floor 1)")
-    refuse(placing(), Place("Z", 2), "B6", "There is no character 'Z': the characters are A-M")
-    refuse(placing(), Place("a", 2), "B6", "There is no character 'a'")
+    refuse(placing, Place("A", 2), "B6", "Character A is already in the castle (floor 1)")
+    refuse(placing, Place("Z", 2), "B6", "There is no character 'Z': the characters are A-M")
+    refuse(placing, Place("a", 2), "B6", "There is no character 'a'")
 
 
-def test_b7_place_onto_a_full_floor_is_refused() -> None:
+def test_b7_place_onto_a_full_floor_is_refused(placing: State) -> None:
     """B7: a fifth character on floor 1."""
     refuse(
-        placing(),
+        placing,
         Place("E", 1),
         "B7",
         "Character E cannot be placed on floor 1: it already holds 4",
     )
 
 
-def test_b8_climb_into_a_full_floor_is_refused() -> None:
+def test_b8_climb_into_a_full_floor_is_refused(filled: State) -> None:
     """B8: a climb needs room on the floor above."""
-    refuse(moving(), Climb("A"), "B8", "Character A cannot climb from floor 1 to floor 2")
-    refuse(moving(), Climb("E"), "B8", "fewer than 4")
+    refuse(filled, Climb("A"), "B8", "Character A cannot climb from floor 1 to floor 2")
+    refuse(filled, Climb("E"), "B8", "fewer than 4")
 
 
-def test_b8_climb_from_the_throne_is_refused() -> None:
+def test_b8_climb_from_the_throne_is_refused(electing: State) -> None:
     """B8: nothing is above the throne."""
-    refuse(electing(), Climb("M"), "B8", "Character M is on the throne, the top floor")
+    refuse(electing, Climb("M"), "B8", "Character M is on the throne, the top floor")
 
 
-def test_b8_pass_is_refused_unless_allowed() -> None:
+def test_b8_pass_is_refused_unless_allowed(filled: State) -> None:
     """B8: a player must move a character up (allow_pass=False)."""
-    refuse(moving(), Pass(), "B8", "must move a character up")
-    s = from_text(to_text(moving()).replace("SEED", "SEED,allow_pass=true"))
+    refuse(filled, Pass(), "B8", "must move a character up")
+    s = from_text(to_text(filled).replace("SEED", "SEED,allow_pass=true"))
     assert apply(s, Pass()).passes == 1
 
 
@@ -134,22 +123,24 @@ def test_b11_vote_no_without_a_no_card_is_refused() -> None:
     refuse(s, Vote(False), "B11", "Seat 0 has no No card left")
 
 
-def test_out_of_turn_cites_the_turn_order_of_the_phase() -> None:
+def test_out_of_turn_cites_the_turn_order_of_the_phase(
+    filled: State, electing: State, placing: State
+) -> None:
     """B6, B8, B11: a seat acting out of turn is refused with the turn-order clause."""
-    refuse(placing(), Place("E", 2), "B6", "It is seat 1's turn to place a character", seat=0)
-    refuse(moving(), Climb("M"), "B8", "It is seat 1's turn to move a character up", seat=2)
-    refuse(electing(), Vote(True), "B11", "It is seat 0's turn to vote", seat=1)
+    refuse(placing, Place("E", 2), "B6", "It is seat 1's turn to place a character", seat=0)
+    refuse(filled, Climb("M"), "B8", "It is seat 1's turn to move a character up", seat=2)
+    refuse(electing, Vote(True), "B11", "It is seat 0's turn to vote", seat=1)
     # The right seat may act.
-    assert floor_of(apply(placing(), Place("E", 2), seat=1), "E") == 2
+    assert floor_of(apply(placing, Place("E", 2), seat=1), "E") == 2
 
 
 @pytest.mark.parametrize("seat", [True, False, 1.0, "1", b"1", [1], 7, 3, -1])
-def test_the_seat_argument_must_be_a_seat(seat: object) -> None:
+def test_the_seat_argument_must_be_a_seat(seat: object, placing: State) -> None:
     """apply(seat=...) takes a whole number in 0..n-1, checked before the turn (B6, B8, B11).
 
     ``True == 1`` and ``1.0 == 1`` are not seats, even when seat 1 is to act.
     """
-    s = placing()
+    s = placing
     assert s.turn == 1
     text = to_text(s)
     with pytest.raises(ArgumentError, match=re.escape("seat must be a whole number in 0..2")):
@@ -160,8 +151,8 @@ def test_the_seat_argument_must_be_a_seat(seat: object) -> None:
         apply(over(), Vote(True), seat=seat)  # type: ignore[arg-type]
 
 
-def test_the_seat_none_claims_nothing() -> None:
-    assert apply(placing(), Place("E", 2), seat=None) == apply(placing(), Place("E", 2))
+def test_the_seat_none_claims_nothing(placing: State) -> None:
+    assert apply(placing, Place("E", 2), seat=None) == apply(placing, Place("E", 2))
 
 
 def test_b3_acting_after_the_end_is_refused() -> None:
@@ -170,25 +161,27 @@ def test_b3_acting_after_the_end_is_refused() -> None:
     refuse(over(), Vote(True), "B3", "The game is over", seat=0)
 
 
-def test_moves_outside_their_phase() -> None:
+def test_moves_outside_their_phase(
+    play: Play, filled: State, electing: State, placing: State
+) -> None:
     """B6, B8, B10, B11, B13: a move of the wrong phase cites the phase's clause."""
-    refuse(placing(), Climb("A"), "B6", "seat 1 must place a character")
-    refuse(placing(), Pass(), "B6", "must place a character")
-    refuse(moving(), Place("A", 2), "B8", "Every character is placed")
-    refuse(electing(), Climb("I"), "B11", "An election is under way")
-    refuse(electing(), Place("A", 2), "B11", "must vote Yes or No")
-    refuse(moving(), Vote(True), "B10", "There is no election to vote in")
-    out = play(electing(), "no yes yes")
+    refuse(placing, Climb("A"), "B6", "seat 1 must place a character")
+    refuse(placing, Pass(), "B6", "must place a character")
+    refuse(filled, Place("A", 2), "B8", "Every character is placed")
+    refuse(electing, Climb("I"), "B11", "An election is under way")
+    refuse(electing, Place("A", 2), "B11", "must vote Yes or No")
+    refuse(filled, Vote(True), "B10", "There is no election to vote in")
+    out = play(electing, "no yes yes")
     refuse(out, Climb("M"), "B13", "Character M was eliminated this round")
-    refuse(moving(), Climb("Q"), "B8", "There is no character 'Q'")
+    refuse(filled, Climb("Q"), "B8", "There is no character 'Q'")
 
 
-def test_a_non_move_is_an_argument_error() -> None:
+def test_a_non_move_is_an_argument_error(placing: State) -> None:
     with pytest.raises(ValueError, match="Place, Climb, Vote or Pass"):
         apply(new_game(3), "A1")  # type: ignore[arg-type]
     # Also out of turn (B6) and after the end (B3): the argument is at fault first.
     with pytest.raises(ArgumentError, match="Place, Climb, Vote or Pass"):
-        apply(placing(), "E2", seat=0)  # type: ignore[arg-type]
+        apply(placing, "E2", seat=0)  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="Place, Climb, Vote or Pass"):
         apply(over(), "yes")  # type: ignore[arg-type]
 
@@ -222,7 +215,7 @@ def test_b8_the_climb_refusal_names_the_full_floor(floor: int) -> None:
     )
 
 
-def test_b7_b8_refusals_with_a_capacity_of_one() -> None:
+def test_b7_b8_refusals_with_a_capacity_of_one(play: Play) -> None:
     """B7, B8: one character per floor: "holds 1 character", "an empty floor"."""
     rules = Rules(characters=5, floor_capacity=1, objective_size=1)
     s = new_game(3, rules=rules, objectives=[["A", "B", "C"]] * 3)
@@ -272,10 +265,12 @@ def test_bad_objectives_name_the_allowed_values(objectives: object, words: str) 
         new_game(3, objectives=objectives)  # type: ignore[arg-type]
 
 
-def test_objectives_letters_in_any_order_are_stored_alphabetically() -> None:
+def test_objectives_letters_in_any_order_are_stored_alphabetically(
+    objectives_3p: list[list[str]],
+) -> None:
     s = new_game(3, objectives=[["FEDCBA", "LKJIHG", "KIGECA"]] * 3)
     assert objective(s, 0) == frozenset("ABCDEF")
-    assert s == new_game(3, objectives=OBJECTIVES_3P)
+    assert s == new_game(3, objectives=objectives_3p)
 
 
 @pytest.mark.parametrize(

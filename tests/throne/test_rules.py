@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 import attrs
 import pytest
 
-from castlerules.core import CLAUSES, ArgumentError, IllegalMove, Note, Rng
+from castlerules.core import ArgumentError, IllegalMove, Note, Rng
 from castlerules.throne import (
     NOTES,
     Climb,
@@ -27,21 +28,13 @@ from castlerules.throne import (
     objective,
     objectives_of_round,
     observation,
-    parse_move,
     phase,
     round_of,
     round_scores,
     winners,
 )
 
-OBJECTIVES_3P = [["ABCDEF", "GHIJKL", "ACEGIK"]] * 3
-FILL_3P = "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4"
-
-
-def play(state: State, moves: str) -> State:
-    for text in moves.split():
-        state = apply(state, parse_move(state, text))
-    return state
+Play = Callable[[State, str], State]
 
 
 def test_seed_defaults_are_the_spec_numbers() -> None:
@@ -64,7 +57,7 @@ def test_seed_defaults_are_the_spec_numbers() -> None:
         rules.no_cards_for(7)
 
 
-def test_original_preset_places_equally() -> None:
+def test_original_preset_places_equally(play: Play) -> None:
     rules = Rules.preset("ORIGINAL")
     assert rules.placement_floors == (2, 3, 4, 5) and rules.equal_placement
     assert [rules.placements_for(p) for p in range(3, 7)] == [12, 12, 10, 12]
@@ -92,17 +85,8 @@ def test_rules_are_immutable_hashable_and_picklable() -> None:
     )
 
 
-def test_notes_are_well_formed() -> None:
-    options = {f.name for f in attrs.fields(Rules)}
-    assert len(NOTES) >= 15
-    topics = set()
-    for note in NOTES:
-        assert isinstance(note, Note)
-        assert note.clause in CLAUSES and note.clause.startswith("B")
-        assert note.option is None or note.option in options
-        assert note.decision.endswith(".")
-        topics.add((note.clause, note.topic))
-    assert len(topics) == len(NOTES)
+def test_notes_cover_the_main_options() -> None:
+    """Notes cite known clauses and options: tests/core/test_game_protocol.py."""
     for needed in ("allow_pass", "objective_deck", "no_cards_public", "equal_placement"):
         assert any(n.option == needed for n in NOTES), needed
 
@@ -113,11 +97,11 @@ def note(clause: str, topic: str) -> Note:
     return found[0]
 
 
-def test_notes_on_refusals_and_queries_hold() -> None:
+def test_notes_on_refusals_and_queries_hold(play: Play, fill_3p: str) -> None:
     """Each of these Notes states what the engine does; check that it does it."""
     deal = [["ABCDEF", "GHIJKL", "ACEGIK"], ["ABCDEG", "HIJKLM", "ABCGIK"]]
     deal.append(["ACDEFG", "BHIJKL", "BDFHJL"])
-    s = play(new_game(3, objectives=deal), FILL_3P + " M+ M+ M+")
+    s = play(new_game(3, objectives=deal), fill_3p + " M+ M+ M+")
     # B16: no winner before the end.
     assert "()" in note("B16", "winners before the end").decision
     assert winners(s) == () and winners(new_game(3)) == ()
@@ -155,33 +139,35 @@ def test_notes_on_refusals_and_queries_hold() -> None:
 # Each option changes the game (and "wrong" rules are expressible).
 
 
-def test_floor_capacity_option() -> None:
+def test_floor_capacity_option(play: Play, objectives_3p: list[list[str]]) -> None:
     """Rules(floor_capacity=5): a fifth character fits on a floor (B7 switched)."""
-    s = play(new_game(3, rules=Rules(floor_capacity=5), objectives=OBJECTIVES_3P), "A1 B1 C1 D1")
+    s = play(new_game(3, rules=Rules(floor_capacity=5), objectives=objectives_3p), "A1 B1 C1 D1")
     assert floor_of(apply(s, Place("E", 1)), "E") == 1
 
 
-def test_bonus_rounds_option() -> None:
+def test_bonus_rounds_option(play: Play, fill_3p: str) -> None:
     """Rules(bonus_rounds=(1, 2, 3)): a zero counts in every round (B15 switched)."""
     rules = Rules(bonus_rounds=(1, 2, 3), bonus_points=40, objective_size=4)
     assert rules.bonus_applies(1) and not Rules().bonus_applies(1)
     deal = [["ABCD", "EFGH", "IJKL"]] * 3
-    moves = FILL_3P + " M+ M+ M+ yes yes yes"
+    moves = fill_3p + " M+ M+ M+ yes yes yes"
     s = play(new_game(3, rules=rules, objectives=deal), moves)
     assert round_scores(s)[0] == (40, 4, 8)  # ABCD on floor 1: 0 -> 40
     plain = play(new_game(3, rules=Rules(objective_size=4), objectives=deal), moves)
     assert round_scores(plain)[0] == (0, 4, 8)
 
 
-def test_points_option() -> None:
+def test_points_option(play: Play, objectives_3p: list[list[str]], fill_3p: str) -> None:
     rules = Rules(points=(1, 1, 1, 1, 1, 1, 1))
-    s = play(new_game(3, rules=rules, objectives=OBJECTIVES_3P), FILL_3P + " M+ M+ M+ yes yes yes")
+    s = play(new_game(3, rules=rules, objectives=objectives_3p), fill_3p + " M+ M+ M+ yes yes yes")
     assert round_scores(s)[0] == (6, 6, 6)
 
 
-def test_no_cards_option_and_reset() -> None:
+def test_no_cards_option_and_reset(
+    play: Play, objectives_3p: list[list[str]], fill_3p: str
+) -> None:
     rules = Rules(no_cards=(1, 3, 2, 2), no_cards_reset_each_round=False)
-    s = play(new_game(3, rules=rules, objectives=OBJECTIVES_3P), FILL_3P + " M+ M+ M+")
+    s = play(new_game(3, rules=rules, objectives=objectives_3p), fill_3p + " M+ M+ M+")
     assert no_cards(s, 0) == 1
     s = play(s, "no yes yes")  # seat 0 uses its only No card; M is eliminated
     assert (no_cards(s, 0), no_cards(s, 1)) == (0, 1)
@@ -191,14 +177,16 @@ def test_no_cards_option_and_reset() -> None:
     s = play(s, "yes")
     assert round_of(s) == 2 and (no_cards(s, 0), no_cards(s, 1)) == (0, 1)  # kept
     reset = Rules(no_cards=(1, 3, 2, 2))
-    r = play(new_game(3, rules=reset, objectives=OBJECTIVES_3P), FILL_3P + " M+ M+ M+ no yes yes")
+    r = play(new_game(3, rules=reset, objectives=objectives_3p), fill_3p + " M+ M+ M+ no yes yes")
     r = play(r, "L+ L+ L+ L+ yes yes yes")
     assert round_of(r) == 2 and (no_cards(r, 0), no_cards(r, 1)) == (1, 1)  # restored
 
 
-def test_allow_pass_option_ends_a_round_without_a_king() -> None:
+def test_allow_pass_option_ends_a_round_without_a_king(
+    play: Play, objectives_3p: list[list[str]], fill_3p: str
+) -> None:
     rules = Rules(allow_pass=True)
-    s = play(new_game(3, rules=rules, objectives=OBJECTIVES_3P), FILL_3P)
+    s = play(new_game(3, rules=rules, objectives=objectives_3p), fill_3p)
     assert Pass() in legal_moves(s)
     s = play(s, "pass pass")
     assert s.passes == 2 and round_of(s) == 1
@@ -228,7 +216,7 @@ def test_objective_deck_and_size_options() -> None:
         new_game(4, rules=rules, objectives=[["ABCDE", "FGHIJ", "ABKLM", "ABCDF"]] * 3)
 
 
-def test_rounds_and_characters_options() -> None:
+def test_rounds_and_characters_options(play: Play) -> None:
     rules = Rules(rounds=1, bonus_rounds=(1,), characters=8, objective_size=3)
     s = new_game(3, rules=rules, seed=2)
     assert len(legal_moves(s)) == 8 * 5
@@ -236,7 +224,7 @@ def test_rounds_and_characters_options() -> None:
     assert is_over(s) and king(s) == "H"
 
 
-def test_first_player_rotates_option() -> None:
+def test_first_player_rotates_option(play: Play) -> None:
     s = play(new_game(4, seed=1), "A1 B1 C1 D1 E2 F2 G2 H2 I3 J3 K3 L3 M4 M+ M+ M+")
     s = play(s, "yes yes yes yes")
     assert round_of(s) == 2 and current_player(s) == 1
@@ -253,7 +241,7 @@ def test_placement_floors_option() -> None:
     assert {m.floor for m in legal_moves(s) if isinstance(m, Place)} == {1, 2, 3, 6}
 
 
-def test_a_round_ends_without_a_king_when_everyone_is_eliminated() -> None:
+def test_a_round_ends_without_a_king_when_everyone_is_eliminated(play: Play) -> None:
     """B13 (Note): with more No cards than characters, the castle can empty out."""
     rules = Rules(characters=3, objective_size=1, no_cards=(5, 5, 5, 5))
     s = new_game(3, rules=rules, objectives=[["A", "B", "C"]] * 3)
@@ -265,6 +253,8 @@ def test_a_round_ends_without_a_king_when_everyone_is_eliminated() -> None:
     assert legal_moves(s)
 
 
-def test_climb_is_any_living_character_not_only_favourites() -> None:
-    s = play(new_game(3, objectives=OBJECTIVES_3P), FILL_3P)
+def test_climb_is_any_living_character_not_only_favourites(
+    play: Play, objectives_3p: list[list[str]], fill_3p: str
+) -> None:
+    s = play(new_game(3, objectives=objectives_3p), fill_3p)
     assert Climb("M") in legal_moves(s)  # M is nobody's favourite in round 1

@@ -135,12 +135,17 @@ def generate(app: Sphinx) -> None:
     generated = srcdir / "_generated"
     start = time.perf_counter()
     try:
-        site = collect(srcdir.parent, generated, proofs_fast=app.config.castlerules_proofs_fast)
+        site = collect(
+            srcdir.parent,
+            generated,
+            proofs_fast=app.config.castlerules_proofs_fast,
+            run_proofs=app.config.castlerules_require_proofs,
+        )
+        if site.proofs is None and app.config.castlerules_require_proofs:
+            raise SiteError(f"the proof table cannot be built: {site.proofs_error}")
+        pages.write_all(site, generated)
     except SiteError as err:
         raise ExtensionError(f"castlerules: {err}") from err
-    if site.proofs is None and app.config.castlerules_require_proofs:
-        raise ExtensionError(f"castlerules: the proof table cannot be built: {site.proofs_error}")
-    pages.write_all(site, generated)
     LOGGER.info(
         "castlerules: generated pages in %.1f s (%s)",
         time.perf_counter() - start,

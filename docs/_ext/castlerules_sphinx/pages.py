@@ -18,7 +18,7 @@ from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
 from castlerules_sphinx.domain import anchor_of
 from castlerules_sphinx.scan import TestRef
-from castlerules_sphinx.site import GAMES, ProofRow, Site, highlight_of
+from castlerules_sphinx.site import GAMES, ProofRow, Site, SiteError, highlight_of
 
 TITLES = {"throne": "Throne", "ascent": "Ascent"}
 
@@ -87,10 +87,10 @@ def figure(svg: str, caption: str, classes: str = "") -> str:
     return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
 
 
-def figures(items: list[tuple[str, str]]) -> str:
+def figures(items: list[tuple[str, str]], classes: str = "") -> str:
     """Several figures side by side (they wrap on a narrow screen)."""
     body = (
-        '<div class="castlerules-figures">'
+        f'<div class="{" ".join(["castlerules-figures", *classes.split()])}">'
         + "".join(
             f'<figure class="castlerules-diagram">{svg}'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>"
@@ -123,9 +123,8 @@ def position_block(text: str, label: str = "The position in the game's notation"
 
 
 def svg_of(game: str, state: Any, **kwargs: Any) -> str:
-    module = GAMES[game]
-    draw = __import__(f"{module.__name__}.svg", fromlist=["svg"]).svg
-    text: str = draw(state, **kwargs)
+    """A position drawn by the game's own ``svg()`` (``throne.svg``, ``ascent.svg``)."""
+    text: str = GAMES[game].svg(state, **kwargs)
     return text
 
 
@@ -296,7 +295,10 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
         out.append(f"- **{topic}** ({clause_ref(note.clause)}): {decision}\n")
     out.append("\n")
     if point.excluded is not None:
-        out.append(f".. note::\n\n   Not a reading to play: {rst.escape(point.excluded)}\n\n")
+        out.append(
+            ".. note::\n\n   No other reading is tried (``castlerules explain --compare`` does "
+            f"not vary this option either): {linked(point.excluded)}.\n\n"
+        )
     rows = []
     for reading in point.readings:
         value = (
@@ -306,7 +308,7 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
         )
         rows.append(
             [
-                rst.escape(reading.label) + (" (the default)" if not reading.options else ""),
+                "the default" if not reading.options else rst.escape(reading.label),
                 value,
                 rst.literal(reading.code(module)),
                 rst.literal(reading.command_line())
@@ -319,7 +321,7 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
             ["Reading", "Value", "In Python", "On the command line"], rows, [18, 22, 32, 28]
         )
     )
-    if len(point.readings) == 1:
+    if len(point.readings) == 1 and point.excluded is None:
         out.append(
             "No alternative reading is declared for this option: the default is the only "
             "reading tried by ``castlerules explain --compare`` (set another value with "
@@ -329,23 +331,27 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
         entry = site.divergences.get((game, point.option, reading.label))
         if entry is None:
             continue
-        found, state = entry
-        out.append(_divergence(point, reading, found, state))
+        found, first, second = entry
+        out.append(_divergence(point, reading, found, (first, second)))
     return "".join(out)
 
 
 def _divergence(
-    point: register.OpenPoint, reading: register.Reading, found: register.Divergence, state: Any
+    point: register.OpenPoint,
+    reading: register.Reading,
+    found: register.Divergence,
+    states: tuple[Any, Any],
 ) -> str:
     game = point.game
+    module = GAMES[game]
     out = [f"**Where the default and {rst.escape(reading.label)} differ** (found at build time). "]
     setup = f"{game}.new_game({found.players}, seed={found.seed})"
     if found.moves:
         shown = " ".join(found.moves[-8:])
-        more = f"… ({len(found.moves)} moves in all) " if len(found.moves) > 8 else ""
+        last = f"the last {min(8, len(found.moves))}: " if len(found.moves) > 8 else ""
         out.append(
             f"Start {rst.literal(setup)} under each reading and play the same "
-            f"{len(found.moves)} moves ({more}ending {rst.literal(shown)}). "
+            f"{len(found.moves)} moves ({last}{rst.literal(shown)}). "
         )
     else:
         out.append(f"Start {rst.literal(setup)} under each reading. ")
@@ -365,13 +371,25 @@ def _divergence(
             )
     out.append(f"- Default: {linked(' '.join(one))}\n")
     out.append(f"- {rst.escape(reading.label)}: {linked(' '.join(two))}\n\n")
-    out.append(
-        figure(
-            svg_of(game, state),
-            f"The position under the default reading: {found.position}",
-            "register-diagram",
+    first, second = states
+    if found.kind == "outcome" and found.move:
+        extra = highlight_of(module, found.move)
+        out.append(
+            figure(
+                svg_of(game, first, **extra),
+                f"Before {found.move}: the same position under both readings.",
+                "register-diagram",
+            )
         )
-    )
+        boards = []
+        for label, state in (("the default", first), (reading.label, second)):
+            after = module.apply(state, module.parse_move(state, found.move))
+            boards.append((svg_of(game, after, **extra), f"After {found.move}, {label}."))
+        out.append(figures(boards, "side-by-side"))
+    else:
+        out.append(
+            figure(svg_of(game, first), "The position (default reading).", "register-diagram")
+        )
     out.append(position_block(found.position, "The position in the default reading"))
     return "".join(out)
 
@@ -486,7 +504,7 @@ def proofs_page(site: Site) -> str:
                 TITLES.get(p.game, p.game),
                 clause_refs(p.clauses),
                 rst.escape(p.method),
-                f"**{p.verdict}**" if p.ok else f"**{p.verdict}** (not as expected)",
+                _verdict(p),
                 f"{p.seconds:.2f}",
             ]
         )
@@ -507,18 +525,80 @@ def proofs_page(site: Site) -> str:
     return "".join(out)
 
 
+def _verdict(p: ProofRow) -> str:
+    if not p.ok:
+        return f"**{p.verdict}** (not as expected)"
+    if p.verdict == "refuted":
+        return "**refuted**, as expected"
+    return f"**{p.verdict}**"
+
+
+SENSITIVITY_NOTES: dict[str, tuple[str, str]] = {
+    "ascent.sensitivity.favour_equal_rank": (
+        "the invariant and the ceiling still hold",
+        "What this check shows: the mutation (a favour that may also take a leader of the "
+        "taker's own rank, where :clause:`A10` says *d'un rang inférieur*) breaks no "
+        "invariant: the inductive invariant and the ceiling still hold under it (proved "
+        "again by induction with the mutation, see the detail).  What it breaks is the "
+        "agreement with the engine: the engine plays the mutated model's game until the "
+        "two part, then refuses the equal-rank favour, citing {clause}{why}.  So the "
+        "check shows that the proofs' model takes favours exactly as the engine does; "
+        "no proved property depends on A10's strictness.",
+    ),
+}
+"""Explanations of sensitivity checks whose refutation is not an invariant's: the
+proof's name, a phrase its computed detail must contain (else the build fails: the
+explanation no longer holds), and the explanation (``{clause}``: the clause the
+engine cites when it refuses the mutation's move, read from the detail)."""
+
+_REFUSAL = re.compile(r"the engine refuses \S+ \(move \d+, ([AB]\d{1,2})\)")
+
+
+def _sensitivity_note(p: ProofRow) -> str:
+    found = SENSITIVITY_NOTES.get(p.name)
+    if found is None:
+        return ""
+    needed, text = found
+    refusal = _REFUSAL.search(p.detail)
+    if needed not in p.detail or refusal is None:
+        raise SiteError(
+            f"the proofs page explains {p.name} by '{needed}' and an engine refusal, which "
+            f"its result no longer says: {p.detail}"
+        )
+    clause = refusal.group(1)
+    why = (
+        " (an equal rank being no favour under A10, the engine opened no favour after the "
+        "move before, and only a stack just moved may take one)"
+        if clause == "A11"
+        else ""
+    )
+    return "\n" + text.format(clause=clause_ref(clause), why=why) + "\n\n"
+
+
 def _proof(p: ProofRow) -> str:
-    out = [rst.labels(p.anchor), rst.title(rst.escape(p.title), "-"), "\n"]
-    out.append(f"- Name: ``{p.name}``; clauses {clause_refs(p.clauses) or 'none'}.\n")
-    out.append(f"- Method: {rst.escape(p.method)}; verdict **{p.verdict}** in {p.seconds:.2f} s.\n")
+    out = [rst.labels(p.anchor), rst.title(rst.escape(p.name), "-"), "\n"]
+    out.append(f"**{rst.escape(p.title)}**\n\n")
+    out.append(f"- Clauses: {clause_refs(p.clauses) or 'none'}.\n")
+    out.append(f"- Method: {rst.escape(p.method)}; verdict {_verdict(p)}, in {p.seconds:.2f} s.\n")
+    if p.verdict == "refuted" and p.ok:
+        out.append(
+            "- Refuted on purpose: a sensitivity check, which shows that the proofs notice a "
+            "wrong claim or a wrong rule.\n"
+        )
     if p.scope:
         out.append(f"- Scope: {rst.escape(p.scope)}\n")
     if p.detail:
         out.append(f"- Detail: {rst.escape(p.detail)}\n")
     out.append("\n")
+    out.append(_sensitivity_note(p))
     if p.trace_positions:
         kind = "Witness" if p.verdict == "witness" else "Counterexample"
-        out.append(f"{kind} ({rst.escape(p.trace_note) or 'replayed through the engine'}):\n\n")
+        note = p.trace_note if p.trace_note and p.trace_note != p.detail else ""
+        out.append(
+            f"{kind}, replayed through the engine at build time"
+            + (f" ({rst.escape(note)})" if note else "")
+            + ":\n\n"
+        )
         if p.trace_moves:
             out.append(f"Moves: {rst.literal(' '.join(p.trace_moves))}\n\n")
         out.append(position_block(p.trace_positions[-1], "The last position"))

@@ -113,10 +113,10 @@ class Site:
     illustrations: dict[str, Illustration] = field(default_factory=dict)
     examples: tuple[gallery.Replay, ...] = ()
     points: dict[str, tuple[register.OpenPoint, ...]] = field(default_factory=dict)
-    divergences: dict[tuple[str, str, str], tuple[register.Divergence, Any]] = field(
+    divergences: dict[tuple[str, str, str], tuple[register.Divergence, Any, Any]] = field(
         default_factory=dict
     )
-    """(game, option, reading label) -> the divergence and its position under the default."""
+    """(game, option, reading label) -> the divergence and its position under each reading."""
     proofs: tuple[ProofRow, ...] | None = None
     proofs_error: str = ""
     proofs_mode: str = ""
@@ -145,11 +145,16 @@ class Site:
 
 
 def source_hash(root: Path) -> str:
-    """A hash of every Python source of the engine and the proofs (and of this extension)."""
+    """A hash of the Python sources that searches and proofs depend on.
+
+    Every ``.py`` file of ``castlerules/`` and ``proofs/`` except the drawings
+    (``diagram.py``), which change no search result and no proof.
+    """
     digest = hashlib.sha256(f"{CACHE_VERSION} {sys.version}".encode())
-    here = Path(__file__).resolve().parent
-    for base in (root / "castlerules", root / "proofs", here):
+    for base in (root / "castlerules", root / "proofs"):
         for path in sorted(base.rglob("*.py")):
+            if path.name == "diagram.py":
+                continue
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:24]
@@ -250,8 +255,8 @@ def collect_options(module: ModuleType) -> tuple[OptionInfo, ...]:
 
 
 def _svg(module: ModuleType, state: Any, **kwargs: Any) -> str:
-    draw = importlib.import_module(f"{module.__name__}.svg").svg
-    text: str = draw(state, **kwargs)
+    """The position drawn by the game's own ``svg()`` (``throne.svg``, ``ascent.svg``)."""
+    text: str = module.svg(state, **kwargs)
     return text
 
 
@@ -423,34 +428,55 @@ def _proof_rows(results: Any) -> tuple[ProofRow, ...]:
 
 
 PROOFS_JSON = "artifacts/proofs.json"
-"""Where ``bash dev prove`` may leave its results as JSON (``Result.to_json`` per property)."""
+"""Where ``bash dev prove`` leaves its results (``python -m proofs --save``)."""
 
 
 def _recorded_proofs(root: Path) -> tuple[tuple[ProofRow, ...], str] | None:
-    """The results of a proofs run recorded as JSON, if newer than every source.
+    """The results of a proofs run saved as JSON, if they are those of the code at hand.
 
-    ``$CASTLERULES_PROOFS_JSON`` names the file (default ``artifacts/proofs.json``):
-    a list of results, or an object with a ``results`` list, each as
-    ``Result.to_json()`` writes it.  A file older than any ``.py`` file of
-    ``castlerules/`` or ``proofs/`` is stale and ignored: the build then runs
-    the proofs itself.
+    ``$CASTLERULES_PROOFS_JSON`` names the file (default ``artifacts/proofs.json``,
+    written by ``python -m proofs --save``): ``{"ok", "seconds", "mode",
+    "source", "results": [Result.to_json(), ...]}``.  The results are used
+    only if they are fresh: when the file records ``source``, it must equal
+    ``proofs.source_hash()`` of the sources at hand; an older file without it
+    must be newer than every ``.py`` file of ``castlerules/`` and ``proofs/``.
+    Else (or without the file) None: the build runs the proofs itself.  A file
+    that cannot be read as proof results fails the build.
     """
-    path = Path(os.environ.get("CASTLERULES_PROOFS_JSON", root / PROOFS_JSON))
+    path = Path(os.environ.get("CASTLERULES_PROOFS_JSON") or root / PROOFS_JSON)
     if not path.is_file():
         return None
-    stamp = path.stat().st_mtime
-    for base in (root / "castlerules", root / "proofs"):
-        if any(p.stat().st_mtime > stamp for p in base.rglob("*.py")):
-            LOGGER.info("castlerules: %s is older than the sources: not used", path)
-            return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         items = data["results"] if isinstance(data, dict) else data
         rows = tuple(_row_from_json(item) for item in items)
-    except (OSError, ValueError, KeyError, TypeError) as err:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise SiteError(f"{path} cannot be read as proof results: {err}") from err
+    stale = _stale(root, path, data.get("source") if isinstance(data, dict) else None)
+    if stale:
+        LOGGER.info("castlerules: %s is not used: %s; the proofs run now", path, stale)
+        return None
     mode = str(data.get("mode", "recorded")) if isinstance(data, dict) else "recorded"
-    return rows, f"{mode}, from {path.name}"
+    try:
+        shown = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        shown = path.name
+    return rows, f"{mode} mode, saved by ``python -m proofs --save`` in ``{shown}``"
+
+
+def _stale(root: Path, path: Path, source: object) -> str:
+    """Why the saved results at ``path`` are not those of the sources at hand ("" if they are)."""
+    if source is not None:
+        hasher = getattr(importlib.import_module("proofs"), "source_hash", None)
+        if hasher is not None:
+            now = str(hasher())
+            return "" if str(source) == now else f"its source hash {source} is not {now}"
+    stamp = path.stat().st_mtime
+    for base in (root / "castlerules", root / "proofs"):
+        newer = next((p for p in base.rglob("*.py") if p.stat().st_mtime > stamp), None)
+        if newer is not None:
+            return f"{newer.relative_to(root)} is newer"
+    return ""
 
 
 def _row_from_json(item: dict[str, Any]) -> ProofRow:
@@ -473,23 +499,11 @@ def _row_from_json(item: dict[str, Any]) -> ProofRow:
 
 
 def _run_proofs(fast: bool) -> tuple[Any, str]:
-    """Call the proofs package's entry point; return (results, mode description)."""
-    proofs = importlib.import_module("proofs")
-    runner = getattr(proofs, "run_all", None)
+    """Run the proofs (``proofs.run_all(fast=...)``); return the results and the run's mode."""
+    runner = getattr(importlib.import_module("proofs"), "run_all", None)
     if runner is None:
-        for name in ("proofs.runner", "proofs.run", "proofs.__main__", "proofs.all"):
-            try:
-                runner = getattr(importlib.import_module(name), "run_all", None)
-            except ImportError:
-                continue
-            if runner is not None:
-                break
-    if runner is None:
-        raise SiteError("the proofs package has no run_all() yet")
-    try:
-        return runner(fast=fast), "fast" if fast else "full"
-    except TypeError:
-        return runner(), "full"
+        raise SiteError("the proofs package has no run_all()")
+    return runner(fast=fast), f"{'fast' if fast else 'full'} mode, run by the docs build"
 
 
 def _check_trace(row: ProofRow) -> tuple[tuple[str, str], ...]:
@@ -532,8 +546,16 @@ def _check_trace(row: ProofRow) -> tuple[tuple[str, str], ...]:
 # --------------------------------------------------------------------------- collect
 
 
-def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
-    """Compute the whole site's data; raise :class:`SiteError` when a claim fails."""
+def collect(
+    root: Path, generated: Path, *, proofs_fast: bool = True, run_proofs: bool = True
+) -> Site:
+    """Compute the whole site's data; raise :class:`SiteError` when a claim fails.
+
+    The proof table comes from fresh saved results (:func:`_recorded_proofs`),
+    else from this build's cache, else from running the proofs, unless
+    ``run_proofs`` is false: the table is then left out unless saved or
+    cached results exist.
+    """
     site = Site(root=root)
     cache = Cache(generated, source_hash(root))
     tick = time.perf_counter()
@@ -544,7 +566,10 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
         site.options[name] = collect_options(module)
         site.presets[name] = tuple(module.Rules.PRESETS)
         site.citations.update(
-            {c.id: scan_citations(root, name, c.id, skip=("svg.py",)) for c in site.clauses[name]}
+            {
+                c.id: scan_citations(root, name, c.id, skip=("diagram.py",))
+                for c in site.clauses[name]
+            }
         )
     site.tests = scan_tests(root, CLAUSES)
     site.timings["scan"] = time.perf_counter() - tick
@@ -584,10 +609,10 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
                         f"{reading.label!r} differ"
                     )
                 try:
-                    first, _second = register.replay_divergence(module, divergence)
+                    first, second = register.replay_divergence(module, divergence)
                 except AssertionError as err:
                     raise SiteError(f"register {name} {reading.label}: {err}") from err
-                site.divergences[key] = (divergence, first)
+                site.divergences[key] = (divergence, first, second)
     cache.data["register"] = found
     site.timings["register"] = time.perf_counter() - tick
 
@@ -599,11 +624,10 @@ def collect(root: Path, generated: Path, *, proofs_fast: bool = True) -> Site:
 
     # The proof table.
     tick = time.perf_counter()
-    cached = cache.data.get("proofs")
-    recorded = _recorded_proofs(root)
-    if recorded is not None:
-        cached = recorded
-    if cached is None:
+    cached = _recorded_proofs(root) or cache.data.get("proofs")
+    if cached is None and not run_proofs:
+        site.proofs_error = "the proofs were not run for this build"
+    elif cached is None:
         try:
             results, mode = _run_proofs(proofs_fast)
             cached = (_proof_rows(results), mode)

@@ -13,9 +13,10 @@ queries only, so the picture shows exactly what the engine holds:
 - per seat: its No cards (B11), its total (B16) and its favourites of the
   round (B4), with the seat to act marked.
 
+The package exports it as ``throne.svg(state)``, as ``chess.svg`` draws a chess board.
+
 >>> from castlerules import throne
->>> from castlerules.throne.svg import svg
->>> picture = svg(throne.new_game(players=4, seed=7))
+>>> picture = throne.svg(throne.new_game(players=4, seed=7))
 >>> picture.startswith("<svg") and picture.endswith("</svg>")
 True
 >>> 'data-character="A"' in picture
@@ -31,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from castlerules.core import svg as draw
+from castlerules.core.protocol import require
 from castlerules.throne.rules import FLOOR_NAMES
 from castlerules.throne.state import State
 from castlerules.throne.transitions import (
@@ -78,6 +80,9 @@ def svg(
     the picture.  Raises :class:`~castlerules.core.ArgumentError` for an
     unknown seat or character.
     """
+    require(state, State, "state")
+    if caption is not None:
+        require(caption, str, "caption")
     rules = state.rules
     letters = rules.letters()
     top = rules.throne_floor

@@ -15,9 +15,10 @@ queries only (``stack_at``, ``is_flipped``, ``removed``, ``scores``...):
 - under each column, the cards removed from it (A13) and its score (A15, A16);
 - mid-turn, the stack just moved (the one that may take a favour, A11) bracketed.
 
+The package exports it as ``ascent.svg(state)``, as ``chess.svg`` draws a chess board.
+
 >>> from castlerules import ascent
->>> from castlerules.ascent.svg import svg
->>> picture = svg(ascent.new_game(players=3, seed=7))
+>>> picture = ascent.svg(ascent.new_game(players=3, seed=7))
 >>> picture.count('class="card') == 18
 True
 
@@ -33,6 +34,7 @@ from castlerules.ascent.rules import Rank
 from castlerules.ascent.state import Card, State, is_flipped, removed, stack_at
 from castlerules.ascent.transitions import current_player, pending_favour, scores, winners
 from castlerules.core import svg as draw
+from castlerules.core.protocol import require
 
 __all__ = ["svg"]
 
@@ -66,8 +68,12 @@ def svg(
     """The position as an SVG document (a string).
 
     ``highlight``: cards to outline (for example the card that just moved).
-    ``caption``: a line of text under the picture.
+    ``caption``: a line of text under the picture.  Raises
+    :class:`~castlerules.core.ArgumentError` for an argument of the wrong type.
     """
+    require(state, State, "state")
+    if caption is not None:
+        require(caption, str, "caption")
     rules = state.rules
     players = state.players
     marked = frozenset(highlight)
@@ -97,12 +103,14 @@ def svg(
         y += heights[sq]
     board_bottom = y
     removed_lines = max(1, *(len(removed(state, c)) for c in range(players)))
-    width = _AXIS + players * _COLUMN + 12
+    headline = _headline(state)
+    # Wide enough for the columns, and for the headline (about 8.5 units a letter).
+    width = max(_AXIS + players * _COLUMN + 12, 24 + round(8.5 * len(headline)))
     height = board_bottom + 34 + removed_lines * (_CARD_H + _GAP) + 26 + (24 if caption else 4)
 
     body: list[str] = [
         draw.rect(0, 0, width, height, fill="#fcfdff"),
-        draw.label(12, 24, _headline(state), font_size=15, font_weight="bold", fill=_INK),
+        draw.label(12, 24, headline, font_size=15, font_weight="bold", fill=_INK),
     ]
 
     # The upper half (A13), behind everything.

@@ -1,9 +1,16 @@
-"""Speed of the engines: random playouts and perft, per game and player count.
+"""Speed of the engines: random playouts and perft, per game and player count; and
+of the proofs (``--proofs``), job by job.
 
 Run ``bash dev bench`` (or ``python benchmarks/bench.py --help``).  It measures
 on one core, through the public API only: a random playout is the loop
-``legal_moves`` / seeded choice / ``apply`` that any user would write.  The
-figures go to standard output (``--json`` for machines); no test asserts them.
+``legal_moves`` / seeded choice / ``apply`` that any user would write.  With
+``--proofs`` it also runs every job of ``python -m proofs`` one after the
+other on one core (``--proofs-fast`` for the docs' fast profile) and reports
+each job's time: their sum is the CPU cost of a proof run, which
+``python -m proofs`` spreads over two processes (its budget is 120 s of wall
+time on 2 cores; the jobs' ``cost`` estimates used to schedule them come from
+here).  The figures go to standard output (``--json`` for machines); no test
+asserts them.
 """
 
 from __future__ import annotations
@@ -67,6 +74,27 @@ def perft_speed(game: Game, players: int, depth: int) -> dict[str, Any]:
     }
 
 
+def proof_jobs(fast: bool) -> list[dict[str, Any]]:
+    """Every job of a proof run, one after the other on this core: seconds and results."""
+    import proofs  # the proofs need z3 (installed with the project)
+
+    rows = []
+    for task in proofs.tasks():
+        start = time.perf_counter()
+        results = task.run(fast)
+        elapsed = time.perf_counter() - start
+        rows.append(
+            {
+                "job": task.name,
+                "seconds": round(elapsed, 2),
+                "estimate": task.cost,
+                "properties": len(results),
+                "ok": all(r.ok for r in results),
+            }
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
@@ -75,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=4, help="perft depth")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--proofs", action="store_true", help="also time every proof job")
+    parser.add_argument("--proofs-fast", action="store_true", help="the proofs' fast profile")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {
         "python": platform.python_version(),
@@ -89,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             report["playouts"].append(playouts(game, players, args.seconds, args.seed))
         report["perft"].append(perft_speed(game, 4, args.depth))
+    if args.proofs or args.proofs_fast:
+        report["proofs"] = proof_jobs(fast=args.proofs_fast)
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         print()
@@ -108,6 +140,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['game']:8} {row['players']:>7} {row['depth']:>7} {row['nodes']:>10,}"
             f" {row['nodes_per_s']:>10,}"
         )
+    if "proofs" in report:
+        print(f"{'proof job':34} {'seconds':>8} {'estimate':>8} {'properties':>10}  ok")
+        for row in report["proofs"]:
+            print(
+                f"{row['job']:34} {row['seconds']:>8} {row['estimate']:>8} {row['properties']:>10}"
+                f"  {'yes' if row['ok'] else 'NO'}"
+            )
+        total = sum(row["seconds"] for row in report["proofs"])
+        print(f"{'all jobs on one core':34} {total:>8.1f}")
     return 0
 
 

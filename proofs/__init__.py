@@ -41,8 +41,10 @@ __all__ = ["Result", "Task", "Trace", "merge", "run_all", "source_hash", "tasks"
 class Task:
     """One independent job of a proof run.
 
-    ``cost`` is its CPU time in seconds on one core, measured once: only used to
-    start the longest jobs first, so that the two processes finish together.
+    ``cost`` is its CPU time in seconds on one core, as measured by
+    ``python benchmarks/bench.py --proofs`` (2026-11-30: 138 s for all jobs):
+    only used to start the longest jobs first, so that the two processes
+    finish together.
     """
 
     name: str
@@ -92,16 +94,20 @@ def tasks() -> list[Task]:
     from castlerules import throne
 
     out = [
-        Task(f"throne: induction {preset} {n}p", 6.0 + 2.5 * n, _throne_config(preset, n))
+        Task(
+            f"throne: induction {preset} {n}p",
+            2.4 * n + (2.5 if preset == "ORIGINAL" else -1.0),
+            _throne_config(preset, n),
+        )
         for preset in ("SEED", "ORIGINAL")
         for n in throne.PLAYERS
     ]
     return [
         *out,
-        Task("throne: witnesses", 12.0, _throne_witnesses),
-        Task("throne: sensitivity", 16.0, _throne_sensitivity),
-        Task("ascent: induction", 16.0, _ascent_induction),
-        Task("ascent: sensitivity", 12.0, _ascent_sensitivity),
+        Task("throne: witnesses", 9.5, _throne_witnesses),
+        Task("throne: sensitivity", 11.5, _throne_sensitivity),
+        Task("ascent: induction", 13.0, _ascent_induction),
+        Task("ascent: sensitivity", 16.0, _ascent_sensitivity),
     ]
 
 

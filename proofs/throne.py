@@ -168,14 +168,15 @@ class Checker:
         self.config = config
         self.system = config.system()
         s = self.system
-        self.step: Step[TState, TMove] = Step.of(s)
-        self.pre = self.step.pre
-        self.move: TMove = self.step.move
-        self.cases: tuple[Case, ...] = self.step.cases  # type: ignore[assignment]
+        self.pre = s.fresh_state("p")
+        self.move: TMove = s.fresh_move("m")
+        self.cases: tuple[Case, ...] = tuple(s.cases(self.pre, self.move))
+        self.chance = s.chance(self.pre, self.move)
+        # The same step for the invariant's induction and every other property.
+        self.step: Step[TState, TMove] = Step(self.pre, self.move, self.cases, self.chance)
         self.inv = [c for _n, c in s.invariant(self.pre)]
         self.cuts = s.cuts(self.pre)
         self.abstraction = Abstraction(s.indicators(self.pre), self.cuts)
-        self.chance = self.step.chance
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
         self.wanted: set[str] | None = None
@@ -748,7 +749,7 @@ def sensitivity_results() -> list[Result]:
                 + tally.seconds
                 + time.perf_counter()
                 - started,
-                queries=tally.queries + checks,
+                queries=tallies["throne.invariant"].queries + tally.queries + checks,
                 scope="3 players, " + ", ".join(f"{k}={v!r}" for k, v in wrong.options.items()),
                 detail=f"{tally.failure}; {detail}",
                 expected=False,

@@ -667,16 +667,6 @@ def _favourites(state: Any, seat: int) -> frozenset[str]:
     return throne.objective(state, seat)
 
 
-def _points(state: Any, characters: frozenset[str]) -> int:
-    rules = state.rules
-    total = 0
-    for letter in characters:
-        floor = throne.floor_of(state, letter)
-        if floor is not None:
-            total += rules.points_of(floor)
-    return total
-
-
 def _search_max_round() -> Example:
     target = 0
 
@@ -689,7 +679,7 @@ def _search_max_round() -> Example:
         top = state.rules.throne_floor
         if move.character in favourites:
             if floor + 1 == top:
-                others = _points(state, favourites - {move.character})
+                others = throne.castle_points(state, favourites - {move.character})
                 best_others = 3 * state.rules.points_of(top - 1) + 2 * state.rules.points_of(
                     top - 2
                 )
@@ -741,7 +731,9 @@ def _check_max_round(shown: Replay) -> tuple[str, ...]:
         _ensure(floor is not None, ex, f"favourite {letter} is not in the castle")
         assert floor is not None
         by_floor.setdefault(floor, []).append(letter)
-    _ensure(_points(crowning, favourites) == 33, ex, "the favourites do not add up to 33")
+    _ensure(
+        throne.castle_points(crowning, favourites) == 33, ex, "the favourites do not add up to 33"
+    )
     final = shown.after
     _ensure(throne.king(final, 1) == king, ex, f"{king} was not crowned")
     _ensure(throne.round_scores(final)[0][target] == 33, ex, "round 1 did not score 33")
@@ -796,7 +788,9 @@ def _search_bonus() -> Example:
         results = throne.round_scores(states[-1])
         if len(results) < final_round:
             return None
-        if results[-1][target] != 33 or _points(states[-1], _favourites(states[-1], target)):
+        if results[-1][target] != 33 or throne.castle_points(
+            states[-1], _favourites(states[-1], target)
+        ):
             raise _Restart
         return min(i for i, s in enumerate(states) if throne.round_of(s) == final_round)
 
@@ -823,7 +817,7 @@ def _check_bonus(shown: Replay) -> tuple[str, ...]:
     low = sorted(x for x in favourites if throne.floor_of(final, x) == 1)
     gone = sorted(x for x in favourites if throne.is_eliminated(final, x))
     _ensure(len(low) + len(gone) == len(favourites), ex, "a favourite scores points")
-    _ensure(_points(final, favourites) == 0, ex, "the favourites' points are not 0")
+    _ensure(throne.castle_points(final, favourites) == 0, ex, "the favourites' points are not 0")
     score = throne.round_scores(final)[-1][target]
     _ensure(score == rules.bonus_points, ex, f"round {last} scores {score}, not 33")
     return (

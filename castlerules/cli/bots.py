@@ -72,17 +72,6 @@ def _best(moves: tuple[Any, ...], key: Callable[[Any], tuple[int, ...]]) -> Any:
     return best
 
 
-def _throne_points(state: Any, letters: str) -> int:
-    """Points the characters ``letters`` would score if the round ended now (B14)."""
-    rules = state.rules
-    total = 0
-    for letter in letters:
-        floor = throne.floor_of(state, letter)
-        if floor is not None:
-            total += rules.points_of(floor)
-    return total
-
-
 def throne_greedy(state: Any, seat: int) -> Any:
     """Throne's greedy bot (see the module's description)."""
     moves = throne.legal_moves(state)
@@ -102,7 +91,7 @@ def throne_greedy(state: Any, seat: int) -> Any:
         if throne.round_of(after) != throne.round_of(state) or throne.is_over(after):
             # The move ended the round: judge it by the round score it gave.
             return (throne.totals(after)[seat] - throne.totals(state)[seat], 0)
-        return (_throne_points(after, favourites), -_throne_points(after, others))
+        return (throne.castle_points(after, favourites), -throne.castle_points(after, others))
 
     return _best(moves, key)
 

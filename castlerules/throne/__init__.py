@@ -33,6 +33,7 @@ from castlerules.throne.state import Observation, State
 from castlerules.throne.transitions import (
     apply,
     candidate,
+    castle_points,
     current_player,
     floor_of,
     is_eliminated,
@@ -71,6 +72,7 @@ __all__ = [
     "Vote",
     "apply",
     "candidate",
+    "castle_points",
     "current_player",
     "describe",
     "floor_of",

@@ -18,7 +18,7 @@ castlerules.core.errors.IllegalMove: Character D cannot be placed on floor 6: ..
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, compress
 from operator import itemgetter, lt, not_
 
@@ -800,6 +800,30 @@ def floor_of(state: State, character: str) -> int | None:
     i = _letter_index(state, character)
     f = state.floors[i]
     return f if f > 0 else None
+
+
+def castle_points(state: State, characters: str | Iterable[str]) -> int:
+    """The floor points (B14) of ``characters`` as they stand: what they would score
+    if the round ended now, before B15's 0 -> 33.  ``characters`` is letters
+    (``"ABF"``) or any iterable of letters, each counted once; a character not
+    placed yet or eliminated counts 0.
+
+    >>> s = new_game(3, seed=1)
+    >>> castle_points(s, "ABC")
+    0
+    """
+    require(state, State, "state")
+    if isinstance(characters, str):
+        letters: Iterable[object] = characters
+    elif isinstance(characters, Iterable):
+        letters = characters
+    else:
+        raise ArgumentError(
+            f"characters must be letters or an iterable of letters, not {characters!r:.60}"
+        )
+    points = state.rules._derived.points
+    chosen = {_letter_index(state, letter) for letter in letters}  # unknown letters: ArgumentError
+    return sum(points[state.floors[i]] for i in chosen if state.floors[i] > 0)
 
 
 def is_eliminated(state: State, character: str) -> bool:

@@ -1,4 +1,11 @@
-"""Shared helpers for the Ascent tests: a position builder."""
+"""Shared helpers for the Ascent tests: a position builder, cards and moves in notation.
+
+The helpers are given to the tests as fixtures (the test modules cannot import this
+file under ``--import-mode=importlib``), as in ``tests/throne/conftest.py``.
+``position({(1, 3): "F1"}, turn="0")`` builds a State (see :func:`build_text`);
+``card("L0")`` is the Lady of set 0; ``play(state, "L0", "xT1", "end")`` applies
+moves written in notation, one argument a move.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,11 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from castlerules import ascent
-from castlerules.ascent.rules import Rank
+from castlerules.ascent import Card, Rank
 
 Builder = Callable[..., ascent.State]
+CardOf = Callable[[str], Card]
+Play = Callable[..., ascent.State]
 
 _LETTERS = [rank.letter for rank in Rank]  # P B L C T F
 
@@ -48,3 +57,27 @@ def position() -> Builder:
         return ascent.from_text(build_text(cells, **kwargs))  # type: ignore[arg-type]
 
     return make
+
+
+def card_of(text: str) -> Card:
+    """The card written ``text`` in notation: rank letter then set, e.g. ``L0``."""
+    return Card(int(text[1]), Rank.from_letter(text[0]))
+
+
+def play_moves(state: ascent.State, *moves: str) -> ascent.State:
+    """Apply moves written in notation, in order."""
+    for text in moves:
+        state = ascent.apply(state, ascent.parse_move(state, text))
+    return state
+
+
+@pytest.fixture(scope="session")
+def card() -> CardOf:
+    """The :func:`card_of` helper."""
+    return card_of
+
+
+@pytest.fixture(scope="session")
+def play() -> Play:
+    """The :func:`play_moves` helper."""
+    return play_moves

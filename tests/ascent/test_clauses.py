@@ -16,16 +16,8 @@ from castlerules.ascent import Card, Rank, Rules
 from castlerules.ascent.transitions import advances_of, ceiling_violations
 
 Builder = Callable[..., ascent.State]
-
-
-def card(text: str) -> Card:
-    return Card(int(text[1]), Rank.from_letter(text[0]))
-
-
-def play(state: ascent.State, *moves: str) -> ascent.State:
-    for text in moves:
-        state = ascent.apply(state, ascent.parse_move(state, text))
-    return state
+CardOf = Callable[[str], Card]
+Play = Callable[..., ascent.State]
 
 
 def names(state: ascent.State) -> list[str]:
@@ -64,7 +56,7 @@ def test_a2_a_player_advances_only_the_cards_of_their_column() -> None:
     assert {m.card for m in moves if isinstance(m, ascent.Advance)} == {Card(1, r) for r in Rank}
 
 
-def test_a2_a_taken_card_in_your_column_is_yours_to_move(position: Builder) -> None:
+def test_a2_a_taken_card_in_your_column_is_yours_to_move(position: Builder, play: Play) -> None:
     """A2: a card of another set standing in your column moves with your stacks."""
     s = position({(0, 1): "L0T1"}, turn="0")
     assert "T1" in names(s)
@@ -75,28 +67,32 @@ def test_a2_a_taken_card_in_your_column_is_yours_to_move(position: Builder) -> N
 # --------------------------------------------------------------------------- A3
 
 
-def test_a3_a_card_moves_to_the_next_free_square(position: Builder) -> None:
+def test_a3_a_card_moves_to_the_next_free_square(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A3: the next higher square, when it is free."""
     s = ascent.new_game(2, first_player=0)
     after = play(s, "F0")
     assert ascent.where(after, card("F0")) == (0, 1)
 
 
-def test_a3_a_card_jumps_over_occupied_squares(position: Builder) -> None:
+def test_a3_a_card_jumps_over_occupied_squares(position: Builder, card: CardOf, play: Play) -> None:
     """A3: occupied squares are jumped, straight to the next free one."""
     s = position({(0, 1): "F0", (0, 2): "T0"}, turn="0")
     after = play(s, "L0")
     assert ascent.where(after, card("L0")) == (0, 3)
 
 
-def test_a3_a_flipped_square_of_another_rank_is_jumped(position: Builder) -> None:
+def test_a3_a_flipped_square_of_another_rank_is_jumped(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A3/A9: a flipped arrival square of another rank counts as occupied."""
     s = position({(0, 1): "T0", (0, 2): "*F0"}, turn="0")
     after = play(s, "C0")
     assert ascent.where(after, card("C0")) == (0, 3)
 
 
-def test_a3_a_split_moves_the_card_and_everything_above_it(position: Builder) -> None:
+def test_a3_a_split_moves_the_card_and_everything_above_it(position: Builder, play: Play) -> None:
     """A3: only part of a stack: the chosen card with the cards above it."""
     s = position({(0, 1): "L0T1F1"}, turn="0")
     after = play(s, "T1")
@@ -104,7 +100,7 @@ def test_a3_a_split_moves_the_card_and_everything_above_it(position: Builder) ->
     assert stack(after, 0, 1) == "F1"
 
 
-def test_a3_the_bottom_card_moves_the_whole_stack(position: Builder) -> None:
+def test_a3_the_bottom_card_moves_the_whole_stack(position: Builder, play: Play) -> None:
     """A3: a whole stack moves when its bottom card is chosen."""
     s = position({(0, 1): "L0T1F1"}, turn="0")
     after = play(s, "F1")
@@ -137,7 +133,7 @@ def test_a4_every_advance_goes_up() -> None:
 # --------------------------------------------------------------------------- A5
 
 
-def test_a5_the_path_has_seven_squares(position: Builder) -> None:
+def test_a5_the_path_has_seven_squares(position: Builder, card: CardOf, play: Play) -> None:
     """A5: seven squares above the Start; the Prince arrives on the seventh."""
     assert Rules().squares == 7
     s = position({(0, 6): "P0"}, turn="0")
@@ -161,7 +157,7 @@ def test_a6_a_leader_cannot_go_above_its_arrival_square(position: Builder) -> No
     assert "L0" not in names(s)
 
 
-def test_a6_a_card_stops_at_its_arrival_square(position: Builder) -> None:
+def test_a6_a_card_stops_at_its_arrival_square(position: Builder, card: CardOf, play: Play) -> None:
     """A6: the Fire-eater reaches square 2 and can go no further."""
     s = position({(0, 1): "F0"}, turn="0")
     after = play(s, "F0")
@@ -171,7 +167,7 @@ def test_a6_a_card_stops_at_its_arrival_square(position: Builder) -> None:
 # --------------------------------------------------------------------------- A7
 
 
-def test_a7_a_protected_card_goes_above_its_arrival_square(position: Builder) -> None:
+def test_a7_a_protected_card_goes_above_its_arrival_square(position: Builder, play: Play) -> None:
     """A7: under a Lady, a Fire-eater goes to square 4, above its arrival square 2."""
     s = position({(0, 3): "L0F1"}, turn="0")
     after = play(s, "F1")
@@ -186,7 +182,9 @@ def test_a7_a_split_may_not_expose_a_card_above_its_ceiling(position: Builder) -
     assert "F1" in names(s)
 
 
-def test_a7_a_split_leaving_a_card_within_its_ceiling_is_legal(position: Builder) -> None:
+def test_a7_a_split_leaving_a_card_within_its_ceiling_is_legal(
+    position: Builder, play: Play
+) -> None:
     """A7: the Troubadour left on square 2 is within its ceiling 3."""
     s = position({(0, 2): "L0T1"}, turn="0")
     after = play(s, "L0")
@@ -194,7 +192,9 @@ def test_a7_a_split_leaving_a_card_within_its_ceiling_is_legal(position: Builder
     assert stack(after, 0, 2) == "T1"
 
 
-def test_a7_allow_exposing_split_leaves_the_remainder_in_place(position: Builder) -> None:
+def test_a7_allow_exposing_split_leaves_the_remainder_in_place(
+    position: Builder, play: Play
+) -> None:
     """A7, option allow_exposing_split: the exposed Fire-eater stays on 4."""
     s = position({(0, 4): "L0F1"}, turn="0", options="allow_exposing_split=true")
     after = play(s, "L0")
@@ -215,7 +215,9 @@ def test_a7_without_protection_every_card_keeps_its_own_ceiling(position: Builde
 # --------------------------------------------------------------------------- A8
 
 
-def test_a8_arriving_flips_the_whole_moving_part(position: Builder) -> None:
+def test_a8_arriving_flips_the_whole_moving_part(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A8 (rule 12): the Lady and the Fire-eater under her reach square 5: both flip."""
     s = position({(0, 3): "L0F1", (0, 4): "*C0"}, turn="0")
     after = play(s, "F1")
@@ -234,7 +236,9 @@ def test_a8_flipped_cards_never_move(position: Builder) -> None:
 # --------------------------------------------------------------------------- A9
 
 
-def test_a9_a_flipped_arrival_square_is_free_for_the_same_rank(position: Builder) -> None:
+def test_a9_a_flipped_arrival_square_is_free_for_the_same_rank(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A9: a Lady lands on the flipped Lady of square 5, on top, and flips."""
     s = position({(0, 5): "*L0", (0, 4): "L1"}, turn="0")
     after = play(s, "L1")
@@ -242,7 +246,9 @@ def test_a9_a_flipped_arrival_square_is_free_for_the_same_rank(position: Builder
     assert ascent.is_flipped(after, card("L1"))
 
 
-def test_a9_a_flipped_arrival_square_is_occupied_for_a_higher_rank(position: Builder) -> None:
+def test_a9_a_flipped_arrival_square_is_occupied_for_a_higher_rank(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A9: a Bishop jumps the Lady's flipped square 5 and lands on 6."""
     s = position({(0, 5): "*L0", (0, 4): "B0"}, turn="0")
     after = play(s, "B0")
@@ -255,7 +261,9 @@ def test_a9_an_unflipped_stack_on_an_arrival_square_occupies_it(position: Builde
     assert "L0" not in names(s)
 
 
-def test_a9_a_card_left_on_its_arrival_square_stays_unflipped(position: Builder) -> None:
+def test_a9_a_card_left_on_its_arrival_square_stays_unflipped(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A8/A9 (Note 'a card left on its own arrival square'): the Bishop leaves L1 alone on
     her arrival square 5; L1 is not flipped, cannot advance, blocks square 5 for the
     Ladies of column 0 (A9 frees only flipped cards) and scores +4."""
@@ -270,7 +278,9 @@ def test_a9_a_card_left_on_its_arrival_square_stays_unflipped(position: Builder)
     assert ascent.scores(after)[0] == ascent.scores(s)[0] + 10
 
 
-def test_a14_an_uncovered_card_on_its_arrival_square_is_unflipped(position: Builder) -> None:
+def test_a14_an_uncovered_card_on_its_arrival_square_is_unflipped(
+    position: Builder, play: Play
+) -> None:
     """A14/A10 (Note 'a card left on its own arrival square'): seat 0's last unflipped
     card is L1, stuck on 5: seat 0 still counts as a player with an unflipped card, so
     the game goes on (seat 0 skipped); and L1 may be taken as a favour."""
@@ -286,7 +296,9 @@ def test_a14_an_uncovered_card_on_its_arrival_square_is_unflipped(position: Buil
 # --------------------------------------------------------------------------- A10
 
 
-def test_a10_a_favour_takes_a_lower_card_under_the_moved_stack(position: Builder) -> None:
+def test_a10_a_favour_takes_a_lower_card_under_the_moved_stack(
+    position: Builder, play: Play
+) -> None:
     """A10: the Lady arrives on row 1 next to a Troubadour and takes it under her."""
     s = position({(1, 1): "T1"}, turn="0")
     mid = play(s, "L0")
@@ -297,7 +309,7 @@ def test_a10_a_favour_takes_a_lower_card_under_the_moved_stack(position: Builder
     assert stack(after, 1, 1) == ""
 
 
-def test_a10_a_favour_may_take_the_top_part_of_a_stack(position: Builder) -> None:
+def test_a10_a_favour_may_take_the_top_part_of_a_stack(position: Builder, play: Play) -> None:
     """A10 (rule 13): choosing the top card takes it alone; the rest stays."""
     s = position({(1, 1): "C1F1"}, turn="0")
     after = play(s, "L0", "xC1")
@@ -305,7 +317,7 @@ def test_a10_a_favour_may_take_the_top_part_of_a_stack(position: Builder) -> Non
     assert stack(after, 1, 1) == "F1"
 
 
-def test_a10_taking_a_card_takes_every_card_above_it(position: Builder) -> None:
+def test_a10_taking_a_card_takes_every_card_above_it(position: Builder, play: Play) -> None:
     """A10 (rule 13): choosing the bottom card takes the whole stack, in its order."""
     s = position({(1, 1): "C1F1"}, turn="0")
     after = play(s, "L0", "xF1")
@@ -313,7 +325,7 @@ def test_a10_taking_a_card_takes_every_card_above_it(position: Builder) -> None:
     assert stack(after, 1, 1) == ""
 
 
-def test_a10_taken_cards_go_under_the_moved_part_only(position: Builder) -> None:
+def test_a10_taken_cards_go_under_the_moved_part_only(position: Builder, play: Play) -> None:
     """A10: under the moved stack: a split leaves its remainder where it was."""
     s = position({(0, 1): "L0T0", (1, 2): "F1"}, turn="0")
     after = play(s, "L0", "xF1")
@@ -321,7 +333,7 @@ def test_a10_taken_cards_go_under_the_moved_part_only(position: Builder) -> None
     assert stack(after, 0, 1) == "T0"
 
 
-def test_a10_an_equal_rank_cannot_be_taken(position: Builder) -> None:
+def test_a10_an_equal_rank_cannot_be_taken(position: Builder, play: Play) -> None:
     """A10: only a lower rank: a Lady next to a Lady takes nothing, the turn passes."""
     s = position({(1, 1): "L1"}, turn="0")
     after = play(s, "L0")
@@ -329,7 +341,9 @@ def test_a10_an_equal_rank_cannot_be_taken(position: Builder) -> None:
     assert not ascent.pending_favour(after)
 
 
-def test_a10_taken_cards_flip_with_a_stack_that_just_arrived(position: Builder) -> None:
+def test_a10_taken_cards_flip_with_a_stack_that_just_arrived(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A10 (rule 14): the Troubadour flips on 3 and the Fire-eater it takes flips too."""
     s = position({(0, 2): "T0", (1, 3): "F1"}, turn="0")
     after = play(s, "T0", "xF1")
@@ -337,7 +351,7 @@ def test_a10_taken_cards_flip_with_a_stack_that_just_arrived(position: Builder) 
     assert ascent.is_flipped(after, card("F1"))
 
 
-def test_a10_taken_cards_go_above_older_flipped_cards(position: Builder) -> None:
+def test_a10_taken_cards_go_above_older_flipped_cards(position: Builder, play: Play) -> None:
     """A10: landing on flipped cards (A9) then taking: the taken part goes right under
     the moved part, above the cards that were already there."""
     s = position({(0, 2): "T0", (0, 3): "*T1", (1, 3): "F1"}, turn="0")
@@ -345,14 +359,14 @@ def test_a10_taken_cards_go_above_older_flipped_cards(position: Builder) -> None
     assert stack(after, 0, 3) == "T0F1T1"
 
 
-def test_a10_favour_after_arrival_can_be_switched_off(position: Builder) -> None:
+def test_a10_favour_after_arrival_can_be_switched_off(position: Builder, play: Play) -> None:
     """A10, option favour_after_arrival=False: a stack that just flipped takes nothing."""
     s = position({(0, 2): "T0", (1, 3): "F1"}, turn="0", options="favour_after_arrival=false")
     after = play(s, "T0")
     assert ascent.current_player(after) == 1
 
 
-def test_a10_unlimited_favours_take_every_target_of_the_row(position: Builder) -> None:
+def test_a10_unlimited_favours_take_every_target_of_the_row(position: Builder, play: Play) -> None:
     """A10, option favours_per_move=None: the Lady takes both lower cards of row 1; each
     take goes under the previous one."""
     s = position({(1, 1): "T1", (2, 1): "F2"}, players=3, turn="0", options="favours_per_move=none")
@@ -362,14 +376,14 @@ def test_a10_unlimited_favours_take_every_target_of_the_row(position: Builder) -
     assert stack(after, 0, 1) == "L0T1F2"
 
 
-def test_a10_one_favour_per_advance_by_default(position: Builder) -> None:
+def test_a10_one_favour_per_advance_by_default(position: Builder, play: Play) -> None:
     """A10 (rule 13): by default a second favour is not offered."""
     s = position({(1, 1): "T1", (2, 1): "F2"}, players=3, turn="0")
     mid = play(s, "L0", "xT1")
     assert "xF2" not in names(mid)
 
 
-def test_a10_start_cards_are_never_favour_targets(position: Builder) -> None:
+def test_a10_start_cards_are_never_favour_targets(position: Builder, play: Play) -> None:
     """A10 (Note 'the Start row'): the Prince reaches row 1 next to T1; the lower cards
     waiting on seat 1's Start (C1, F1...) are not offered, only T1 is."""
     s = position({(1, 1): "T1"}, turn="0")
@@ -408,7 +422,7 @@ def test_a10_no_reachable_favour_step_offers_a_start_card() -> None:
 # --------------------------------------------------------------------------- A11
 
 
-def test_a11_only_the_stack_just_moved_takes(position: Builder) -> None:
+def test_a11_only_the_stack_just_moved_takes(position: Builder, play: Play) -> None:
     """A11: the targets are on the row of the stack just moved, not of the player's
     other stacks."""
     s = position({(0, 2): "L0", (1, 2): "T1", (1, 1): "F1"}, turn="0")
@@ -416,7 +430,7 @@ def test_a11_only_the_stack_just_moved_takes(position: Builder) -> None:
     assert names(mid) == ["xF1", "end"]
 
 
-def test_a11_a_replay_brings_its_own_favour(position: Builder) -> None:
+def test_a11_a_replay_brings_its_own_favour(position: Builder, play: Play) -> None:
     """A11/A12: after a favour, the replayed stack does the next favour."""
     s = position({(0, 1): "L0", (1, 2): "T1", (1, 3): "F1"}, turn="0")
     after = play(s, "L0", "xT1", "T1")
@@ -427,7 +441,7 @@ def test_a11_a_replay_brings_its_own_favour(position: Builder) -> None:
 # --------------------------------------------------------------------------- A12
 
 
-def test_a12_after_a_favour_the_player_may_play_again(position: Builder) -> None:
+def test_a12_after_a_favour_the_player_may_play_again(position: Builder, play: Play) -> None:
     """A12: after the favour the legal moves are the Advances and EndTurn."""
     s = position({(1, 1): "T1"}, turn="0")
     after = play(s, "L0", "xT1")
@@ -437,7 +451,7 @@ def test_a12_after_a_favour_the_player_may_play_again(position: Builder) -> None
     assert {"P0", "T1", "F0"} <= set(moves)
 
 
-def test_a12_end_turn_declines_the_replay(position: Builder) -> None:
+def test_a12_end_turn_declines_the_replay(position: Builder, play: Play) -> None:
     """A12: EndTurn after a favour passes the turn."""
     s = position({(1, 1): "T1"}, turn="0")
     after = play(s, "L0", "xT1", "end")
@@ -445,7 +459,7 @@ def test_a12_end_turn_declines_the_replay(position: Builder) -> None:
     assert not ascent.pending_favour(after)
 
 
-def test_a12_end_turn_declines_the_favour(position: Builder) -> None:
+def test_a12_end_turn_declines_the_favour(position: Builder, play: Play) -> None:
     """A12/A10: EndTurn in the favour step declines it; nothing is taken."""
     s = position({(1, 1): "T1"}, turn="0")
     after = play(s, "L0", "end")
@@ -453,7 +467,7 @@ def test_a12_end_turn_declines_the_favour(position: Builder) -> None:
     assert stack(after, 1, 1) == "T1"
 
 
-def test_a12_the_turn_ends_by_itself_when_nothing_is_left(position: Builder) -> None:
+def test_a12_the_turn_ends_by_itself_when_nothing_is_left(position: Builder, play: Play) -> None:
     """A12 (Note 'ending the turn'): after a favour with no Advance and no further
     favour left, the turn passes without an EndTurn."""
     cells = {
@@ -474,7 +488,9 @@ def test_a12_the_turn_ends_by_itself_when_nothing_is_left(position: Builder) -> 
 # --------------------------------------------------------------------------- A13
 
 
-def test_a13_an_exposed_remainder_in_the_upper_half_is_removed(position: Builder) -> None:
+def test_a13_an_exposed_remainder_in_the_upper_half_is_removed(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A13: the Lady takes the Charlatan off C1F1 on square 4; the Fire-eater, left alone
     above its ceiling 2 in the upper half, leaves the board against seat 1."""
     s = position({(0, 3): "L0", (1, 4): "C1F1"}, turn="0")
@@ -488,7 +504,7 @@ def test_a13_an_exposed_remainder_in_the_upper_half_is_removed(position: Builder
     assert ascent.scores(after)[1] == ascent.scores(s)[1] - 3 - 1 - 1
 
 
-def test_a13_taking_the_whole_stack_removes_nothing(position: Builder) -> None:
+def test_a13_taking_the_whole_stack_removes_nothing(position: Builder, play: Play) -> None:
     """A13: only a partial take exposes a remainder."""
     s = position({(0, 3): "L0", (1, 4): "C1F1"}, turn="0")
     after = play(s, "L0", "xF1")
@@ -496,7 +512,7 @@ def test_a13_taking_the_whole_stack_removes_nothing(position: Builder) -> None:
     assert ascent.removed(after, 1) == ()
 
 
-def test_a13_a_remainder_within_its_ceiling_stays(position: Builder) -> None:
+def test_a13_a_remainder_within_its_ceiling_stays(position: Builder, play: Play) -> None:
     """A13: in the upper half a remainder whose top is within its ceiling stays."""
     s = position({(0, 3): "B0", (1, 4): "C1L1"}, turn="0")
     after = play(s, "B0", "xC1")
@@ -504,7 +520,7 @@ def test_a13_a_remainder_within_its_ceiling_stays(position: Builder) -> None:
     assert ascent.removed(after, 1) == ()
 
 
-def test_a13_a_remainder_exactly_on_its_arrival_square_stays(position: Builder) -> None:
+def test_a13_a_remainder_exactly_on_its_arrival_square_stays(position: Builder, play: Play) -> None:
     """A13 (rule 15): only a top strictly above its arrival square is exposed: the Prince
     takes B1 off B1L1 on square 5, and L1, on her own arrival square 5, stays."""
     s = position({(0, 4): "P0", (1, 5): "B1L1"}, turn="0")
@@ -514,7 +530,9 @@ def test_a13_a_remainder_exactly_on_its_arrival_square_stays(position: Builder) 
     assert ascent.removed(after, 1) == ()
 
 
-def test_a13_the_new_top_of_the_remainder_decides(position: Builder) -> None:
+def test_a13_the_new_top_of_the_remainder_decides(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A13 (rule 15): the Prince takes B1 off B1F1L1 on square 5; the new top F1 stands
     above its ceiling 2, so the whole remainder leaves, L1 (on her arrival square) too."""
     s = position({(0, 4): "P0", (1, 5): "B1F1L1"}, turn="0")
@@ -524,7 +542,7 @@ def test_a13_the_new_top_of_the_remainder_decides(position: Builder) -> None:
     assert ascent.removed(after, 1) == (card("L1"), card("F1"))
 
 
-def test_a13_an_exposed_remainder_in_the_lower_half_stays(position: Builder) -> None:
+def test_a13_an_exposed_remainder_in_the_lower_half_stays(position: Builder, play: Play) -> None:
     """A13 (rule 15): on square 3, lower half, the exposed Fire-eater stays where it is."""
     s = position({(0, 1): "F0", (0, 2): "T0", (1, 3): "T1F1"}, turn="0")
     after = play(s, "L0", "xT1")
@@ -533,7 +551,9 @@ def test_a13_an_exposed_remainder_in_the_lower_half_stays(position: Builder) -> 
     assert ceiling_violations(after) == ()
 
 
-def test_a13_removal_in_the_lower_half_is_an_option(position: Builder) -> None:
+def test_a13_removal_in_the_lower_half_is_an_option(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A13, option removal_in_lower_half=True: the same remainder leaves the board."""
     s = position(
         {(0, 1): "F0", (0, 2): "T0", (1, 3): "T1F1"},
@@ -544,7 +564,7 @@ def test_a13_removal_in_the_lower_half_is_an_option(position: Builder) -> None:
     assert ascent.removed(after, 1) == (card("F1"),)
 
 
-def test_a13_the_upper_half_starts_where_the_option_says(position: Builder) -> None:
+def test_a13_the_upper_half_starts_where_the_option_says(position: Builder, play: Play) -> None:
     """A13, option upper_half: with upper_half=5, square 4 is in the lower half."""
     s = position({(0, 3): "L0", (1, 4): "C1F1"}, turn="0", options="upper_half=5")
     after = play(s, "L0", "xC1")
@@ -572,7 +592,7 @@ def _stuck(seat: int) -> dict[tuple[int, int], str]:
     }
 
 
-def test_a14_the_game_ends_when_one_player_alone_can_move(position: Builder) -> None:
+def test_a14_the_game_ends_when_one_player_alone_can_move(position: Builder, play: Play) -> None:
     """A14 (rule 18): seat 0 flips its last card; only seat 1 still has unflipped cards."""
     cells = _all_flipped_but(0, "F")
     cells[(0, 1)] = "F0"
@@ -583,7 +603,7 @@ def test_a14_the_game_ends_when_one_player_alone_can_move(position: Builder) -> 
     assert ascent.legal_moves(after) == ()
 
 
-def test_a14_the_last_player_may_continue_as_an_option(position: Builder) -> None:
+def test_a14_the_last_player_may_continue_as_an_option(position: Builder, play: Play) -> None:
     """A14, option last_player_continues=True: seat 1 plays on alone."""
     cells = _all_flipped_but(0, "F")
     cells[(0, 1)] = "F0"
@@ -594,21 +614,25 @@ def test_a14_the_last_player_may_continue_as_an_option(position: Builder) -> Non
     assert ascent.current_player(after) == 1
 
 
-def test_a14_a_player_without_a_legal_advance_is_skipped(position: Builder) -> None:
+def test_a14_a_player_without_a_legal_advance_is_skipped(position: Builder, play: Play) -> None:
     """A14 (rule 17): seat 1's only unflipped card is stuck above its ceiling on 3."""
     s = position(_stuck(1), players=3, turn="0")
     after = play(s, "P0")
     assert ascent.current_player(after) == 2
 
 
-def test_a14_the_same_player_plays_again_when_all_others_are_skipped(position: Builder) -> None:
+def test_a14_the_same_player_plays_again_when_all_others_are_skipped(
+    position: Builder, play: Play
+) -> None:
     """A14 (rule 17): the turn may come back to the same seat."""
     s = position(_stuck(1), turn="0")
     after = play(s, "P0")
     assert ascent.current_player(after) == 0
 
 
-def test_a14_the_game_ends_when_no_player_can_advance(position: Builder) -> None:
+def test_a14_the_game_ends_when_no_player_can_advance(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A14 (rule 18): two players keep an unflipped card, but neither can move."""
     cells = {**_stuck(0), **_stuck(1)}
     del cells[(1, 7)]
@@ -637,7 +661,7 @@ def test_a16_cards_below_arrival_and_removed_cards_are_penalties(position: Build
     assert ascent.scores(s) == (-(21 - 1), -4 - 6 - 5 - 3 - 2 - 1 - 1)
 
 
-def test_a17_the_most_points_win_and_ties_are_shared(position: Builder) -> None:
+def test_a17_the_most_points_win_and_ties_are_shared(position: Builder, play: Play) -> None:
     """A17: winners are the seats with the most points; a tie is a shared win."""
     cells = _all_flipped_but(0, "F")
     cells[(0, 1)] = "F0"

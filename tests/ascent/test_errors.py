@@ -12,16 +12,8 @@ from castlerules.ascent import Advance, Card, EndTurn, Favour, Rank, Rules
 from castlerules.core import ArgumentError, IllegalMove, RulesError
 
 Builder = Callable[..., ascent.State]
-
-
-def card(text: str) -> Card:
-    return Card(int(text[1]), Rank.from_letter(text[0]))
-
-
-def play(state: ascent.State, *moves: str) -> ascent.State:
-    for text in moves:
-        state = ascent.apply(state, ascent.parse_move(state, text))
-    return state
+CardOf = Callable[[str], Card]
+Play = Callable[..., ascent.State]
 
 
 def refused(state: ascent.State, move: object, clause: str, **kwargs: object) -> str:
@@ -41,35 +33,37 @@ def refused(state: ascent.State, move: object, clause: str, **kwargs: object) ->
 # --------------------------------------------------------------------------- Advance
 
 
-def test_a2_advancing_a_card_of_another_column_is_refused() -> None:
+def test_a2_advancing_a_card_of_another_column_is_refused(card: CardOf) -> None:
     s = ascent.new_game(2, first_player=0)
     message = refused(s, Advance(card("P1")), "A2")
     assert "column 1" in message
 
 
-def test_a2_advancing_a_removed_card_is_refused(position: Builder) -> None:
+def test_a2_advancing_a_removed_card_is_refused(position: Builder, card: CardOf) -> None:
     s = position({}, turn="0", removed={0: "F0"})
     assert "removed" in refused(s, Advance(card("F0")), "A2")
 
 
-def test_a2_advancing_a_card_not_in_play_is_refused() -> None:
+def test_a2_advancing_a_card_not_in_play_is_refused(card: CardOf) -> None:
     s = ascent.new_game(2, first_player=0)
     assert "not in play" in refused(s, Advance(card("P4")), "A2")
 
 
-def test_a8_advancing_a_flipped_card_is_refused(position: Builder) -> None:
+def test_a8_advancing_a_flipped_card_is_refused(position: Builder, card: CardOf) -> None:
     s = position({(0, 5): "*L0T1"}, turn="0")
     assert "flipped" in refused(s, Advance(card("T1")), "A8")
 
 
-def test_a6_a_destination_above_the_leaders_arrival_square_is_refused(position: Builder) -> None:
+def test_a6_a_destination_above_the_leaders_arrival_square_is_refused(
+    position: Builder, card: CardOf
+) -> None:
     s = position({(0, 4): "L0", (0, 5): "B1"}, turn="0")
     message = refused(s, Advance(card("L0")), "A6")
     assert "arrival square 5" in message
     assert "next free square is 6" in message
 
 
-def test_a6_a_card_on_the_start_is_said_to_be_on_the_start(position: Builder) -> None:
+def test_a6_a_card_on_the_start_is_said_to_be_on_the_start(position: Builder, card: CardOf) -> None:
     """A6: F0 on the Start would jump squares 1 and 2 to square 3, above its ceiling 2."""
     s = position({(0, 1): "T0", (0, 2): "C0"}, turn="0")
     message = refused(s, Advance(card("F0")), "A6")
@@ -77,22 +71,26 @@ def test_a6_a_card_on_the_start_is_said_to_be_on_the_start(position: Builder) ->
     assert "square 0" not in message
 
 
-def test_a6_a_leader_stuck_above_its_ceiling_cannot_move(position: Builder) -> None:
+def test_a6_a_leader_stuck_above_its_ceiling_cannot_move(position: Builder, card: CardOf) -> None:
     s = position({(0, 3): "F0T1"}, turn="0")
     refused(s, Advance(card("T1")), "A6")
 
 
-def test_a6_the_strict_reading_refuses_a_protected_card(position: Builder) -> None:
+def test_a6_the_strict_reading_refuses_a_protected_card(position: Builder, card: CardOf) -> None:
     s = position({(0, 3): "L0F1"}, turn="0", options="protection=false")
     assert "no protection" in refused(s, Advance(card("F1")), "A6")
 
 
-def test_a7_a_split_exposing_a_card_above_its_ceiling_is_refused(position: Builder) -> None:
+def test_a7_a_split_exposing_a_card_above_its_ceiling_is_refused(
+    position: Builder, card: CardOf
+) -> None:
     s = position({(0, 4): "L0F1"}, turn="0")
     assert "exposed" in refused(s, Advance(card("L0")), "A7")
 
 
-def test_a12_advancing_before_taking_or_declining_the_favour_is_refused(position: Builder) -> None:
+def test_a12_advancing_before_taking_or_declining_the_favour_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1"}, turn="0"), "L0")
     message = refused(s, Advance(card("P0")), "A12")
     assert message.startswith("the Prince of set 0 (P0) cannot advance now")
@@ -101,66 +99,82 @@ def test_a12_advancing_before_taking_or_declining_the_favour_is_refused(position
 # --------------------------------------------------------------------------- Favour
 
 
-def test_a11_a_favour_at_the_start_of_a_turn_is_refused(position: Builder) -> None:
+def test_a11_a_favour_at_the_start_of_a_turn_is_refused(position: Builder, card: CardOf) -> None:
     s = position({(1, 1): "T1"}, turn="0")
     assert "no favour is pending" in refused(s, Favour(card("T1")), "A11")
 
 
-def test_a10_a_favour_on_an_equal_rank_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_an_equal_rank_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1", (2, 1): "L2"}, players=3, turn="0"), "L0")
     assert "does not rank lower" in refused(s, Favour(card("L2")), "A10")
 
 
-def test_a10_a_favour_on_a_higher_rank_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_a_higher_rank_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1", (2, 1): "B2"}, players=3, turn="0"), "L0")
     refused(s, Favour(card("B2")), "A10")
 
 
-def test_a10_a_favour_judges_the_leader_of_the_target_stack(position: Builder) -> None:
+def test_a10_a_favour_judges_the_leader_of_the_target_stack(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     """A low card under a higher leader cannot be taken by a middle rank."""
     s = play(position({(1, 1): "T1", (2, 1): "P2F2"}, players=3, turn="0"), "L0")
     refused(s, Favour(card("F2")), "A10")
 
 
-def test_a10_a_favour_on_a_flipped_stack_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_a_flipped_stack_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 3): "F1", (2, 3): "*T2", (0, 2): "L0"}, players=3, turn="0"), "L0")
     assert "flipped" in refused(s, Favour(card("T2")), "A10")
 
 
-def test_a10_a_favour_on_another_row_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_another_row_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1", (1, 2): "F1"}, turn="0"), "L0")
     assert "same row" in refused(s, Favour(card("F1")), "A10")
 
 
 def test_a11_a_favour_by_another_stack_than_the_one_just_moved_is_refused(
-    position: Builder,
+    position: Builder, card: CardOf, play: Play
 ) -> None:
     s = play(position({(0, 2): "L0", (1, 2): "T1", (1, 1): "F1"}, turn="0"), "B0")
     assert "only the stack just moved" in refused(s, Favour(card("T1")), "A11")
 
 
-def test_a10_a_favour_in_ones_own_column_is_refused(position: Builder) -> None:
+def test_a10_a_favour_in_ones_own_column_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1"}, turn="0"), "L0")
     assert "own column" in refused(s, Favour(card("F0")), "A10")
 
 
-def test_a10_a_favour_on_a_start_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_a_start_is_refused(position: Builder, card: CardOf, play: Play) -> None:
     s = play(position({(1, 1): "T1"}, turn="0"), "L0")
     assert "Start" in refused(s, Favour(card("F1")), "A10")
 
 
-def test_a10_a_favour_on_a_removed_card_is_refused(position: Builder) -> None:
+def test_a10_a_favour_on_a_removed_card_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1"}, turn="0", removed={1: "F1"}), "L0")
     assert "removed" in refused(s, Favour(card("F1")), "A10")
 
 
-def test_a10_a_second_favour_beyond_the_limit_is_refused(position: Builder) -> None:
+def test_a10_a_second_favour_beyond_the_limit_is_refused(
+    position: Builder, card: CardOf, play: Play
+) -> None:
     s = play(position({(1, 1): "T1", (2, 1): "F2"}, players=3, turn="0"), "L0", "xT1")
     assert "at most 1" in refused(s, Favour(card("F2")), "A10")
 
 
 def test_a10_a_favour_by_a_just_flipped_stack_is_refused_when_switched_off(
-    position: Builder,
+    position: Builder, card: CardOf, play: Play
 ) -> None:
     """A10, option favour_after_arrival=False: T0 arrives (and flips) on row 3 next to F1;
     no favour step follows, so taking F1 is refused: no favour is pending (A11)."""
@@ -179,14 +193,14 @@ def test_a3_ending_a_turn_before_any_advance_is_refused() -> None:
     refused(s, EndTurn(), "A3")
 
 
-def test_a3_a_move_from_the_wrong_seat_is_refused() -> None:
+def test_a3_a_move_from_the_wrong_seat_is_refused(card: CardOf) -> None:
     s = ascent.new_game(3, first_player=0)
     assert "seat 0's turn" in refused(s, Advance(card("P1")), "A3", seat=1)
     # the right seat is accepted
     ascent.apply(s, Advance(card("P0")), seat=0)
 
 
-def test_a14_acting_after_the_end_is_refused(position: Builder) -> None:
+def test_a14_acting_after_the_end_is_refused(position: Builder, card: CardOf, play: Play) -> None:
     arrival = {"P": 7, "B": 6, "L": 5, "C": 4, "T": 3}
     cells = {(0, a): f"*{x}0" for x, a in arrival.items()}
     s = play(position({**cells, (0, 1): "F0"}, turn="0"), "F0")
@@ -264,7 +278,7 @@ def test_rules_take_options_by_name_only(args: tuple[object, ...]) -> None:
         Rules(*args)  # type: ignore[call-arg]
 
 
-def test_bad_query_arguments() -> None:
+def test_bad_query_arguments(card: CardOf) -> None:
     s = ascent.new_game(2, first_player=0)
     with pytest.raises(ArgumentError, match=r"0\.\.1"):
         ascent.stack_at(s, 2, 0)
@@ -290,7 +304,7 @@ def test_bad_query_arguments() -> None:
         Advance("L0")  # type: ignore[arg-type]
 
 
-def test_apply_refuses_what_is_not_a_move() -> None:
+def test_apply_refuses_what_is_not_a_move(card: CardOf) -> None:
     s = ascent.new_game(2, first_player=0)
     with pytest.raises(ArgumentError, match="Advance, Favour and EndTurn"):
         ascent.apply(s, "L0")  # type: ignore[arg-type]
@@ -299,7 +313,9 @@ def test_apply_refuses_what_is_not_a_move() -> None:
 
 
 @pytest.mark.parametrize("seat", [True, False, 1.0, 0.0, "0", 2, -1, 99])
-def test_apply_checks_the_seat_before_the_turn(seat: object, position: Builder) -> None:
+def test_apply_checks_the_seat_before_the_turn(
+    seat: object, position: Builder, card: CardOf, play: Play
+) -> None:
     """A bad seat is a bad argument naming 0..n-1, not a move out of turn (A3) nor one
     after the end (A14)."""
     s = ascent.new_game(2, first_player=0)
@@ -328,7 +344,7 @@ def _wrong_typed_calls() -> list[tuple[str, Callable[[], object]]]:
     """Every public function and constructor of ascent, each argument in turn replaced
     by values of the wrong type (or out of range)."""
     s = ascent.new_game(2, first_player=0)
-    lady = card("L0")
+    lady = Card(0, Rank.LADY)
     move = Advance(lady)
     after = ascent.apply(s, move)
     rules = Rules()
@@ -384,6 +400,7 @@ def _wrong_typed_calls() -> list[tuple[str, Callable[[], object]]]:
     table += [
         ("to_text", ascent.to_text, (s,), {0: states}),
         ("pending_favour", ascent.pending_favour, (s,), {0: states}),
+        ("svg", ascent.svg, (s,), {0: states}),
     ]
     calls: list[tuple[str, Callable[[], object]]] = []
     for name, function, args, bad in table:
@@ -395,6 +412,7 @@ def _wrong_typed_calls() -> list[tuple[str, Callable[[], object]]]:
                 calls.append((label, lambda f=function, a=wrong: f(*a)))
     calls.append(("Rules(7)", lambda: Rules(7)))  # type: ignore[call-arg]
     calls.append(("Rules(squares='7')", lambda: Rules(squares="7")))
+    calls.append(("svg(caption=5)", lambda: ascent.svg(s, caption=5)))  # type: ignore[arg-type]
     calls.append(("apply(seat=1.0)", lambda: ascent.apply(s, move, seat=1.0)))  # type: ignore[arg-type]
     return calls
 
@@ -411,6 +429,15 @@ def test_wrong_typed_arguments_raise_rules_errors_only(
     not fit), never an AttributeError or TypeError from inside the engine."""
     with pytest.raises(RulesError):
         call()
+
+
+def test_every_public_function_is_called_with_wrong_types_here() -> None:
+    """A public function added to ascent later must join the wrong-typed table above."""
+    called = {label.split("(")[0].split(".")[0] for label, _call in WRONG_TYPED}
+    for name in ascent.__all__:
+        thing = getattr(ascent, name)
+        if callable(thing) and name not in ("State", "Move", "EndTurn"):
+            assert name in called, name
 
 
 def test_a_wrong_state_says_what_was_expected() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from castlerules.core import CLAUSES, IllegalMove, Rng, clauses_of
+from castlerules.core import CLAUSES, ArgumentError, IllegalMove, Rng, clauses_of
 from castlerules.throne import (
     FLOOR_NAMES,
     Climb,
@@ -16,6 +16,7 @@ from castlerules.throne import (
     Vote,
     apply,
     candidate,
+    castle_points,
     current_player,
     describe,
     floor_of,
@@ -304,10 +305,10 @@ def test_b13_a_single_no_eliminates_the_candidate_and_play_resumes(
     assert floor_of(resumed, "M") is None and current_player(resumed) == 2
 
 
-def test_b14_round_scoring_by_floor() -> None:
-    """B14: 10 / 5 / 4 / 3 / 2 / 1 / 0 points by floor; eliminated favourites score 0."""
-    assert [Rules().points_of(f) for f in range(7, 0, -1)] == [10, 5, 4, 3, 2, 1, 0]
-    s = from_text(
+def _round1_election() -> State:
+    """ROUND3's castle as the election of round 1 (M on the throne, E and F eliminated),
+    seat 1 holding GHIJKM."""
+    return from_text(
         ROUND3.replace(" 3 3 election", " 3 1 election")
         .replace(" 10,20,30/5,5,5 AB", " - -")
         .replace(
@@ -315,10 +316,33 @@ def test_b14_round_scoring_by_floor() -> None:
             "ABCDEF,GHIJKM,ACEKLM/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK",
         )
     )
+
+
+def test_b14_round_scoring_by_floor() -> None:
+    """B14: 10 / 5 / 4 / 3 / 2 / 1 / 0 points by floor; eliminated favourites score 0."""
+    assert [Rules().points_of(f) for f in range(7, 0, -1)] == [10, 5, 4, 3, 2, 1, 0]
+    s = _round1_election()
     after = apply(s, Vote(True))
     # Seat 0: A-D floor 1 (0), E, F eliminated (0); seat 1: G2 H3 I5 J5 K6 M7.
     assert round_scores(after) == ((0, 1 + 2 + 4 + 4 + 5 + 10, 5 + 5 + 10),)
     assert scores(after) == totals(after) == round_scores(after)[0]
+
+
+def test_b14_castle_points_are_what_the_round_would_score_now() -> None:
+    """B14: castle_points gives the floor points of characters as they stand; with every
+    seat's favourites, it is the round score that an all-Yes election then records."""
+    s = _round1_election()
+    after = apply(s, Vote(True))
+    standing = tuple(castle_points(s, objective(s, seat)) for seat in range(3))
+    assert standing == round_scores(after)[0] == (0, 26, 20)
+    assert castle_points(s, "M") == 10  # the candidate on the throne
+    assert castle_points(s, "EF") == 0  # eliminated (B13)
+    assert castle_points(s, "MM") == castle_points(s, ["M"]) == 10  # each counted once
+    assert castle_points(s, "") == 0
+    with pytest.raises(ArgumentError, match="character must be a letter"):
+        castle_points(s, "AZ")
+    with pytest.raises(ArgumentError, match="characters must be letters"):
+        castle_points(s, 7)  # type: ignore[arg-type]
 
 
 def test_b15_a_zero_in_the_third_scoring_counts_33() -> None:

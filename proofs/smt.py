@@ -270,27 +270,18 @@ def is_unsat(answer: Any) -> bool:
     return bool(answer == z3.unsat)
 
 
-def clause_count(constraints: Sequence[Expr]) -> int:
-    """Size of a formula: the number of distinct sub-terms (for reports)."""
-    seen: set[int] = set()
-    stack = list(constraints)
-    while stack:
-        term = stack.pop()
-        key = term.get_id()
-        if key in seen:
-            continue
-        seen.add(key)
-        stack.extend(term.children())
-    return len(seen)
-
-
 class Abstraction:
-    """The indicator abstraction of :func:`abstract_indicators` with fixed fresh
-    variables, so that the formulas every query shares (the invariant, the cuts)
-    are substituted once and reused.
+    """The indicator abstraction: each given indicator term ``If(c, 1, 0)`` replaced
+    by a fresh integer variable, fixed once, so that the formulas every query
+    shares (the invariant, the cuts) are substituted once and reused.
 
-    ``cuts`` are the valid linear facts about the indicators that make the
-    abstraction useful (they are asserted with every abstract query).
+    Sound for refutation: a model of the formulas gives a model of their
+    abstraction (each variable takes its indicator's value), so if the
+    abstraction is unsatisfiable, so are the formulas.  Together with the
+    ``cuts``, valid linear facts about the indicators (stated on the indicators
+    before the replacement, and asserted with every abstract query), this turns
+    counting arguments into linear programming, which Z3 settles without
+    splitting on every indicator.
     """
 
     def __init__(self, indicators: Sequence[Expr], cuts: Sequence[Expr]) -> None:
@@ -314,20 +305,3 @@ class Abstraction:
         ``False`` answer only means the exact query must decide)."""
         formulas = [self.apply(hypotheses), self.apply(self.cuts), self.apply([z3.Not(goal)])]
         return valid(z3.BoolVal(False), formulas, timeout_ms=timeout_ms).holds
-
-
-def abstract_indicators(formulas: Sequence[Expr], indicators: Sequence[Expr]) -> list[Expr]:
-    """Replace each of the given indicator terms ``If(c, 1, 0)`` by a fresh integer variable.
-
-    Sound for refutation: a model of the formulas gives a model of the result
-    (each variable takes its indicator's value), so if the result is
-    unsatisfiable, so are the formulas.  Together with valid linear facts
-    about the indicators ("cuts", stated on the indicators before the
-    replacement), this turns counting arguments into linear programming,
-    which Z3 settles without splitting on every indicator.
-    """
-    pairs = [(term, z3.FreshInt("ind")) for term in indicators]
-    if not pairs:
-        return list(formulas)
-    # One call on the conjunction: substitute() costs per call, not per term.
-    return [z3.substitute(z3.And(*formulas), *pairs)]

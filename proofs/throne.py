@@ -448,30 +448,12 @@ def play_plan(
     every step agreed, the trace, the last state and the number of solver checks."""
     rules = config.rules
     bridge = Bridge(ThroneSystem(Params(rules, config.players)))
-    state = (
-        start
-        if start is not None
-        else throne.new_game(config.players, rules, objectives=objectives)
-    )
-    moves: list[throne.Move] = []
-    for item in plan:
-        if isinstance(item, frozenset):
-            steps: list[throne.Move] = []
-            probe = state
-            while throne.phase(probe) == "election":
-                vote = throne.Vote(throne.current_player(probe) not in item)
-                steps.append(vote)
-                probe = throne.apply(probe, vote)
-        else:
-            steps = [item]
-        for move in steps:
-            moves.append(move)
-            state = throne.apply(state, move)
     first = (
         start
         if start is not None
         else throne.new_game(config.players, rules, objectives=objectives)
     )
+    moves = expand(first, plan)
     agree, checks = True, 0
     probe = first
     for move in moves:
@@ -481,6 +463,22 @@ def play_plan(
         probe = after
     trace, end = replay(first, moves)
     return agree, trace, end, checks
+
+
+def expand(state: State, plan: Sequence[throne.Move | frozenset[int]]) -> list[throne.Move]:
+    """The engine moves ``plan`` stands for from ``state``: each election entry (a set
+    of seats) becomes the votes of that election, the listed seats voting No."""
+    moves: list[throne.Move] = []
+    for item in plan:
+        if isinstance(item, frozenset):
+            while throne.phase(state) == "election":
+                vote = throne.Vote(throne.current_player(state) not in item)
+                moves.append(vote)
+                state = throne.apply(state, vote)
+        else:
+            moves.append(item)
+            state = throne.apply(state, item)
+    return moves
 
 
 def _plan_high(config: Config, on_nobles: int, on_dignitaries: int) -> tuple[list[str], Plan]:
@@ -663,7 +661,7 @@ def _counterexample(wrong: Wrong, config: Config) -> tuple[bool, Trace, int, str
         start = throne.new_game(config.players, rules, objectives=objectives)
         opening = plan[:-2]  # up to the last climb: the search finds it and the votes
         tail = bmc_tail(config, _played(start, opening), _over_33, 1 + config.players)
-        how = f"BMC after a planned opening of {_length(start, opening)} moves"
+        how = f"BMC after a planned opening of {len(expand(start, opening))} moves"
     else:
         objectives, plan = _round_three_zero(config)
         fresh = throne.new_game(config.players, rules, objectives=objectives)
@@ -676,7 +674,7 @@ def _counterexample(wrong: Wrong, config: Config) -> tuple[bool, Trace, int, str
             return all_of([st.phase == OVER, st.total[0] == mine])
 
         tail = bmc_tail(config, before, zero_round, 2 + config.players)
-        how = f"BMC after round 1-2 and a planned opening of {_length(start, opening)} moves"
+        how = f"BMC after round 1-2 and a planned opening of {len(expand(start, opening))} moves"
     if tail is None:
         return False, replay(start, [])[0], 0, f"{how}: no counterexample within the depth"
     agree, trace, end, checks = play_plan(config, objectives, [*opening, *tail], start=start)
@@ -699,21 +697,10 @@ def _counterexample(wrong: Wrong, config: Config) -> tuple[bool, Trace, int, str
 
 
 def _played(state: State, plan: Sequence[throne.Move | frozenset[int]]) -> State:
-    """The engine position after ``plan`` (election entries: the listed seats vote No)."""
-    for item in plan:
-        if isinstance(item, frozenset):
-            while throne.phase(state) == "election":
-                state = throne.apply(state, throne.Vote(throne.current_player(state) not in item))
-        else:
-            state = throne.apply(state, item)
+    """The engine position after ``plan`` (see :func:`expand`)."""
+    for move in expand(state, plan):
+        state = throne.apply(state, move)
     return state
-
-
-def _length(state: State, plan: Plan) -> int:
-    """The number of engine moves ``plan`` stands for from ``state``."""
-    return sum(1 for item in plan if not isinstance(item, frozenset)) + sum(
-        state.players for item in plan if isinstance(item, frozenset)
-    )
 
 
 def sensitivity_results() -> list[Result]:

@@ -50,7 +50,7 @@ def add_parser(sub: Any, name: str) -> None:
 def load(path: str) -> records.Record:
     """Read a record from a file, or standard input for ``-``."""
     if path == "-":
-        return records.loads(sys.stdin.buffer.read(records.MAX_BYTES + 1))
+        return records.loads(common.read_input("-", "record"))
     return records.load(path)
 
 
@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             write(f"stopped at move {err.ply}; the position before it:\n")
             write(f"  {module.to_text(err.state)}\n")
-            write(f"examine it with:\n  {annotate.explain_hint(module, err.state, err.text)}\n")
+            hint = common.shown(annotate.explain_hint(module, err.state, err.text))
+            write(f"examine it with:\n  {hint}\n")
         print(f"castlerules replay: {common.safe_error(err)}", file=sys.stderr)
         return common.EXIT_ILLEGAL
     try:

@@ -366,13 +366,13 @@ def loads(text: str | bytes) -> Record:
     """Read and check a record from its JSON text (``str`` or UTF-8 ``bytes``)."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
-            raise RecordError(f"not a game record: larger than {MAX_BYTES} bytes")
+            raise RecordError(f"not a game record: larger than {MAX_BYTES >> 20} MiB")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
             raise RecordError(f"not a game record: not UTF-8 text (byte {err.start})") from None
     if len(text) > MAX_BYTES:
-        raise RecordError(f"not a game record: larger than {MAX_BYTES} bytes")
+        raise RecordError(f"not a game record: larger than {MAX_BYTES >> 20} MiB")
     if not text.strip():
         raise RecordError("not a game record: the file is empty")
     try:

@@ -43,7 +43,8 @@ def add_parser(sub: Any, name: str) -> None:
         description=textwrap.fill(
             "Say whether MOVE is legal in POSITION: if not, the rule that forbids it "
             "(clause ID and the seed's text); if so, what happened and the resulting position. "
-            "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED]. "
+            "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED] "
+            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. "
             "Exit status: 0 legal, 1 illegal, 2 bad input.",
             78,
         ),

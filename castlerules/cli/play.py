@@ -64,7 +64,11 @@ def add_parser(sub: Any, name: str) -> None:
         help="play a hot-seat game in the terminal, with bots",
         description=textwrap.fill(
             "A hot-seat game: each human seat plays in turn on this terminal; bots "
-            "fill the seats given with --bot. The record is saved at the end.",
+            "fill the seats given with --bot. The seed (it deals the secret objectives) is "
+            "shown only once the game is over; the record is saved at the end, and where "
+            "it goes is checked before the game starts. Exit status: 0 the game is over or "
+            "a player quit; 2 bad arguments, or the input ended before the game did (the "
+            "moves played are saved); 130 interrupted.",
             78,
         ),
         epilog="examples:\n"

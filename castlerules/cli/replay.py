@@ -29,8 +29,10 @@ def add_parser(sub: Any, name: str) -> None:
         help="check a game record move by move; --annotate: what each move did",
         description=textwrap.fill(
             "Check every move of a game record (a castlerules JSON record; '-' reads "
-            "standard input). Stops at the first illegal move with the clause that forbids it "
-            "(exit status 1).",
+            "standard input, at most 16 MiB). Stops at the first illegal move with the clause "
+            "that forbids it. Exit status: 0 every move is legal (and the stored result "
+            "matches); 1 an illegal or unreadable move, or a result that does not match; 2 a "
+            "record that cannot be read (one line on standard error).",
             78,
         ),
         epilog="examples:\n"

@@ -322,6 +322,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return input(prompt)
 
+    # Bytes that are not UTF-8 are read as lone surrogates, then refused as any other
+    # unreadable text is (and shown escaped), never a UnicodeDecodeError.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if callable(reconfigure):
+        reconfigure(errors="surrogateescape")
+
     clear = CLEAR if sys.stdout.isatty() else "\n" + "-" * 60 + "\n"
     session = Session(module, state, seats, read=read, write=write, clear=clear)
     label = common.rules_label(module, rules, preset)

@@ -359,3 +359,25 @@ def test_fuzz_replay(game: str, moves: list[str], annotate: bool) -> None:
         status = main(["replay", *(["--annotate"] if annotate else []), "-"])
     check_output(status, out.getvalue(), err.getvalue())
     assert status in (0, 1)
+
+
+@settings(max_examples=30)
+@given(
+    game=st.sampled_from(sorted(GAMES)),
+    lines=st.lists(
+        st.one_of(texts, st.sampled_from(["help", "moves", "board", "quit"])), max_size=5
+    ),
+    junk=st.binary(max_size=8),
+)
+def test_fuzz_play(game: str, lines: list[str], junk: bytes) -> None:
+    raw = "\n".join(lines).encode("utf-8", "surrogatepass") + junk
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        # A strict UTF-8 standard input, as under a UTF-8 locale.
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+        out, err = io.StringIO(), io.StringIO()
+        monkeypatch.setattr(sys, "stdout", out)
+        monkeypatch.setattr(sys, "stderr", err)
+        args = ["play", game, "--players", "3", "--bot", "1=random", "--bot", "2=greedy"]
+        status = main([*args, "--seed", "3", "--no-save"])
+    check_output(status, out.getvalue(), err.getvalue())
+    assert status in (0, 2)

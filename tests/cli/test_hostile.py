@@ -381,3 +381,17 @@ def test_fuzz_play(game: str, lines: list[str], junk: bytes) -> None:
         status = main([*args, "--seed", "3", "--no-save"])
     check_output(status, out.getvalue(), err.getvalue())
     assert status in (0, 2)
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64), "9" * 5000, "7.0", "seven"])
+@pytest.mark.parametrize("command", ["demo", "play"])
+def test_a_seed_outside_the_domain_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str, seed: str
+) -> None:
+    args = ["--players", "3"] if command == "demo" else ["throne", "--players", "3", "--no-save"]
+    with pytest.raises(SystemExit) as done:
+        run(capsys, monkeypatch, command, *args, "--seed", seed)
+    assert done.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and len(err) < 300
+    assert "0..2^64-1" in err or "invalid" in err

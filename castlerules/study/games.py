@@ -100,7 +100,9 @@ def parse_reading(
 
     Without a preset, ``base_preset`` (the ``--rules`` given), else the game's
     default reading.  ``base_options`` (the ``--option`` given) apply first,
-    then the reading's own.  Without a name, the reading is named by its text.
+    then the reading's own.  Without a name, the reading is named by its own
+    text (``ORIGINAL``, ``SEED + allow_pass=true``: the base options are not
+    repeated in every name).
 
     >>> from castlerules import throne
     >>> parse_reading(throne, "ORIGINAL").text()
@@ -156,8 +158,7 @@ def parse_reading(
         for k in options_text.option_names(module.Rules)
         if getattr(rules, k) != getattr(base, k)
     )
-    reading = Reading(name, preset, kept)
-    return attrs.evolve(reading, name=name or reading.text())
+    return Reading(name or " + ".join(items), preset, kept)
 
 
 def _default_preset(module: Any) -> str:

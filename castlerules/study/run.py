@@ -70,7 +70,10 @@ def _compatible(found: Study, wanted: Study, path: Path) -> None:
     known = {r.name: r for r in found.readings}
     for reading in wanted.readings:
         old = known.get(reading.name)
-        if old is not None and (old.preset, old.options) != (reading.preset, reading.options):
+        if old is not None and (old.preset, dict(old.options)) != (
+            reading.preset,
+            dict(reading.options),
+        ):
             raise ArgumentError(
                 f"{where!r} already has a reading named {reading.name!r} ({old.text()}), "
                 f"not {reading.text()}"
@@ -89,7 +92,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
     distributed = _need("distributed")
     if scheduler is not None:
         try:
-            client = distributed.Client(scheduler, timeout="5s", set_as_default=False)
+            client = distributed.Client(scheduler, timeout="3s", set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as err:
             why = " ".join(str(err).split()) or type(err).__name__
             raise ArgumentError(f"cannot reach the Dask scheduler {scheduler!r}: {why}") from None

@@ -157,7 +157,7 @@ def _insert_reading(con: Any, position: int, reading: Reading) -> None:
             reading.name,
             position,
             reading.preset,
-            json.dumps(reading.data()["options"], sort_keys=True),
+            json.dumps(reading.data()["options"]),
             reading.text(),
         ],
     )

@@ -61,7 +61,11 @@ class Estimate:
     def rate(cls, successes: int, trials: int) -> Estimate:
         """A proportion with its Wilson interval."""
         low, high = wilson(successes, trials)
-        return cls(successes / trials if trials else math.nan, low, high)
+        if not trials:
+            return cls(math.nan, low, high)
+        value = successes / trials
+        # Rounding can leave the value a hair outside its interval (0 or all successes).
+        return cls(value, min(low, value), max(high, value))
 
     @classmethod
     def mean(cls, values: Sequence[float]) -> Estimate:

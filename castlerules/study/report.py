@@ -92,8 +92,8 @@ def figures(
         names = [f"{p.first} vs {p.second}" for p in pairs]
         values = [100 * p.winner_changed.value for p in pairs]
         errors = [
-            [100 * (p.winner_changed.value - p.winner_changed.low) for p in pairs],
-            [100 * (p.winner_changed.high - p.winner_changed.value) for p in pairs],
+            [max(0.0, 100 * (p.winner_changed.value - p.winner_changed.low)) for p in pairs],
+            [max(0.0, 100 * (p.winner_changed.high - p.winner_changed.value)) for p in pairs],
         ]
         ax.barh(range(len(pairs)), values, xerr=errors, color="#4c72b0", capsize=3)
         ax.set_yticks(range(len(pairs)), names)
@@ -127,8 +127,8 @@ def figures(
         xs = [s + (i - (len(per) - 1) / 2) * width for s in range(players)]
         ys = [100 * e.value for e in m.seat_wins]
         err = [
-            [100 * (e.value - e.low) for e in m.seat_wins],
-            [100 * (e.high - e.value) for e in m.seat_wins],
+            [max(0.0, 100 * (e.value - e.low)) for e in m.seat_wins],
+            [max(0.0, 100 * (e.high - e.value)) for e in m.seat_wins],
         ]
         ax.bar(xs, ys, width=width, yerr=err, capsize=2, label=m.name)
     ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)

@@ -151,8 +151,9 @@ def run(args: argparse.Namespace) -> int:
     )
     where = f"{summary.workers} Dask workers" if summary.workers else "this process"
     print(
-        f"{out}: {summary.played} games played in {summary.seconds:.1f} s "
-        f"({summary.games_per_s:.1f} games/s, {where}); {summary.total} games in the file"
+        f"{out}: {summary.played} games played in {summary.seconds:.1f} s, "
+        f"{summary.startup:.1f} s of it starting ({summary.games_per_s:.1f} games/s, {where}); "
+        f"{summary.total} games in the file"
     )
     if not args.no_report:
         from castlerules.study.report import write_report

@@ -5,9 +5,9 @@ the same seeds and the same bots (game ``i`` starts from the same deal under
 every reading, and its bots draw from the same streams), and measures how
 much the readings change the results: the winner, the scores, the length of
 the game, the balance of the seats, how often each clause fires and refuses
-a move.  The games run on Dask (:func:`run_study`), the results go to a
+a move.  The games run on Dask (:func:`~castlerules.study.run.run_study`), the results go to a
 DuckDB file (:mod:`castlerules.study.store`, one row per game per reading)
-and :func:`write_report` turns a file into an HTML page with plots.
+and :func:`~castlerules.study.report.write_report` turns a file into an HTML page with plots.
 
 The readings, the games and the metrics need nothing but castlerules; running
 a study and its report need the ``study`` extra

@@ -40,13 +40,17 @@ class RunSummary:
     total: int
     """Games in the file at the end (all readings)."""
     seconds: float
+    """The whole run, Dask's start-up included."""
     workers: int
     """Dask workers used (0: played in this process)."""
+    startup: float = 0.0
+    """Seconds before the first game could start (the Dask cluster, the file)."""
 
     @property
     def games_per_s(self) -> float:
-        """Games played per second of this run."""
-        return self.played / self.seconds if self.seconds > 0 else 0.0
+        """Games played per second once the games started."""
+        playing = self.seconds - self.startup
+        return self.played / playing if playing > 0 else 0.0
 
 
 def _need(module: str, extra: str = "study") -> Any:
@@ -211,6 +215,7 @@ def run_study(
         stack.callback(target.close)
         target.add_readings(study.readings)
         bar = stack.enter_context(_progress(len(missing), progress))
+        startup = time.perf_counter() - start
         if client is None:
             for reading, indices in batches:
                 target.add_games(play_batch(spec, reading, indices))
@@ -230,4 +235,4 @@ def run_study(
             finally:
                 client.cancel(futures)
         total = int(target.connection.execute("SELECT count(*) FROM games").fetchone()[0])
-    return RunSummary(path, len(missing), total, time.perf_counter() - start, used)
+    return RunSummary(path, len(missing), total, time.perf_counter() - start, used, startup)

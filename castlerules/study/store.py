@@ -56,6 +56,7 @@ CREATE TABLE games (
     PRIMARY KEY (reading, game)
 );
 """
+"""The tables of a study file, in DuckDB's SQL."""
 
 _COLUMNS = (
     "{'reading': 'VARCHAR', 'game': 'INTEGER', 'seed': 'BIGINT', 'actions': 'INTEGER', "

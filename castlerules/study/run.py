@@ -101,6 +101,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
             why = " ".join(str(err).split()) or type(err).__name__
             raise ArgumentError(f"cannot reach the Dask scheduler {scheduler!r}: {why}") from None
         try:
+            _check_workers(client, scheduler)
             yield client
         finally:
             client.close()
@@ -118,6 +119,33 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
     finally:
         client.close()
         cluster.close()
+
+
+def _engine_version() -> str:
+    """castlerules' version where this runs (on a Dask worker)."""
+    import castlerules as engine
+
+    return str(engine.__version__)
+
+
+def _check_workers(client: Any, scheduler: str) -> None:
+    """The cluster at ``scheduler`` has workers, and they run this castlerules."""
+    try:
+        client.wait_for_workers(1, timeout=30)
+    except (OSError, TimeoutError):
+        raise ArgumentError(f"the Dask scheduler {scheduler!r} has no workers") from None
+    try:
+        versions = client.run(_engine_version)
+    except Exception as err:
+        why = " ".join(str(err).split()) or type(err).__name__
+        raise ArgumentError(
+            f"the workers of {scheduler!r} cannot run castlerules ({why}): install it there"
+        ) from None
+    for worker, version in sorted(versions.items()):
+        if version != castlerules.__version__:
+            raise ArgumentError(
+                f"worker {worker} runs castlerules {version}, not {castlerules.__version__}"
+            )
 
 
 def _batches(missing: list[tuple[str, int]], size: int) -> list[tuple[str, tuple[int, ...]]]:

@@ -121,7 +121,7 @@ def study_speed(games: int, rounds: int) -> list[dict[str, Any]]:
                     distributed.LocalCluster(
                         n_workers=workers,
                         threads_per_worker=1,
-                        dashboard_address=None,
+                        dashboard_address=":0",
                         silence_logs=logging.ERROR,
                     ) as cluster,
                     distributed.Client(cluster) as client,

@@ -110,7 +110,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         silence_logs=logging.ERROR,
     )
     client = distributed.Client(cluster, set_as_default=False)

@@ -58,7 +58,7 @@ def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:
         threads_per_worker=1,
         host="127.0.0.1",
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         silence_logs=logging.ERROR,
     ) as cluster:
         address = cluster.scheduler_address

@@ -211,6 +211,8 @@ def open_store(path: Path, *, writable: bool = False) -> Store:
         con = duckdb.connect(where, read_only=not writable)
     except duckdb.Error as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        if "lock" in first.lower():
+            raise ArgumentError(f"{where!r} is in use by another process") from None
         raise ArgumentError(f"{where!r} is not a study file ({first})") from None
     try:
         meta = dict(con.execute("SELECT key, value FROM study_meta").fetchall())

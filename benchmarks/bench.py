@@ -95,6 +95,55 @@ def proof_jobs(fast: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def study_speed(games: int, rounds: int) -> list[dict[str, Any]]:
+    """Games/s of a study (Throne, 4 players, SEED vs ORIGINAL, greedy bots) on 1 and 2
+    Dask workers, side by side: each cluster is started and warmed up first, then the
+    same study is timed on it, alternating 1 and 2 workers ``rounds`` times."""
+    import importlib
+    import logging
+    import tempfile
+    from pathlib import Path
+
+    from castlerules.study import Study, parse_reading, run_study
+
+    study = Study(
+        "throne",
+        4,
+        ("greedy",) * 4,
+        (parse_reading(throne, "SEED"), parse_reading(throne, "ORIGINAL")),
+    )
+    distributed: Any = importlib.import_module("distributed")
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for attempt in range(rounds):
+            for workers in (1, 2):
+                with (
+                    distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        dashboard_address=":0",
+                        silence_logs=logging.ERROR,
+                    ) as cluster,
+                    distributed.Client(cluster) as client,
+                ):
+                    client.run(lambda: __import__("castlerules.study.games"))
+                    path = Path(tmp) / f"bench-{attempt}-{workers}.duckdb"
+                    start = time.perf_counter()
+                    summary = run_study(
+                        path, study, games, scheduler=cluster.scheduler_address, progress=False
+                    )
+                    elapsed = time.perf_counter() - start
+                rows.append(
+                    {
+                        "workers": workers,
+                        "games": summary.played,
+                        "seconds": round(elapsed, 2),
+                        "games_per_s": round(summary.played / elapsed, 2),
+                    }
+                )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
@@ -105,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--proofs", action="store_true", help="also time every proof job")
     parser.add_argument("--proofs-fast", action="store_true", help="the proofs' fast profile")
+    parser.add_argument(
+        "--study", action="store_true", help="also a study's games/s on 1 and 2 Dask workers"
+    )
+    parser.add_argument("--study-only", action="store_true", help="only the study benchmark")
+    parser.add_argument("--study-games", type=int, default=200, help="games per reading")
+    parser.add_argument("--study-rounds", type=int, default=2, help="1-and-2-worker rounds")
     args = parser.parse_args(argv)
     report: dict[str, Any] = {
         "python": platform.python_version(),
@@ -112,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "playouts": [],
         "perft": [],
     }
-    for name in args.game or sorted(GAMES, reverse=True):
+    for name in [] if args.study_only else args.game or sorted(GAMES, reverse=True):
         game = GAMES[name]
         for players in args.players or list(game.PLAYERS):
             if players not in game.PLAYERS:
@@ -121,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         report["perft"].append(perft_speed(game, 4, args.depth))
     if args.proofs or args.proofs_fast:
         report["proofs"] = proof_jobs(fast=args.proofs_fast)
+    if args.study or args.study_only:
+        report["study"] = study_speed(args.study_games, args.study_rounds)
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         print()
@@ -149,6 +206,17 @@ def main(argv: list[str] | None = None) -> int:
             )
         total = sum(row["seconds"] for row in report["proofs"])
         print(f"{'all jobs on one core':34} {total:>8.1f}")
+    if "study" in report:
+        print("study: throne, 4 players, SEED vs ORIGINAL, greedy bots (warm Dask clusters)")
+        print(f"{'workers':>7} {'games':>7} {'seconds':>8} {'games/s':>8}")
+        for row in report["study"]:
+            print(
+                f"{row['workers']:>7} {row['games']:>7} {row['seconds']:>8} {row['games_per_s']:>8}"
+            )
+        best = {
+            w: max(r["games_per_s"] for r in report["study"] if r["workers"] == w) for w in (1, 2)
+        }
+        print(f"2 workers / 1 worker (best of each): {best[2] / best[1]:.2f}x")
     return 0
 
 

@@ -30,6 +30,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "castlerules_sphinx",
+    "castlerules_study",
 ]
 
 root_doc = "index"

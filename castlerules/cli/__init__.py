@@ -8,6 +8,8 @@
     check a game record move by move (``--annotate``: what each move did);
 ``castlerules play GAME --players N``
     a hot-seat game in the terminal, with bots.
+``castlerules study GAME --players N --games K --reading R1 --reading R2``
+    paired games under several readings, on Dask, into DuckDB; ``study report FILE``.
 
 Every command reports bad input in one line on standard error with a
 non-zero exit status, never with a traceback: 2 for bad input (unknown game
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from castlerules.cli import common, demo, explain, play, replay
+from castlerules.cli import common, demo, explain, play, replay, study
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {
@@ -35,6 +37,7 @@ COMMANDS: dict[str, ModuleType] = {
     "explain": explain,
     "replay": replay,
     "play": play,
+    "study": study,
 }
 """The sub-commands, by name; each module has ``add_parser(sub, name)``."""
 

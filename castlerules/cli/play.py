@@ -4,7 +4,7 @@ Each human seat in turn sees the position as that seat may know it, the
 moves played since its last turn, and its legal moves; it types a move in
 the game's notation (or ``help``, ``moves``, ``board``, ``quit``).  Input
 that is not a move, or a move the rules forbid, is explained (with the
-clause) and asked again.  ``--bot SEAT=random|greedy`` lets the computer
+clause) and asked again.  ``--bot SEAT=random|greedy|montecarlo`` lets the computer
 play a seat (see :mod:`castlerules.cli.bots`).
 
 Hidden information (Throne's objectives and votes) is respected: with two or
@@ -83,7 +83,7 @@ def add_parser(sub: Any, name: str) -> None:
         metavar="SEAT=KIND",
         action="append",
         default=[],
-        help="a computer player for SEAT: random or greedy (repeatable)",
+        help="a computer player for SEAT: random, greedy or montecarlo (repeatable)",
     )
     common.add_rules_arguments(parser)
     parser.add_argument(

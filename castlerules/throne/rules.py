@@ -649,6 +649,17 @@ NOTES: tuple[Note, ...] = (
         "no_cards_public",
     ),
     Note(
+        "B11",
+        "what a bot may know",
+        "Bots (castlerules.bots) decide from what observation(state, seat) shows. The "
+        "montecarlo bot plays its playouts from determinizations: the position with what the "
+        "seat sees kept and the rest drawn at random: the other seats' objectives of the "
+        "round and every objective of later rounds (distinct sets, B4), the votes already "
+        "cast face down (No only by a seat holding a No card) and, when no_cards_public is "
+        "off, the other seats' No counts, uniformly from 0 to the number dealt (a position "
+        "holds no history, so the bot does not count the No cards spent before).",
+    ),
+    Note(
         "B13",
         "after an elimination",
         "Each No voter discards one No card, the candidate leaves the castle for the rest "

@@ -1,0 +1,174 @@
+"""``castlerules study``: does the reading matter over whole games?
+
+``castlerules study GAME --players N --games K --reading R1 --reading R2 [...]``
+    plays game ``0..K-1`` under every reading, paired (same seeds, same bots'
+    streams), on Dask (a ``LocalCluster`` of ``--workers`` processes, or the
+    cluster at ``--scheduler ADDRESS``), into the DuckDB file ``--out``
+    (default ``study-GAME-N.duckdb``), with a progress bar; then writes the
+    report next to it (``--no-report`` to skip).  Run it again with more
+    games to extend the file (or to finish an interrupted run).
+``castlerules study report FILE [--out PAGE]``
+    writes the HTML report of a study file.
+
+A reading is written ``[NAME:] [PRESET] [+ option=value ...]``, the preset and
+options of ``--rules``/``--option`` (``ORIGINAL``, ``pass: allow_pass=true``,
+``SEED + placement_floors=2,3,4,5``); ``--rules``/``--option`` given outside
+any reading apply to every reading.  Bots: ``--bots KIND`` for every seat,
+``--bot SEAT=KIND`` for one (as ``play``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from typing import Any
+
+from castlerules.bots import FACTORIES
+from castlerules.cli import common
+from castlerules.core import ArgumentError, RulesError
+
+DEFAULT_BOT = "greedy"
+"""The bot of every seat unless ``--bots``/``--bot`` say otherwise."""
+
+
+def add_parser(sub: Any, name: str) -> None:
+    """Register the ``study`` sub-command."""
+    parser = sub.add_parser(
+        name,
+        help="paired games under two or more readings: does the reading matter?",
+        description=textwrap.fill(
+            "Play the same seeded games under two or more readings of the rules (same "
+            "deals, same bots' draws), on Dask, into a DuckDB file, and report how much the "
+            "readings change the winner, the scores, the length and the clauses that fire. "
+            "'castlerules study report FILE' writes the HTML report of a study file.",
+            78,
+        ),
+        epilog="examples:\n"
+        "  castlerules study throne --players 4 --games 2000 --reading SEED --reading ORIGINAL\n"
+        "  castlerules study throne --players 4 --games 500 --reading SEED \\\n"
+        "      --reading 'pass: allow_pass=true' --bots montecarlo --scheduler 127.0.0.1:8786\n"
+        "  castlerules study report study-throne-4.duckdb",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", metavar="GAME", help="throne or ascent (or: report)")
+    parser.add_argument("file", metavar="FILE", nargs="?", help="with 'report': the study file")
+    parser.add_argument("--players", type=int, help="number of players")
+    parser.add_argument("--games", type=int, help="games per reading (in all, with the file's)")
+    parser.add_argument(
+        "--reading",
+        metavar="[NAME:] PRESET + name=value",
+        action="append",
+        default=[],
+        help="a reading to compare (give two or more)",
+    )
+    common.add_rules_arguments(parser)
+    parser.add_argument(
+        "--bots",
+        metavar="KIND",
+        default=DEFAULT_BOT,
+        help=f"the bot of every seat: {', '.join(FACTORIES)} (default: {DEFAULT_BOT})",
+    )
+    parser.add_argument(
+        "--bot", metavar="SEAT=KIND", action="append", default=[], help="the bot of one seat"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="game i has seed SEED + i (default 0)")
+    parser.add_argument("--out", metavar="FILE", help="the study file (or, with report, the page)")
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler (tcp://host:port)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes of the local Dask cluster (default 2; 0: no Dask, this process)",
+    )
+    parser.add_argument("--batch", type=int, default=20, help="games per task (default 20)")
+    parser.add_argument("--no-report", action="store_true", help="do not write the report")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def _bots(players: int, every: str, texts: list[str]) -> tuple[str, ...]:
+    kinds = [every.strip().lower()] * players
+    seen: set[int] = set()
+    for text in texts:
+        seat_text, sep, kind = text.partition("=")
+        if not sep or not seat_text.strip().isdigit():
+            raise ArgumentError(f"--bot is written SEAT=KIND (e.g. 1=montecarlo), not {text!r}")
+        seat = int(seat_text)
+        if not 0 <= seat < players:
+            raise ArgumentError(f"--bot {text}: the seats are 0..{players - 1}")
+        if seat in seen:
+            raise ArgumentError(f"--bot: seat {seat} is given twice")
+        seen.add(seat)
+        kinds[seat] = kind.strip().lower()
+    for kind in kinds:
+        if kind not in FACTORIES:
+            raise ArgumentError(f"unknown bot {kind!r}; the bots are: {', '.join(FACTORIES)}")
+    return tuple(kinds)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``castlerules study``."""
+    if args.game.lower() == "report":
+        return _report(args)
+    if args.file is not None:
+        raise ArgumentError(f"unexpected argument {args.file!r} (a study takes --out FILE)")
+    from castlerules.study.games import Study, parse_reading
+
+    module = common.game_module(args.game)
+    if args.players is None:
+        raise ArgumentError("--players is required")
+    if args.games is None:
+        raise ArgumentError("--games is required")
+    try:
+        module.new_game(args.players)
+    except RulesError as err:
+        raise ArgumentError(f"{module.NAME}: {common.safe_error(err)}") from None
+    base_options = common.parse_options(module, args.option)
+    base_preset = common.preset_of(module, args.rules) if args.rules else None
+    readings = tuple(parse_reading(module, t, base_preset, base_options) for t in args.reading)
+    study = Study(
+        game=module.NAME,
+        players=args.players,
+        bots=_bots(args.players, args.bots, args.bot),
+        readings=readings,
+        seed=args.seed,
+    )
+    study.check()
+    out = args.out or f"study-{module.NAME}-{args.players}.duckdb"
+    from castlerules.study.run import run_study
+
+    summary = run_study(
+        out,
+        study,
+        args.games,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        batch=args.batch,
+        progress=not args.quiet,
+    )
+    where = f"{summary.workers} Dask workers" if summary.workers else "this process"
+    print(
+        f"{out}: {summary.played} games played in {summary.seconds:.1f} s, "
+        f"{summary.startup:.1f} s of it starting ({summary.games_per_s:.1f} games/s, {where}); "
+        f"{summary.total} games in the file"
+    )
+    if not args.no_report:
+        from castlerules.study.report import write_report
+
+        page = write_report(out)
+        print(f"report: {page}")
+    sys.stdout.flush()
+    return common.EXIT_OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    if args.file is None:
+        raise ArgumentError("study report needs the study FILE")
+    from castlerules.study.report import write_report
+
+    page = write_report(args.file, args.out)
+    print(f"report: {page}")
+    return common.EXIT_OK

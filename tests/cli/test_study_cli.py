@@ -1,0 +1,138 @@
+"""``castlerules study``: a study and its report from the command line, errors in one line."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Cli = Callable[..., Any]
+SHORT = ["-o", "characters=7", "-o", "objective_size=3", "-o", "rounds=1", "-o", "bonus_rounds=[]"]
+STUDY = [
+    "study",
+    "throne",
+    "--players",
+    "3",
+    "--bots",
+    "random",
+    "--reading",
+    "SEED",
+    "--reading",
+    "floors: placement_floors=2,3,4,5",
+    *SHORT,
+]
+
+
+def table(path: Path) -> list[tuple[Any, ...]]:
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return list(con.execute("SELECT * FROM games ORDER BY reading, game").fetchall())
+    finally:
+        con.close()
+
+
+def test_a_study_and_its_report(run_cli: Cli, tmp_path: Path) -> None:
+    done = run_cli(*STUDY, "--games", "6", "--workers", "0", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "study-throne-3.duckdb: 12 games played" in done.stdout
+    assert "game/s" in done.stderr  # the progress bar
+    assert (tmp_path / "study-throne-3.html").is_file()
+    assert len(table(tmp_path / "study-throne-3.duckdb")) == 12
+    done = run_cli("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Winner-change rate" in (tmp_path / "page.html").read_text()
+
+
+def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:
+    """--scheduler: the games run on a Dask cluster started here, on 127.0.0.1, and the
+    file is the one a run in this process writes."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        args = [*STUDY, "--games", "5", "--no-report", "--quiet"]
+        done = run_cli(*args, "--scheduler", address, "--out", "remote.duckdb", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "1 Dask workers" in done.stdout
+    local = run_cli(*args, "--workers", "0", "--out", "local.duckdb", cwd=tmp_path)
+    assert local.returncode == 0, local.stderr
+    assert table(tmp_path / "remote.duckdb") == table(tmp_path / "local.duckdb")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--reading", "SEED", "--reading", "SEED + colour=red"], "unknown option 'colour'"),
+        (["--reading", "SEED", "--reading", "NOPE"], "unknown preset 'NOPE'"),
+        (["--reading", "SEED"], "two or more readings"),
+        (["--reading", "SEED", "--reading", "ORIGINAL", "--bots", "clever"], "unknown bot"),
+        (["--reading", "SEED", "--reading", "ORIGINAL", "--bot", "7=random"], "seats are 0..3"),
+        (
+            ["--reading", "SEED", "--reading", "ORIGINAL", "--scheduler", "tcp://127.0.0.1:9"],
+            "cannot reach the Dask scheduler",
+        ),
+    ],
+)
+def test_bad_input(
+    run_cli: Cli, failure: Any, tmp_path: Path, args: list[str], message: str
+) -> None:
+    done = run_cli("study", "throne", "--players", "4", "--games", "3", *args, cwd=tmp_path)
+    assert message in failure(done)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_counts_and_files(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+    two = ["--reading", "SEED", "--reading", "ORIGINAL"]
+    assert "players must be" in failure(
+        run_cli("study", "throne", "--players", "8", "--games", "3", *two, cwd=tmp_path)
+    )
+    assert "--games must be" in failure(
+        run_cli("study", "throne", "--players", "4", "--games", "0", *two, cwd=tmp_path)
+    )
+    assert "unknown game" in failure(
+        run_cli("study", "chess", "--players", "4", "--games", "3", *two, cwd=tmp_path)
+    )
+    assert "no study file" in failure(run_cli("study", "report", "missing.duckdb", cwd=tmp_path))
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "old.duckdb").write_bytes(b"\x00" * 64)
+    assert "not a study file" in failure(run_cli("study", "report", "old.duckdb", cwd=tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.duckdb"]
+
+
+def test_a_study_file_of_another_version(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+    import duckdb
+
+    done = run_cli(*STUDY, "--games", "2", "--workers", "0", "--no-report", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "study-throne-3.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("UPDATE study_meta SET value = '0' WHERE key = 'format_version'")
+    con.close()
+    before = path.read_bytes()
+    assert "format version 0" in failure(
+        run_cli(*STUDY, "--games", "4", "--workers", "0", cwd=tmp_path)
+    )
+    assert "format version 0" in failure(run_cli("study", "report", path.name, cwd=tmp_path))
+    assert path.read_bytes() == before
+    assert not (tmp_path / "study-throne-3.html").exists()
+
+
+def test_play_with_the_montecarlo_bot(run_cli: Cli, tmp_path: Path) -> None:
+    args = ["play", "throne", "--players", "3", "--seed", "2", "--no-save", *SHORT]
+    bots = ["--bot", "0=montecarlo", "--bot", "1=greedy", "--bot", "2=random"]
+    done = run_cli(*args, *bots, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "The game is over." in done.stdout

@@ -48,6 +48,7 @@ except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
 import attrs
 
 from castlerules import ascent, throne
+from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError
 from castlerules.interop import (
     AscentActions,
@@ -62,7 +63,18 @@ from castlerules.interop import (
 from castlerules.throne.state import ELECTION
 from castlerules.throne.state import OVER as _OVER
 
-__all__ = ["ASCENT", "THRONE", "engine_state", "rules_of"]
+__all__ = [
+    "ASCENT",
+    "THRONE",
+    "ascent_state",
+    "determinize",
+    "engine_state",
+    "game_of",
+    "params_of",
+    "resampler",
+    "rules_of",
+    "throne_state",
+]
 
 THRONE = "castlerules_throne"
 """The OpenSpiel name of Throne."""
@@ -516,6 +528,160 @@ class AscentObserver:
     def string_from(self, state: AscentState, player: int) -> str:
         """The position's notation (the same for every seat)."""
         return str(state)
+
+
+def params_of(rules: Any, players: int) -> dict[str, Any]:
+    """The game parameters of a castlerules :class:`Rules` and a player count.
+
+    >>> params_of(throne.Rules(allow_pass=True), 4)
+    {'players': 4, 'allow_pass': True}
+    """
+    cls = type(rules)
+    defaults = _parameters(cls, players, "")
+    out: dict[str, Any] = {"players": players}
+    for field in attrs.fields(cls):
+        value = getattr(rules, field.name)
+        if field.type in ("bool", "int"):
+            text: Any = value
+        elif field.type == "int | None":
+            text = 0 if value is None else value
+        else:
+            text = option_text(value)
+        if text != defaults[field.name]:
+            out[field.name] = text
+    return out
+
+
+def game_of(rules: Any, players: int) -> Any:
+    """The OpenSpiel game of these castlerules rules (Throne's or Ascent's) and players."""
+    name = THRONE if isinstance(rules, throne.Rules) else ASCENT
+    return pyspiel.load_game(name, params_of(rules, players))
+
+
+def determinize(obs: throne.Observation, rng: Rng) -> tuple[throne.State, Rng]:
+    """A Throne state drawn from what one seat knows (``observation(state, seat)``) alone.
+
+    The seat's own view is kept as it is; what it cannot see is drawn at
+    random: the other seats' objectives of the current round (distinct cards,
+    none equal to its own, B4), their face-down votes in the current election
+    (Yes or No, No only with a No card left, B11) and, when the No counts are
+    not public, their counts (0 to the round's allowance).  The rounds to come
+    are left undealt (their objectives are 0), for the chance nodes of the
+    OpenSpiel game to deal.  Used by the search bots (information-set MCTS),
+    so that they never read a hidden fact.
+    """
+    rules, players, seat = obs.rules, obs.players, obs.seat
+    letters = rules.letters()
+    index = {ch: i for i, ch in enumerate(letters)}
+
+    def mask(card: frozenset[str]) -> int:
+        return sum(1 << index[ch] for ch in card)
+
+    allowance = rules.no_cards_for(players)
+    counts_no: list[int] = []
+    for known in obs.no_cards:
+        if known is None:
+            drawn_count, rng = rng.below(allowance + 1)
+            counts_no.append(drawn_count)
+        else:
+            counts_no.append(known)
+    objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
+    if len(objectives) < obs.round:
+        mine = mask(obs.objective)
+        deal = [0] * players
+        deal[seat] = mine
+        taken = {mine}
+        for other in range(players):
+            if other == seat:
+                continue
+            while True:
+                if rules.objective_deck is not None:
+                    card, rng = rng.choice(rules.objective_deck)
+                    drawn = sum(1 << index[ch] for ch in card)
+                else:
+                    picked, rng = rng.sample(range(rules.characters), rules.objective_size)
+                    drawn = sum(1 << i for i in picked)
+                if drawn not in taken:
+                    break
+            taken.add(drawn)
+            deal[other] = drawn
+        objectives.append(tuple(deal))
+    while len(objectives) < rules.rounds:
+        objectives.append((0,) * players)
+    votes: tuple[int, ...] = ()
+    if obs.phase == "election":
+        drawn_votes = []
+        for other, voted in enumerate(obs.voted):
+            if not voted:
+                drawn_votes.append(-1)
+            elif other == seat:
+                drawn_votes.append(1 if obs.vote else 0)
+            elif counts_no[other] == 0:
+                drawn_votes.append(1)
+            else:
+                yes, rng = rng.below(2)
+                drawn_votes.append(yes)
+        votes = tuple(drawn_votes)
+    counts = [0] * (rules.floors + 1)
+    for floor in obs.floors:
+        if floor >= 0:
+            counts[floor] += 1
+    phase = ("placement", "movement", "election", "over").index(obs.phase)
+    state = throne.State(
+        rules,
+        players,
+        obs.round,
+        phase,
+        -1 if obs.turn is None else obs.turn,
+        obs.floors,
+        tuple(counts),
+        tuple(counts_no),
+        votes,
+        obs.passes,
+        tuple(objectives),
+        obs.round_scores,
+        tuple(-1 if k is None else index[k] for k in obs.kings),
+    )
+    return state, rng
+
+
+def throne_state(game: Any, engine: throne.State) -> ThroneState:
+    """An OpenSpiel state of ``game`` at the castlerules position ``engine`` (no history).
+
+    The rounds after the current one are left to the chance nodes.
+    """
+    state: ThroneState = game.new_initial_state()
+    blank = (0,) * engine.players
+    objectives = engine.objectives[: engine.round] + (blank,) * (
+        len(engine.objectives) - engine.round
+    )
+    engine = attrs.evolve(engine, objectives=objectives)
+    state._core = Shared((engine, (), engine.round, 0, None))
+    return state
+
+
+def ascent_state(game: Any, engine: ascent.State) -> AscentState:
+    """An OpenSpiel state of ``game`` at the castlerules position ``engine`` (no history)."""
+    state: AscentState = game.new_initial_state()
+    state._core = Shared((engine, True))
+    return state
+
+
+def resampler(seed: int) -> Any:
+    """A resampling function for OpenSpiel's ``ISMCTSBot.set_resampler``.
+
+    ``resample(state, player)`` returns a state drawn by :func:`determinize`
+    from ``observation(state, player)`` only (use the bot with
+    ``use_observation_string=True``: the sampled states share the player's
+    observation, not its history).
+    """
+    box = [Rng.from_seed(seed, "openspiel.resample")]
+
+    def resample(state: ThroneState, player: int) -> ThroneState:
+        drawn, box[0] = determinize(throne.observation(state.engine, player), box[0])
+        return throne_state(state.get_game(), drawn)
+
+    return resample
 
 
 def engine_state(state: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Computer players for ``castlerules play``: ``random`` and ``greedy``.
+"""Computer players for ``castlerules play``: ``random``, ``greedy`` and ``mcts``.
 
 A bot is a function ``choose(state, seat) -> move``, deterministic for its
 seed.  Bots look only at what their seat may know: the public position, and
@@ -20,6 +20,9 @@ never another seat's vote).
       favourites, or when the seat has no No card left; otherwise No.
     - Ascent: the move after which the seat's own score (A15, A16) is the
       highest, then the one after which the best other score is the lowest.
+``mcts`` (``mcts:N``)
+    OpenSpiel's Monte Carlo tree search, information-set MCTS for Throne (see
+    :mod:`castlerules.cli.mcts_bot`; needs the ``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -33,12 +36,16 @@ from castlerules.core import ArgumentError, Rng
 Bot = Callable[[Any, int], Any]
 """``choose(state, seat) -> move``: a computer player."""
 
-KINDS = ("random", "greedy")
+KINDS = ("random", "greedy", "mcts")
 """The kinds of bot, by name."""
 
 
 def make_bot(kind: str, module: Any, seat: int, seed: int) -> Bot:
     """A bot of ``kind`` for ``seat`` of a game of ``module``."""
+    if kind == "mcts" or kind.startswith("mcts:"):  # OpenSpiel's MCTS (castlerules.cli.mcts_bot)
+        from castlerules.cli.mcts_bot import make_mcts_bot
+
+        return make_mcts_bot(kind, module, seat, seed)
     if kind == "random":
         return RandomBot(Rng.from_seed(seed, f"play.bot.{seat}"), module)
     if kind == "greedy":

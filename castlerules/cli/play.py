@@ -68,7 +68,7 @@ def add_parser(sub: Any, name: str) -> None:
         metavar="SEAT=KIND",
         action="append",
         default=[],
-        help="a computer player for SEAT: random or greedy (repeatable)",
+        help="a computer player for SEAT: random, greedy or mcts (repeatable)",
     )
     common.add_rules_arguments(parser)
     parser.add_argument(

@@ -346,6 +346,11 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         return throne.to_text(self._core.value[0])
 
+    def next_deal(self) -> tuple[int, int]:
+        """At a chance node: the round and the seat of the objective it deals (B4)."""
+        engine, dealt, _rounds_dealt, _elections, _log = self._core.value
+        return engine.round, len(dealt)
+
     def visible_log(self, seat: int) -> list[tuple[int, int, int]]:
         """The game so far as ``seat`` knows it: (kind, seat, value), value -1 when hidden.
 

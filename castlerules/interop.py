@@ -85,6 +85,12 @@ class ThroneActions:
             )
         self.cards: tuple[int, ...] = tuple(cards)
         self.card_index = {mask: k for k, mask in enumerate(self.cards)}
+        total = len(self.cards)
+        # The chance outcomes of a deal after ``d`` cards of the round (each 1 / (total - d)),
+        # before removing the dealt ones (see ``outcomes``).
+        self._uniform = [
+            [(k, 1.0 / (total - d)) for k in range(total)] for d in range(min(players, total))
+        ]
         letters = rules.letters()
         self.card_names: tuple[str, ...] = tuple(
             "".join(ch for i, ch in enumerate(letters) if mask >> i & 1) for mask in cards
@@ -99,10 +105,23 @@ class ThroneActions:
         """The engine move of a number."""
         return self.moves[code]
 
+    def outcomes(self, dealt: Sequence[int]) -> list[tuple[int, float]]:
+        """The next deal's chance outcomes when the cards numbered ``dealt`` are out (B4):
+        every other card, each equally likely, in increasing order."""
+        base = self._uniform[len(dealt)]
+        out: list[tuple[int, float]] = []
+        start = 0
+        for k in sorted(dealt):
+            out += base[start:k]
+            start = k + 1
+        out += base[start:]
+        return out
+
     def legal(self, state: throne.State) -> list[int]:
         """The numbers of the legal moves, in increasing order."""
-        by_id = self._by_id
-        return sorted(by_id[id(m)] for m in throne.legal_moves(state))
+        codes = list(map(self._by_id.__getitem__, map(id, throne.legal_moves(state))))
+        codes.sort()
+        return codes
 
     def max_round_length(self) -> int:
         """The most moves a round can last (the proofs' ranking bound, plus the last move).
@@ -199,7 +218,8 @@ _PHASE_INDEX = {name: k for k, name in enumerate(("placement", "movement", "elec
 
 
 def throne_tensor(obs: throne.Observation, out: Any, offset: int = 0) -> None:
-    """Write a seat's view into ``out[offset:]`` (a zeroed float buffer), from the Observation.
+    """Write a seat's view into ``out[offset:]`` (a zeroed NumPy float vector or a list),
+    from the Observation.
 
     One-hot blocks for the seat, the round, the phase, the seat to act and
     each character's floor; counts as numbers; objectives as bits.
@@ -208,46 +228,49 @@ def throne_tensor(obs: throne.Observation, out: Any, offset: int = 0) -> None:
     n, r = rules.characters, rules.rounds
     index = derived(rules).index
     k = offset
-    out[k + obs.seat] = 1
+    ones = [k + obs.seat]
+    values: list[tuple[int, int]] = []
     k += players
-    out[k + obs.round - 1] = 1
+    ones.append(k + obs.round - 1)
     k += r
-    out[k + _PHASE_INDEX[obs.phase]] = 1
+    ones.append(k + _PHASE_INDEX[obs.phase])
     k += 4
     if obs.turn is not None:
-        out[k + obs.turn] = 1
+        ones.append(k + obs.turn)
     k += players
-    for c, floor in enumerate(obs.floors):
-        out[k + c * 9 + floor + 1] = 1
+    ones += [k + c * 9 + floor + 1 for c, floor in enumerate(obs.floors)]
     k += n * 9
     for seat, count in enumerate(obs.no_cards):
         if count is not None:
-            out[k + 2 * seat] = count
-            out[k + 2 * seat + 1] = 1
+            values.append((k + 2 * seat, count))
+            ones.append(k + 2 * seat + 1)
     k += players * 2
-    for ch in obs.objective:
-        out[k + index[ch]] = 1
+    ones += [k + index[ch] for ch in obs.objective]
     k += n
-    for seat, voted in enumerate(obs.voted):
-        if voted:
-            out[k + seat] = 1
+    ones += [k + seat for seat, voted in enumerate(obs.voted) if voted]
     k += players
     if obs.vote is not None:
-        out[k + (0 if obs.vote else 1)] = 1
+        ones.append(k + (0 if obs.vote else 1))
     k += 2
-    out[k] = obs.passes
+    values.append((k, obs.passes))
     k += 1
     for number, deal in enumerate(obs.revealed):
         for seat, card in enumerate(deal):
-            for ch in card:
-                out[k + (number * players + seat) * n + index[ch]] = 1
+            base = k + (number * players + seat) * n
+            ones += [base + index[ch] for ch in card]
     k += r * players * n
     for number, result in enumerate(obs.round_scores):
-        for seat, value in enumerate(result):
-            out[k + number * players + seat] = value
+        values += [(k + number * players + seat, v) for seat, v in enumerate(result)]
     k += r * players
     for number, king in enumerate(obs.kings):
-        out[k + number * (n + 1) + (n if king is None else index[king])] = 1
+        ones.append(k + number * (n + 1) + (n if king is None else index[king]))
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1
+    for i, v in values:
+        out[i] = v
 
 
 # ---------------------------------------------------------------------------
@@ -291,8 +314,9 @@ class AscentActions:
 
     def legal(self, state: ascent.State) -> list[int]:
         """The numbers of the legal moves, in increasing order."""
-        by_id = self._by_id
-        return sorted(by_id[id(m)] for m in ascent.legal_moves(state))
+        codes = list(map(self._by_id.__getitem__, map(id, ascent.legal_moves(state))))
+        codes.sort()
+        return codes
 
     def max_game_length(self) -> int:
         """The most moves of a game (proofs: ``ascent.termination``).
@@ -329,31 +353,40 @@ def ascent_tensor(state: ascent.State, out: Any, offset: int = 0) -> None:
     cards = CARDS_PER_SET * players
     per_card = 2 * players + squares + 1 + cards + 1
     k = offset
+    ones: list[int] = []
     if state.actor >= 0:
-        out[k + state.actor] = 1
+        ones.append(k + state.actor)
     k += players
+    height_at = 2 * players + squares + 1
     for q, column in enumerate(state.columns):
         bits = state.flipped[q]
         for s, stack in enumerate(column):
-            height = len(stack)
+            if not stack:
+                continue
+            top = len(stack) - 1
+            flip = bits >> s & 1
             for depth, c in enumerate(stack):
                 base = k + c * per_card
-                out[base + q] = 1
-                out[base + 2 * players + s] = 1
-                out[base + 2 * players + squares + 1 + height - 1 - depth] = 1
-                if bits >> s & 1:
-                    out[base + per_card - 1] = 1
+                ones += (base + q, base + 2 * players + s, base + height_at + top - depth)
+                if flip:
+                    ones.append(base + per_card - 1)
     for q, gone in enumerate(state.removed_cards):
-        for c in gone:
-            out[k + c * per_card + players + q] = 1
+        ones += [k + c * per_card + players + q for c in gone]
     k += cards * per_card
+    values: list[tuple[int, int]] = []
     if state.step is None:
-        out[k + squares + 1] = 1
+        ones.append(k + squares + 1)
     else:
         square, moved, favours = state.step
-        out[k + square] = 1
-        out[k + squares + 2] = moved
-        out[k + squares + 3] = favours
+        ones.append(k + square)
+        values += [(k + squares + 2, moved), (k + squares + 3, favours)]
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1
+    for i, v in values:
+        out[i] = v
 
 
 def seat_names(players: int) -> list[str]:

@@ -76,6 +76,9 @@ __all__ = [
     "throne_state",
 ]
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
 THRONE = "castlerules_throne"
 """The OpenSpiel name of Throne."""
 ASCENT = "castlerules_ascent"
@@ -264,7 +267,7 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: ThroneGame) -> None:
         super().__init__(game)
-        # (engine state, objectives dealt so far in the round being dealt,
+        # (engine state, numbers of the cards dealt so far in the round being dealt,
         #  rounds fully dealt, elections finished, log)
         self._core = Shared((game.start, (), 0, 0, None))
 
@@ -280,12 +283,14 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, or CHANCE while a round's objectives are dealt, or TERMINAL."""
-        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
+        core = self._core.value
+        engine = core[0]
         if engine.phase == _OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if rounds_dealt < engine.round:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(engine.turn)
+            return _TERMINAL
+        if core[2] < engine.round:
+            return _CHANCE
+        turn: int = engine.turn
+        return turn
 
     def _legal_actions(self, player: int) -> list[int]:
         table: ThroneActions = self.get_game().table
@@ -294,10 +299,7 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next seat may be dealt, all equally likely (B4)."""
         table: ThroneActions = self.get_game().table
-        dealt = set(self._core.value[1])
-        outcomes = [k for k, mask in enumerate(table.cards) if mask not in dealt]
-        p = 1.0 / len(outcomes)
-        return [(k, p) for k in outcomes]
+        return table.outcomes(self._core.value[1])
 
     def _apply_action(self, action: int) -> None:
         game: ThroneGame = self.get_game()
@@ -305,11 +307,11 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         if rounds_dealt < engine.round:
             seat = len(dealt)
             log = ((_DEAL, seat, action, engine.round), log)
-            dealt += (game.table.cards[action],)
+            dealt += (action,)
             if len(dealt) == game.players:
                 number = engine.round
                 objectives = list(engine.objectives)
-                objectives[number - 1] = dealt
+                objectives[number - 1] = tuple(game.table.cards[k] for k in dealt)
                 engine = attrs.evolve(engine, objectives=tuple(objectives))
                 dealt, rounds_dealt = (), number
             self._core = Shared((engine, dealt, rounds_dealt, elections, log))

@@ -37,7 +37,7 @@ except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     ) from _err
 
 from castlerules import ascent, throne
-from castlerules.core.errors import ArgumentError
+from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.interop import (
     AscentActions,
     ThroneActions,
@@ -153,13 +153,19 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.table.legal(self.state_)
-        if action is None or int(action) not in legal:
-            raise ArgumentError(
-                f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
-            )
+        refused = ArgumentError(
+            f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
+        )
+        try:
+            code = int(action)
+            if not 0 <= code < self.table.count:
+                raise refused
+            move = self.table.move(code)
+            after = self.module.apply(self.state_, move)
+        except (TypeError, ValueError, IndexError, IllegalMove):
+            raise refused from None
         self._cumulative_rewards[agent] = 0.0
-        self.state_ = self.module.apply(self.state_, self.table.move(int(action)))
+        self.state_ = after
         if self.module.is_over(self.state_):
             scores = self.module.scores(self.state_)
             self.rewards = {a: float(scores[self._seat[a]]) for a in self.agents}

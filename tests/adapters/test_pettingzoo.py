@@ -142,6 +142,8 @@ def test_bad_arguments_are_typed_errors() -> None:
     env.reset(seed=1)
     with pytest.raises(ArgumentError, match="cannot play action 79: not legal here"):
         env.step(79)  # a No vote while placing
+    with pytest.raises(ArgumentError, match="cannot play action -1"):
+        env.step(-1)
     assert env.engine == throne.new_game(3, seed=1)
 
 

@@ -31,8 +31,61 @@ from typing import Any
 from castlerules import ascent, throne
 from castlerules.ascent.rules import CARDS_PER_SET
 from castlerules.core.errors import ArgumentError
+from castlerules.core.options import Note
 from castlerules.throne.moves import CLIMBS, NO, PASS, PLACES, YES
 from castlerules.throne.rules import derived
+
+NOTES: tuple[Note, ...] = (
+    Note(
+        "B4",
+        "adapters: the deal as chance nodes",
+        "OpenSpiel deals each round's objectives when the round starts (not all rounds at "
+        "new_game): one chance node per seat, in seat order, uniform over the cards not yet "
+        "dealt in that round (every set of objective_size characters, or the objective_deck "
+        "cards). This is the distribution of the engine's seeded deal.",
+    ),
+    Note(
+        "A18",
+        "adapters: the die as a chance node",
+        "The die rolled until it shows 1..n is one chance node with n outcomes, seat k "
+        "beginning with probability 1/n (the rerolls are folded in); with die='none' there "
+        "is no chance node and seat 0 begins.",
+        "die",
+    ),
+    Note(
+        "B11",
+        "adapters: a seat's information state",
+        "A seat's OpenSpiel observation is observation(state, seat) written out; its "
+        "information state adds the game so far as that seat saw it: every move, its own "
+        "deals and votes, the other seats' objectives only once their round is scored (B14) "
+        "and their votes only once the election is revealed.",
+        "no_cards_public",
+    ),
+    Note(
+        "B16",
+        "adapters: returns",
+        "The returns are the final scores (totals of the rounds, B14-B16; A15-A17), given "
+        "at the end only (0 before), as a general-sum game; the utility bounds are the "
+        "proved ranges (Throne 1..99 with the defaults, Ascent -21n..21n).",
+    ),
+    Note(
+        "B3",
+        "adapters: game parameters",
+        "OpenSpiel parameters are players, preset and every option by name; an option left "
+        "at the default value keeps the preset's value; lists are written 0/1/2 in brackets "
+        "([0/1/2/3/4/5/10]) and favours_per_move=0 stands for no limit.",
+    ),
+    Note(
+        "B11",
+        "adapters: what the search bots draw",
+        "The mcts bot and openspiel.determinize keep a seat's observation and draw what it "
+        "cannot see uniformly: the other seats' objectives of the round (distinct cards), "
+        "their face-down votes (No only with a No card left) and, when the No counts are "
+        "not public, those counts (0 to the round's allowance).",
+        "no_cards_public",
+    ),
+)
+"""The decisions taken by the adapters where the spec and the issue are silent."""
 
 MAX_OBJECTIVE_SETS = 200_000
 """Most distinct objective cards the Throne adapters accept as chance outcomes."""

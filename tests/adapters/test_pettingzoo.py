@@ -166,3 +166,15 @@ def test_missing_pettingzoo_is_one_line_naming_the_extra() -> None:
         "ImportError: castlerules.pettingzoo needs PettingZoo: "
         "pip install 'castlerules[pettingzoo]'"
     )
+
+
+def test_the_readme_examples_run() -> None:
+    """The README's Python blocks of the section on OpenSpiel and PettingZoo."""
+    from pathlib import Path
+
+    text = Path(__file__).parents[2].joinpath("README.md").read_text()
+    section = text.split("## Use it from OpenSpiel and PettingZoo")[1].split("\n## ")[0]
+    blocks = [b.split("```")[0] for b in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})

@@ -9,7 +9,9 @@ other on one core (``--proofs-fast`` for the docs' fast profile) and reports
 each job's time: their sum is the CPU cost of a proof run, which
 ``python -m proofs`` spreads over two processes (its budget is 120 s of wall
 time on 2 cores; the jobs' ``cost`` estimates used to schedule them come from
-here).  The figures go to standard output (``--json`` for machines); no test
+here).  ``--adapters`` compares random playouts through the OpenSpiel and
+PettingZoo adapters with the engine's (see ``bench_adapters.py``).  The figures go to
+standard output (``--json`` for machines); no test
 asserts them.
 """
 
@@ -160,7 +162,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--study-only", action="store_true", help="only the study benchmark")
     parser.add_argument("--study-games", type=int, default=200, help="games per reading")
     parser.add_argument("--study-rounds", type=int, default=2, help="1-and-2-worker rounds")
+    parser.add_argument(
+        "--adapters",
+        action="store_true",
+        help="only the OpenSpiel and PettingZoo adapters against the engine (bench_adapters.py)",
+    )
     args = parser.parse_args(argv)
+    if args.adapters:
+        import bench_adapters
+
+        rows = [
+            row
+            for name in args.game or sorted(GAMES, reverse=True)
+            for players in args.players or [4 if name == "throne" else 2]
+            for row in bench_adapters.compare(name, players, args.seconds, args.seed)
+        ]
+        if args.json:
+            json.dump({"adapters": rows}, sys.stdout, indent=2)
+            print()
+        else:
+            bench_adapters.show(rows)
+        return 0
     report: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),

@@ -1,4 +1,4 @@
-"""Computer players: ``random``, ``greedy`` and ``montecarlo``, for both games.
+"""Computer players: ``random``, ``greedy``, ``montecarlo`` and ``mcts``, for both games.
 
 A bot is a callable ``choose(state, seat) -> move``, deterministic for its
 seed (:func:`make_bot`).  Bots look only at what their seat may know: the
@@ -36,6 +36,13 @@ another seat's objective, never another seat's vote).  They are used by
     the real position with every part the seat may not see replaced by a
     sample consistent with ``observation(state, seat)`` (:func:`determinize`).
     Its draws come from the stream ``play.bot.SEAT`` of the seed.
+``mcts`` (``mcts:N``: N simulations a move)
+    OpenSpiel's Monte Carlo tree search (information-set MCTS for Throne) on
+    the games of :mod:`castlerules.openspiel`; see :mod:`castlerules.mcts_bot`.
+    Needs the ``openspiel`` extra.
+
+A kind may carry one parameter after a colon (``mcts:200``); only the kinds
+that take one accept it (:func:`check_kind`).
 
 >>> from castlerules import throne
 >>> state = throne.new_game(players=3, seed=1)
@@ -62,6 +69,7 @@ __all__ = [
     "MonteCarloBot",
     "RandomBot",
     "ascent_greedy",
+    "check_kind",
     "determinize",
     "make_bot",
     "throne_greedy",
@@ -329,34 +337,56 @@ class MonteCarloBot:
 # The registry
 
 
-def _random(module: Any, seat: int, seed: int) -> Bot:
+def _plain(kind: str, arg: str) -> None:
+    if arg:
+        raise ArgumentError(f"the {kind} bot takes no parameter (write {kind}, not {kind}:{arg})")
+
+
+def _random(module: Any, seat: int, seed: int, arg: str) -> Bot:
+    _plain("random", arg)
     return RandomBot(Rng.from_seed(seed, _stream(seat)), module)
 
 
-def _greedy(module: Any, seat: int, seed: int) -> Bot:
+def _greedy(module: Any, seat: int, seed: int, arg: str) -> Bot:
+    _plain("greedy", arg)
     if module is throne:
         return throne_greedy
     return ascent_greedy
 
 
-def _montecarlo(module: Any, seat: int, seed: int) -> Bot:
+def _montecarlo(module: Any, seat: int, seed: int, arg: str) -> Bot:
+    _plain("montecarlo", arg)
     return MonteCarloBot(Rng.from_seed(seed, _stream(seat)), module)
 
 
-FACTORIES: dict[str, Callable[[Any, int, int], Bot]] = {
+def _mcts(module: Any, seat: int, seed: int, arg: str) -> Bot:
+    from castlerules.mcts_bot import MctsBot, simulations_of
+
+    return MctsBot(module, seat, seed, simulations_of(arg))
+
+
+FACTORIES: dict[str, Callable[[Any, int, int, str], Bot]] = {
     "random": _random,
     "greedy": _greedy,
     "montecarlo": _montecarlo,
+    "mcts": _mcts,
 }
-"""``kind -> factory(module, seat, seed)``: every kind of bot, by name (add one here)."""
+"""``kind -> factory(module, seat, seed, parameter)``: every kind of bot, by name
+(add one here); ``parameter`` is the text after ``KIND:``, or ``""``."""
 
 KINDS: tuple[str, ...] = tuple(FACTORIES)
 """The kinds of bot, by name."""
 
 
+def check_kind(kind: str) -> tuple[str, str]:
+    """``"mcts:200"`` -> ``("mcts", "200")``; an ``ArgumentError`` for an unknown kind."""
+    name, _sep, arg = kind.partition(":")
+    if name not in FACTORIES:
+        raise ArgumentError(f"unknown bot {kind!r}; the bots are: {', '.join(FACTORIES)}")
+    return name, arg
+
+
 def make_bot(kind: str, module: Any, seat: int, seed: int) -> Bot:
     """A bot of ``kind`` for ``seat`` of a game of ``module``, its draws from ``seed``."""
-    factory = FACTORIES.get(kind)
-    if factory is None:
-        raise ArgumentError(f"unknown bot {kind!r}; the bots are: {', '.join(FACTORIES)}")
-    return factory(module, seat, seed)
+    name, arg = check_kind(kind)
+    return FACTORIES[name](module, seat, seed, arg)

@@ -83,7 +83,7 @@ def add_parser(sub: Any, name: str) -> None:
         metavar="SEAT=KIND",
         action="append",
         default=[],
-        help="a computer player for SEAT: random, greedy or montecarlo (repeatable)",
+        help="a computer player for SEAT: random, greedy, montecarlo or mcts[:N] (repeatable)",
     )
     common.add_rules_arguments(parser)
     parser.add_argument(

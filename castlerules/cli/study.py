@@ -24,7 +24,7 @@ import sys
 import textwrap
 from typing import Any
 
-from castlerules.bots import FACTORIES
+from castlerules.bots import FACTORIES, check_kind
 from castlerules.cli import common
 from castlerules.core import ArgumentError, RulesError
 
@@ -104,8 +104,7 @@ def _bots(players: int, every: str, texts: list[str]) -> tuple[str, ...]:
         seen.add(seat)
         kinds[seat] = kind.strip().lower()
     for kind in kinds:
-        if kind not in FACTORIES:
-            raise ArgumentError(f"unknown bot {kind!r}; the bots are: {', '.join(FACTORIES)}")
+        check_kind(kind)
     return tuple(kinds)
 
 

@@ -194,10 +194,7 @@ class Study:
                 f"{self.players} seats need {self.players} bots, not {len(self.bots)}"
             )
         for kind in self.bots:
-            if kind not in bots.FACTORIES:
-                raise ArgumentError(
-                    f"unknown bot {kind!r}; the bots are: {', '.join(bots.FACTORIES)}"
-                )
+            bots.check_kind(kind)
         if len(self.readings) < 2:
             raise ArgumentError("a study compares two or more readings (give --reading twice)")
         names = [r.name for r in self.readings]

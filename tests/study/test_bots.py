@@ -83,7 +83,7 @@ def play(module: Any, players: int, kinds: list[str], seed: int, rules: Any = No
 
 
 def test_bots_are_seeded() -> None:
-    for kind in bots.KINDS:
+    for kind in ("random", "greedy", "montecarlo"):  # mcts: tests/adapters/test_mcts_bot.py
         a = play(ascent, 2, [kind, "random"], seed=4)
         b = play(ascent, 2, [kind, "random"], seed=4)
         assert ascent.to_text(a) == ascent.to_text(b)
@@ -107,11 +107,13 @@ def test_montecarlo_plays_throne_against_greedy() -> None:
 
 
 def test_the_registry_and_the_command_lines_names() -> None:
-    assert cli_bots.KINDS == bots.KINDS == ("random", "greedy", "montecarlo")
+    assert cli_bots.KINDS == bots.KINDS == ("random", "greedy", "montecarlo", "mcts")
     assert cli_bots.make_bot("greedy", throne, 0, 1) is bots.throne_greedy
     with pytest.raises(ArgumentError, match="unknown bot 'clever'; the bots are: random"):
         cli_bots.make_bot("clever", throne, 0, 1)
     with pytest.raises(ArgumentError, match="unknown bot"):
         bots.make_bot("clever", ascent, 0, 1)
+    with pytest.raises(ArgumentError, match="the greedy bot takes no parameter"):
+        bots.make_bot("greedy:3", ascent, 0, 1)
     with pytest.raises(ArgumentError, match="playouts"):
         bots.MonteCarloBot(Rng.from_seed(1), throne, playouts=0)

@@ -1,0 +1,466 @@
+"""Numbered actions, chance outcomes and seat views, for the OpenSpiel and PettingZoo adapters.
+
+Game-AI libraries speak in integers (an action is a number in
+``0..num_distinct_actions-1``) and flat vectors of numbers.  This module turns
+the engines' moves and views into those, with the standard library only, so
+that both adapters (:mod:`castlerules.openspiel`, :mod:`castlerules.pettingzoo`)
+share one numbering and one encoding, and nothing here needs the optional
+libraries.
+
+Every number comes from the game's :class:`Rules` (the real moves of these
+rules, not a padded superset); every view of a seat is computed from
+``observation(state, seat)`` alone, so it can carry nothing that seat may not
+know.
+
+>>> from castlerules import throne
+>>> table = ThroneActions(throne.Rules(), players=4)
+>>> table.count  # 13 characters x 5 placement floors, 13 climbs, Yes and No
+80
+>>> s = throne.new_game(4, seed=7)
+>>> table.move(table.code(throne.Place("C", 3))) == throne.Place("C", 3)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from castlerules import ascent, throne
+from castlerules.ascent.rules import CARDS_PER_SET
+from castlerules.core.errors import ArgumentError
+from castlerules.core.options import Note
+from castlerules.throne.moves import CLIMBS, NO, PASS, PLACES, YES
+from castlerules.throne.rules import derived
+
+NOTES: tuple[Note, ...] = (
+    Note(
+        "B4",
+        "adapters: the deal as chance nodes",
+        "OpenSpiel deals each round's objectives when the round starts (not all rounds at "
+        "new_game): one chance node per seat, in seat order, uniform over the cards not yet "
+        "dealt in that round (every set of objective_size characters, or the objective_deck "
+        "cards). This is the distribution of the engine's seeded deal.",
+    ),
+    Note(
+        "A18",
+        "adapters: the die as a chance node",
+        "The die rolled until it shows 1..n is one chance node with n outcomes, seat k "
+        "beginning with probability 1/n (the rerolls are folded in); with die='none' there "
+        "is no chance node and seat 0 begins.",
+        "die",
+    ),
+    Note(
+        "B11",
+        "adapters: a seat's information state",
+        "A seat's OpenSpiel observation is observation(state, seat) written out; its "
+        "information state adds the game so far as that seat saw it: every move, its own "
+        "deals and votes, the other seats' objectives only once their round is scored (B14) "
+        "and their votes only once the election is revealed.",
+        "no_cards_public",
+    ),
+    Note(
+        "B16",
+        "adapters: returns",
+        "The returns are the final scores (totals of the rounds, B14-B16; A15-A17), given "
+        "at the end only (0 before), as a general-sum game; the utility bounds are the "
+        "proved ranges (Throne 1..99 with the defaults, Ascent -21n..21n).",
+    ),
+    Note(
+        "B3",
+        "adapters: game parameters",
+        "OpenSpiel parameters are players, preset and every option by name; an option left "
+        "at the default value keeps the preset's value; lists are written 0/1/2 in brackets "
+        "([0/1/2/3/4/5/10]) and favours_per_move=0 stands for no limit.",
+    ),
+    Note(
+        "B11",
+        "adapters: what the search bots draw",
+        "The mcts bot and openspiel.determinize keep a seat's observation and draw what it "
+        "cannot see uniformly: the other seats' objectives of the round (distinct cards), "
+        "their face-down votes (No only with a No card left) and, when the No counts are "
+        "not public, those counts (0 to the round's allowance).",
+        "no_cards_public",
+    ),
+)
+"""The decisions taken by the adapters where the spec and the issue are silent."""
+
+MAX_OBJECTIVE_SETS = 200_000
+"""Most distinct objective cards the Throne adapters accept as chance outcomes."""
+
+
+# ---------------------------------------------------------------------------
+# Throne
+
+
+class ThroneActions:
+    """The actions of Throne under ``rules``, numbered.
+
+    ``Place(c, f)`` is ``c * len(placement_floors) + j`` where ``f`` is the
+    ``j``-th placement floor (B6); then one ``Climb`` per character (B8), then
+    ``Vote(True)`` and ``Vote(False)`` (B11), then ``Pass`` if the rules allow
+    it.  Chance outcomes (the deal of an objective, B4) are numbered apart:
+    outcome ``k`` is the ``k``-th card of :attr:`cards` (every set of
+    ``objective_size`` characters, as bit masks in increasing order, or the
+    cards of ``objective_deck``).
+    """
+
+    def __init__(self, rules: throne.Rules, players: int) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        n = rules.characters
+        floors = rules.placement_floors
+        moves: list[throne.Move] = [PLACES[c][f] for c in range(n) for f in floors]
+        moves += CLIMBS[:n]
+        moves += [YES, NO]
+        if rules.allow_pass:
+            moves.append(PASS)
+        self.moves: tuple[throne.Move, ...] = tuple(moves)
+        self.count = len(moves)
+        self._by_id = {id(m): k for k, m in enumerate(moves)}
+        self._by_value = {m: k for k, m in enumerate(moves)}
+        if rules.objective_deck is not None:
+            index = derived(rules).index
+            cards = [sum(1 << index[ch] for ch in card) for card in rules.objective_deck]
+        else:
+            total = math.comb(n, rules.objective_size)
+            if total > MAX_OBJECTIVE_SETS:
+                raise ArgumentError(
+                    f"these rules have {total} possible objectives; the adapters deal at most "
+                    f"{MAX_OBJECTIVE_SETS} (use fewer characters or an objective_deck)"
+                )
+            cards = sorted(
+                sum(1 << i for i in combo)
+                for combo in itertools.combinations(range(n), rules.objective_size)
+            )
+        self.cards: tuple[int, ...] = tuple(cards)
+        self.card_index = {mask: k for k, mask in enumerate(self.cards)}
+        total = len(self.cards)
+        # The chance outcomes of a deal after ``d`` cards of the round (each 1 / (total - d)),
+        # before removing the dealt ones (see ``outcomes``).
+        self._uniform = [
+            [(k, 1.0 / (total - d)) for k in range(total)] for d in range(min(players, total))
+        ]
+        letters = rules.letters()
+        self.card_names: tuple[str, ...] = tuple(
+            "".join(ch for i, ch in enumerate(letters) if mask >> i & 1) for mask in cards
+        )
+
+    def code(self, move: throne.Move) -> int:
+        """The number of an engine move."""
+        k = self._by_id.get(id(move))
+        return k if k is not None else self._by_value[move]
+
+    def move(self, code: int) -> throne.Move:
+        """The engine move of a number."""
+        return self.moves[code]
+
+    def outcomes(self, dealt: Sequence[int]) -> list[tuple[int, float]]:
+        """The next deal's chance outcomes when the cards numbered ``dealt`` are out (B4):
+        every other card, each equally likely, in increasing order."""
+        base = self._uniform[len(dealt)]
+        out: list[tuple[int, float]] = []
+        start = 0
+        for k in sorted(dealt):
+            out += base[start:k]
+            start = k + 1
+        out += base[start:]
+        return out
+
+    def legal(self, state: throne.State) -> list[int]:
+        """The numbers of the legal moves, in increasing order."""
+        codes = list(map(self._by_id.__getitem__, map(id, throne.legal_moves(state))))
+        codes.sort()
+        return codes
+
+    def max_round_length(self) -> int:
+        """The most moves a round can last (the proofs' ranking bound, plus the last move).
+
+        ``proofs.throne.measure_bound`` proves that every move of a round
+        raises a ranking function that starts at 0 and never exceeds
+        ``n * (characters * (7 + n) + n - 1) + n - 1`` for ``n`` players;
+        the move that ends the round is counted on top.
+        """
+        n = self.players
+        return n * (self.rules.characters * (self.rules.throne_floor + n) + n - 1) + n - 1 + 1
+
+    def max_game_length(self) -> int:
+        """The most player moves of a game: rounds times :meth:`max_round_length`."""
+        return self.rules.rounds * self.max_round_length()
+
+    def utility_bounds(self) -> tuple[int, int]:
+        """The lowest and highest final score of a seat (B14, B15).
+
+        A round scores 0 up to the best castle of the favourites
+        (``derived(rules).max_points``); in a bonus round a 0 counts as
+        ``bonus_points``, so such a round scores at least the smaller of that
+        and the least positive value of a floor.
+        """
+        rules = self.rules
+        best = derived(rules).max_points
+        positive = [p for p in rules.points if p > 0]
+        low = high = 0
+        for number in range(1, rules.rounds + 1):
+            if number in rules.bonus_rounds:
+                low += min([rules.bonus_points, *positive])
+                high += max(best, rules.bonus_points)
+            else:
+                high += best
+        return low, high
+
+
+def throne_view(obs: throne.Observation) -> str:
+    """A seat's view as one line of text, built from the :class:`Observation` only."""
+    letters = obs.rules.letters()
+
+    def name(floor: int) -> str:
+        return "-" if floor == 0 else "x" if floor < 0 else str(floor)
+
+    def cards(mask: frozenset[str]) -> str:
+        return "".join(sorted(mask)) or "-"
+
+    parts = [
+        f"seat {obs.seat}",
+        f"round {obs.round}",
+        obs.phase,
+        f"turn {'-' if obs.turn is None else obs.turn}",
+        "castle " + " ".join(f"{ch}{name(f)}" for ch, f in zip(letters, obs.floors, strict=True)),
+        "no " + "/".join("?" if n is None else str(n) for n in obs.no_cards),
+        "objective " + cards(obs.objective),
+        "voted " + "".join("v" if v else "." for v in obs.voted),
+        "vote " + ("-" if obs.vote is None else "yes" if obs.vote else "no"),
+        f"passes {obs.passes}",
+    ]
+    for number, (deal, result, king) in enumerate(
+        zip(obs.revealed, obs.round_scores, obs.kings, strict=True), start=1
+    ):
+        parts.append(
+            f"round {number}: "
+            + " ".join(cards(d) for d in deal)
+            + " scores "
+            + "/".join(map(str, result))
+            + f" king {king or '-'}"
+        )
+    return "; ".join(parts)
+
+
+def throne_tensor_size(rules: throne.Rules, players: int) -> int:
+    """The length of :func:`throne_tensor` for these rules and players."""
+    n, r = rules.characters, rules.rounds
+    return (
+        players  # seat
+        + r  # round
+        + 4  # phase
+        + players  # turn
+        + n * 9  # floor of each character: eliminated, unplaced, 1..7
+        + players * 2  # No cards (count, and 1 if known)
+        + n  # own objective
+        + players  # voted
+        + 2  # own vote: yes, no
+        + 1  # passes
+        + r * players * n  # revealed objectives
+        + r * players  # round scores
+        + r * (n + 1)  # kings (n + 1: no king)
+    )
+
+
+_PHASE_INDEX = {name: k for k, name in enumerate(("placement", "movement", "election", "over"))}
+
+
+def throne_tensor(obs: throne.Observation, out: Any, offset: int = 0) -> None:
+    """Write a seat's view into ``out[offset:]`` (a zeroed NumPy float vector or a list),
+    from the Observation.
+
+    One-hot blocks for the seat, the round, the phase, the seat to act and
+    each character's floor; counts as numbers; objectives as bits.
+    """
+    rules, players = obs.rules, obs.players
+    n, r = rules.characters, rules.rounds
+    index = derived(rules).index
+    k = offset
+    ones = [k + obs.seat]
+    values: list[tuple[int, int]] = []
+    k += players
+    ones.append(k + obs.round - 1)
+    k += r
+    ones.append(k + _PHASE_INDEX[obs.phase])
+    k += 4
+    if obs.turn is not None:
+        ones.append(k + obs.turn)
+    k += players
+    ones += [k + c * 9 + floor + 1 for c, floor in enumerate(obs.floors)]
+    k += n * 9
+    for seat, count in enumerate(obs.no_cards):
+        if count is not None:
+            values.append((k + 2 * seat, count))
+            ones.append(k + 2 * seat + 1)
+    k += players * 2
+    ones += [k + index[ch] for ch in obs.objective]
+    k += n
+    ones += [k + seat for seat, voted in enumerate(obs.voted) if voted]
+    k += players
+    if obs.vote is not None:
+        ones.append(k + (0 if obs.vote else 1))
+    k += 2
+    values.append((k, obs.passes))
+    k += 1
+    for number, deal in enumerate(obs.revealed):
+        for seat, card in enumerate(deal):
+            base = k + (number * players + seat) * n
+            ones += [base + index[ch] for ch in card]
+    k += r * players * n
+    for number, result in enumerate(obs.round_scores):
+        values += [(k + number * players + seat, v) for seat, v in enumerate(result)]
+    k += r * players
+    for number, king in enumerate(obs.kings):
+        ones.append(k + number * (n + 1) + (n if king is None else index[king]))
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1
+    for i, v in values:
+        out[i] = v
+
+
+# ---------------------------------------------------------------------------
+# Ascent
+
+
+class AscentActions:
+    """The actions of Ascent for ``players`` seats, numbered.
+
+    ``Advance`` of card number ``c`` (A3) is ``c``; ``Favour`` of card ``c``
+    (A10) is ``6 * players + c``; ``EndTurn`` (A12) is ``12 * players``.
+    Card numbers are the engine's (``owner * 6 + 6 - value``); only the
+    ``6 * players`` cards in play are numbered.
+    """
+
+    def __init__(self, rules: ascent.Rules, players: int) -> None:
+        if not isinstance(players, int) or players not in ascent.PLAYERS:
+            raise ArgumentError(
+                f"players must be a whole number in {ascent.PLAYERS.start}.."
+                f"{ascent.PLAYERS.stop - 1}, not {players!r}"
+            )
+        self.rules = rules
+        self.players = players
+        cards = CARDS_PER_SET * players
+        from castlerules.ascent.moves import ADVANCES, END, FAVOURS
+
+        moves: list[ascent.Move] = [*ADVANCES[:cards], *FAVOURS[:cards], END]
+        self.moves: tuple[ascent.Move, ...] = tuple(moves)
+        self.count = len(moves)
+        self._by_id = {id(m): k for k, m in enumerate(moves)}
+        self._by_value = {m: k for k, m in enumerate(moves)}
+
+    def code(self, move: ascent.Move) -> int:
+        """The number of an engine move."""
+        k = self._by_id.get(id(move))
+        return k if k is not None else self._by_value[move]
+
+    def move(self, code: int) -> ascent.Move:
+        """The engine move of a number."""
+        return self.moves[code]
+
+    def legal(self, state: ascent.State) -> list[int]:
+        """The numbers of the legal moves, in increasing order."""
+        codes = list(map(self._by_id.__getitem__, map(id, ascent.legal_moves(state))))
+        codes.sort()
+        return codes
+
+    def max_game_length(self) -> int:
+        """The most moves of a game (proofs: ``ascent.termination``).
+
+        At most ``Rules.advance_bound(n) = 6 n squares`` Advances; each turn
+        begins with an Advance and has at most ``6 n`` favours and one EndTurn.
+        """
+        return self.rules.advance_bound(self.players) * (CARDS_PER_SET * self.players + 2)
+
+    def utility_bounds(self) -> tuple[int, int]:
+        """Every score lies in ``[-21 n, 21 n]`` (proofs: ``ascent.scores``; A15, A16)."""
+        bound = 21 * self.players
+        return -bound, bound
+
+
+def ascent_tensor_size(rules: ascent.Rules, players: int) -> int:
+    """The length of :func:`ascent_tensor` for these rules and players."""
+    cards = CARDS_PER_SET * players
+    per_card = players + players + (rules.squares + 1) + cards + 1
+    return players + cards * per_card + (rules.squares + 2) + 2
+
+
+def ascent_tensor(state: ascent.State, out: Any, offset: int = 0) -> None:
+    """Write a position of Ascent (public: A hides nothing) into ``out[offset:]``.
+
+    The seat to act (one-hot); per card: the column it stands in or the
+    column it was removed from (one-hot each), its square (one-hot), its
+    height in the stack from the bottom (one-hot) and whether it is flipped;
+    then the turn's step (square one-hot, or the last slot at the start of a
+    turn; the moved cards and the favours taken, as numbers).
+    """
+    players = len(state.columns)
+    squares = state.rules.squares
+    cards = CARDS_PER_SET * players
+    per_card = 2 * players + squares + 1 + cards + 1
+    k = offset
+    ones: list[int] = []
+    if state.actor >= 0:
+        ones.append(k + state.actor)
+    k += players
+    height_at = 2 * players + squares + 1
+    for q, column in enumerate(state.columns):
+        bits = state.flipped[q]
+        for s, stack in enumerate(column):
+            if not stack:
+                continue
+            top = len(stack) - 1
+            flip = bits >> s & 1
+            for depth, c in enumerate(stack):
+                base = k + c * per_card
+                ones += (base + q, base + 2 * players + s, base + height_at + top - depth)
+                if flip:
+                    ones.append(base + per_card - 1)
+    for q, gone in enumerate(state.removed_cards):
+        ones += [k + c * per_card + players + q for c in gone]
+    k += cards * per_card
+    values: list[tuple[int, int]] = []
+    if state.step is None:
+        ones.append(k + squares + 1)
+    else:
+        square, moved, favours = state.step
+        ones.append(k + square)
+        values += [(k + squares + 2, moved), (k + squares + 3, favours)]
+    if isinstance(out, list):
+        for i in ones:
+            out[i] = 1.0
+    else:
+        out[ones] = 1
+    for i, v in values:
+        out[i] = v
+
+
+def seat_names(players: int) -> list[str]:
+    """The agent names of the PettingZoo environments: ``seat_0``, ``seat_1``, ..."""
+    return [f"seat_{q}" for q in range(players)]
+
+
+def options_from(rules_cls: type, preset: str, options: Sequence[tuple[str, object]]) -> Any:
+    """A ``Rules`` from a preset name and ``(option, value)`` pairs (text values are parsed).
+
+    >>> options_from(throne.Rules, "ORIGINAL", [("allow_pass", "true")]).allow_pass
+    True
+    """
+    from castlerules.options_text import parse_value
+
+    base = rules_cls.preset(preset)  # type: ignore[attr-defined]
+    changes: dict[str, object] = {}
+    for name, value in options:
+        changes[name] = parse_value(rules_cls, name, value) if isinstance(value, str) else value
+    if not changes:
+        return base
+    import attrs
+
+    return attrs.evolve(base, **changes)

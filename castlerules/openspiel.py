@@ -1,0 +1,702 @@
+"""Throne and Ascent as OpenSpiel games: ``pyspiel.load_game("castlerules_throne")``.
+
+Importing this module registers two Python games with
+``pyspiel.register_game`` (needs ``pip install 'castlerules[openspiel]'``):
+
+``castlerules_throne``
+    Parameters: ``players`` (3..6, default 4), ``preset`` (``SEED`` or
+    ``ORIGINAL``) and every option of :class:`castlerules.throne.Rules` by
+    name (booleans and whole numbers as such, the other options as their
+    command-line text, e.g. ``points="0,1,2,3,4,5,10"``).  Chance deals each
+    seat's objective at the start of every round (B4), one chance node per
+    seat, uniformly among the cards not dealt yet in that round.  Imperfect
+    information: a seat's observation is ``observation(state, seat)``; its
+    information state adds the moves it has seen (other seats' votes only
+    once revealed, B11).
+``castlerules_ascent``
+    Parameters: ``players`` (2..6, default 2), ``preset`` (``DEFAULT``,
+    ``GENEROUS``, ``HARSH``) and every option of
+    :class:`castlerules.ascent.Rules`.  Chance: the die that designates the
+    first player (A18), one chance node with one outcome per seat.  Perfect
+    information.
+
+Both: the returns are the final scores (B14-B16, A15-A17; 0 before the end),
+general-sum; the utility bounds and the maximum game length are the proved
+ones (see :mod:`castlerules.interop`).  ``engine_state(state)`` gives the
+castlerules state behind an OpenSpiel state.
+
+>>> import pyspiel
+>>> import castlerules.openspiel
+>>> game = pyspiel.load_game("castlerules_throne", {"players": 3})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 1716)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "castlerules.openspiel needs OpenSpiel: pip install 'castlerules[openspiel]'"
+    ) from _err
+
+import attrs
+
+from castlerules import ascent, throne
+from castlerules.core.chance import Rng
+from castlerules.core.errors import ArgumentError
+from castlerules.interop import (
+    AscentActions,
+    ThroneActions,
+    ascent_tensor,
+    ascent_tensor_size,
+    options_from,
+    throne_tensor,
+    throne_tensor_size,
+    throne_view,
+)
+from castlerules.throne.state import ELECTION
+from castlerules.throne.state import OVER as _OVER
+
+__all__ = [
+    "ASCENT",
+    "THRONE",
+    "ascent_state",
+    "determinize",
+    "engine_state",
+    "game_of",
+    "params_of",
+    "resampler",
+    "rules_of",
+    "throne_state",
+]
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+THRONE = "castlerules_throne"
+"""The OpenSpiel name of Throne."""
+ASCENT = "castlerules_ascent"
+"""The OpenSpiel name of Ascent."""
+
+
+def option_text(value: object) -> str:
+    """An option value as a text parameter: ``none``, ``[0/1/2]`` (a list), the text itself.
+
+    Lists are written with ``/`` so that the game's name (``castlerules_throne(...)``,
+    which separates parameters with commas) can be read back.
+    """
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        return "[" + "/".join(map(str, value)) + "]"
+    return str(value)
+
+
+def _parameters(rules_cls: type, players: int, preset: str) -> dict[str, Any]:
+    """The parameter specification: players, preset and every option with its default."""
+    spec: dict[str, Any] = {"players": players, "preset": preset}
+    for field in attrs.fields(rules_cls):
+        value = field.default
+        if field.type in ("bool", "int"):
+            spec[field.name] = value
+        elif field.type == "int | None":  # 0 stands for None (no limit)
+            spec[field.name] = 0 if value is None else value
+        else:
+            spec[field.name] = option_text(value)
+    return spec
+
+
+def rules_of(rules_cls: type, params: dict[str, Any]) -> Any:
+    """The :class:`Rules` of OpenSpiel game parameters.
+
+    An option left at its default value keeps the preset's value (so
+    ``{"preset": "ORIGINAL"}`` is the ORIGINAL rules); any other value
+    replaces it.  A bad value raises :class:`~castlerules.core.ArgumentError`.
+    """
+    defaults = _parameters(rules_cls, 0, "")
+    nullable = {f.name for f in attrs.fields(rules_cls) if f.type == "int | None"}
+    changes: list[tuple[str, object]] = []
+    for name, value in params.items():
+        if name in ("players", "preset") or value == defaults[name]:
+            continue
+        if name in nullable and value == 0:
+            changes.append((name, None))
+        else:
+            changes.append((name, value.replace("/", ",") if isinstance(value, str) else value))
+    return options_from(rules_cls, str(params.get("preset", "")), changes)
+
+
+_THRONE_TYPE = pyspiel.GameType(
+    short_name=THRONE,
+    long_name="castlerules Throne",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=throne.PLAYERS.stop - 1,
+    min_num_players=throne.PLAYERS.start,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_parameters(throne.Rules, 4, "SEED"),
+)
+
+_ASCENT_TYPE = pyspiel.GameType(
+    short_name=ASCENT,
+    long_name="castlerules Ascent",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=ascent.PLAYERS.stop - 1,
+    min_num_players=ascent.PLAYERS.start,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_parameters(ascent.Rules, 2, "DEFAULT"),
+)
+
+
+def _players(params: dict[str, Any], allowed: range) -> int:
+    players = params.get("players")
+    if not isinstance(players, int) or players not in allowed:
+        raise ArgumentError(
+            f"players must be a whole number in {allowed.start}..{allowed.stop - 1}, "
+            f"not {players!r}"
+        )
+    return players
+
+
+# ---------------------------------------------------------------------------
+# Throne
+
+
+class ThroneGame(pyspiel.Game):  # type: ignore[misc]
+    """Throne as an OpenSpiel game (see the module's description)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(_THRONE_TYPE.parameter_specification) | dict(params or {})
+        players = _players(params, throne.PLAYERS)
+        self.rules: throne.Rules = rules_of(throne.Rules, params)
+        self.table = ThroneActions(self.rules, players)
+        low, high = self.table.utility_bounds()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.table.count,
+            max_chance_outcomes=len(self.table.cards),
+            num_players=players,
+            min_utility=float(low),
+            max_utility=float(high),
+            max_game_length=self.table.max_game_length(),
+        )
+        super().__init__(_THRONE_TYPE, info, params)
+        self.players = players
+        blank = ((0,) * players,) * self.rules.rounds
+        self.start = attrs.evolve(throne.new_game(players, self.rules), objectives=blank)
+        self.obs_size = throne_tensor_size(self.rules, players)
+        # History block of the information state: (kind, value) per entry.
+        self.history_size = 2 * (self.table.max_game_length() + self.rules.rounds * players)
+
+    def new_initial_state(self) -> ThroneState:
+        """The start of a game: a chance node deals seat 0's first objective."""
+        return ThroneState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ThroneObserver:
+        """The observer of a seat (perfect recall: the information state)."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError("only a seat's own view (public and its private information)")
+        return ThroneObserver(self, recall)
+
+
+class Shared:
+    """An immutable value held by an OpenSpiel state.
+
+    OpenSpiel clones a Python state by deep-copying its attributes; an
+    immutable engine state need not be copied, so :meth:`__deepcopy__` returns
+    the same object (pickling, for serialization, is the ordinary one).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: Any) -> Shared:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Shared, (self.value,))
+
+
+# Log entries of a Throne game: (kind, seat, value, tag), kept as a linked list
+# ((entry, previous), None at the start) so that a clone shares it.
+_DEAL, _MOVE, _VOTE = 0, 1, 2
+Log = tuple[tuple[int, int, int, int], Any] | None
+
+
+def _entries(log: Log) -> list[tuple[int, int, int, int]]:
+    out = []
+    while log is not None:
+        entry, log = log
+        out.append(entry)
+    out.reverse()
+    return out
+
+
+class ThroneState(pyspiel.State):  # type: ignore[misc]
+    """A Throne position in OpenSpiel: the engine state and the log of what happened.
+
+    :attr:`engine` is the castlerules state; the objectives of a round not yet
+    dealt are 0 (no favourite).
+    """
+
+    def __init__(self, game: ThroneGame) -> None:
+        super().__init__(game)
+        # (engine state, numbers of the cards dealt so far in the round being dealt,
+        #  rounds fully dealt, elections finished, log)
+        self._core = Shared((game.start, (), 0, 0, None))
+
+    @property
+    def engine(self) -> throne.State:
+        """The castlerules state (objectives of rounds not dealt yet: 0)."""
+        engine: throne.State = self._core.value[0]
+        return engine
+
+    def _chance(self) -> bool:
+        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
+        return bool(rounds_dealt < engine.round and engine.phase != _OVER)
+
+    def current_player(self) -> int:
+        """The seat to act, or CHANCE while a round's objectives are dealt, or TERMINAL."""
+        core = self._core.value
+        engine = core[0]
+        if engine.phase == _OVER:
+            return _TERMINAL
+        if core[2] < engine.round:
+            return _CHANCE
+        turn: int = engine.turn
+        return turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        table: ThroneActions = self.get_game().table
+        return table.legal(self._core.value[0])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards the next seat may be dealt, all equally likely (B4)."""
+        table: ThroneActions = self.get_game().table
+        return table.outcomes(self._core.value[1])
+
+    def _apply_action(self, action: int) -> None:
+        game: ThroneGame = self.get_game()
+        engine, dealt, rounds_dealt, elections, log = self._core.value
+        if rounds_dealt < engine.round:
+            seat = len(dealt)
+            log = ((_DEAL, seat, action, engine.round), log)
+            dealt += (action,)
+            if len(dealt) == game.players:
+                number = engine.round
+                objectives = list(engine.objectives)
+                objectives[number - 1] = tuple(game.table.cards[k] for k in dealt)
+                engine = attrs.evolve(engine, objectives=tuple(objectives))
+                dealt, rounds_dealt = (), number
+            self._core = Shared((engine, dealt, rounds_dealt, elections, log))
+            return
+        seat = engine.turn
+        move = game.table.moves[action]
+        if move.__class__ is throne.Vote:
+            log = ((_VOTE, seat, action, elections), log)
+            engine = throne.apply(engine, move)
+            if engine.phase != ELECTION:
+                elections += 1
+        else:
+            log = ((_MOVE, seat, action, 0), log)
+            engine = throne.apply(engine, move)
+        self._core = Shared((engine, dealt, rounds_dealt, elections, log))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game: ThroneGame = self.get_game()
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"objective {game.table.card_names[action]}"
+        return str(game.table.moves[action])
+
+    def is_terminal(self) -> bool:
+        """Whether the last round has been scored (B3)."""
+        return bool(self._core.value[0].phase == _OVER)
+
+    def returns(self) -> list[float]:
+        """The final scores (B14-B16) once the game is over, else zeros."""
+        engine = self._core.value[0]
+        if engine.phase != _OVER:
+            return [0.0] * engine.players
+        return [float(v) for v in throne.scores(engine)]
+
+    def __str__(self) -> str:
+        return throne.to_text(self._core.value[0])
+
+    def next_deal(self) -> tuple[int, int]:
+        """At a chance node: the round and the seat of the objective it deals (B4)."""
+        engine, dealt, _rounds_dealt, _elections, _log = self._core.value
+        return engine.round, len(dealt)
+
+    def visible_log(self, seat: int) -> list[tuple[int, int, int]]:
+        """The game so far as ``seat`` knows it: (kind, seat, value), value -1 when hidden.
+
+        Other seats' objectives are hidden until their round is scored (B14);
+        other seats' votes until the election's reveal (B11).
+        """
+        engine, _dealt, _rounds_dealt, elections, log = self._core.value
+        finished = len(engine.results)
+        open_election = elections if engine.phase == ELECTION else -1
+        out = []
+        for kind, who, value, tag in _entries(log):
+            hidden = who != seat and (
+                (kind == _DEAL and tag > finished) or (kind == _VOTE and tag == open_election)
+            )
+            out.append((kind, who, -1 if hidden else value))
+        return out
+
+
+class ThroneObserver:
+    """A seat's observation (``perfect_recall=False``) or information state (True)."""
+
+    def __init__(self, game: ThroneGame, recall: bool) -> None:
+        self._game = game
+        self._recall = recall
+        size = game.obs_size + (game.history_size if recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor[: game.obs_size]}
+        if recall:
+            self.dict["history"] = self.tensor[game.obs_size :].reshape(-1, 2)
+
+    def set_from(self, state: ThroneState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s view of ``state``."""
+        self.tensor.fill(0)
+        throne_tensor(throne.observation(state.engine, player), self.tensor)
+        if self._recall:
+            history = self.dict["history"]
+            for k, (kind, _who, value) in enumerate(state.visible_log(player)):
+                history[k, 0] = 1 + kind + (3 if value < 0 else 0)
+                history[k, 1] = value
+
+    def string_from(self, state: ThroneState, player: int) -> str:
+        """``player``'s view of ``state`` as text."""
+        text = throne_view(throne.observation(state.engine, player))
+        if not self._recall:
+            return text
+        table = self._game.table
+        words: list[str] = []
+        for kind, who, value in state.visible_log(player):
+            if kind == _DEAL:
+                words.append(f"{who}:{'?' if value < 0 else table.card_names[value]}")
+            elif value < 0:
+                words.append(f"{who}:voted")
+            else:
+                words.append(f"{who}:{table.moves[value]}")
+        return text + " | " + " ".join(words)
+
+
+# ---------------------------------------------------------------------------
+# Ascent
+
+
+class AscentGame(pyspiel.Game):  # type: ignore[misc]
+    """Ascent as an OpenSpiel game (see the module's description)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(_ASCENT_TYPE.parameter_specification) | dict(params or {})
+        players = _players(params, ascent.PLAYERS)
+        self.rules: ascent.Rules = rules_of(ascent.Rules, params)
+        self.table = AscentActions(self.rules, players)
+        low, high = self.table.utility_bounds()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.table.count,
+            max_chance_outcomes=players,
+            num_players=players,
+            min_utility=float(low),
+            max_utility=float(high),
+            max_game_length=self.table.max_game_length(),
+        )
+        super().__init__(_ASCENT_TYPE, info, params)
+        self.players = players
+        self.starts = tuple(
+            ascent.new_game(players, self.rules, first_player=q) for q in range(players)
+        )
+        self.obs_size = ascent_tensor_size(self.rules, players)
+
+    def new_initial_state(self) -> AscentState:
+        """The start of a game: the die (a chance node) unless ``die="none"``."""
+        return AscentState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        """The position (perfect information); perfect recall: the history."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return AscentObserver(self)
+        from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class AscentState(pyspiel.State):  # type: ignore[misc]
+    """An Ascent position in OpenSpiel; :attr:`engine` is the castlerules state."""
+
+    def __init__(self, game: AscentGame) -> None:
+        super().__init__(game)
+        # (engine state, whether the die has been rolled)
+        self._core = Shared((game.starts[0], game.rules.die == "none"))
+
+    @property
+    def engine(self) -> ascent.State:
+        """The castlerules state (before the die: seat 0 to act)."""
+        engine: ascent.State = self._core.value[0]
+        return engine
+
+    @property
+    def rolled(self) -> bool:
+        """Whether the die has decided the first player (A18)."""
+        return bool(self._core.value[1])
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE for the die, or TERMINAL."""
+        engine, rolled = self._core.value
+        if not rolled:
+            return int(pyspiel.PlayerId.CHANCE)
+        actor: int = engine.actor
+        return actor if actor >= 0 else int(pyspiel.PlayerId.TERMINAL)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        table: AscentActions = self.get_game().table
+        return table.legal(self._core.value[0])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The seat the die designates, each equally likely (A18: rerolled above n)."""
+        players: int = self.get_game().players
+        return [(q, 1.0 / players) for q in range(players)]
+
+    def _apply_action(self, action: int) -> None:
+        game: AscentGame = self.get_game()
+        engine, rolled = self._core.value
+        if not rolled:
+            self._core = Shared((game.starts[action], True))
+        else:
+            self._core = Shared((ascent.apply(engine, game.table.moves[action]), True))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"die: seat {action} begins"
+        table: AscentActions = self.get_game().table
+        return str(table.moves[action])
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (A14)."""
+        engine, rolled = self._core.value
+        return bool(rolled and engine.actor < 0)
+
+    def returns(self) -> list[float]:
+        """The final scores (A15-A17) once the game is over, else zeros."""
+        engine = self._core.value[0]
+        if not self.is_terminal():
+            return [0.0] * len(engine.columns)
+        return [float(v) for v in ascent.scores(engine)]
+
+    def __str__(self) -> str:
+        return ascent.to_text(self.engine) if self.rolled else "die not rolled"
+
+
+class AscentObserver:
+    """The position of Ascent, as a tensor and as its notation (public to every seat)."""
+
+    def __init__(self, game: AscentGame) -> None:
+        self.tensor = np.zeros(game.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: AscentState, player: int) -> None:
+        """Fill :attr:`tensor` with the position (the same for every seat)."""
+        self.tensor.fill(0)
+        if state.rolled:
+            ascent_tensor(state.engine, self.tensor)
+
+    def string_from(self, state: AscentState, player: int) -> str:
+        """The position's notation (the same for every seat)."""
+        return str(state)
+
+
+def params_of(rules: Any, players: int) -> dict[str, Any]:
+    """The game parameters of a castlerules :class:`Rules` and a player count.
+
+    >>> params_of(throne.Rules(allow_pass=True), 4)
+    {'players': 4, 'allow_pass': True}
+    """
+    cls = type(rules)
+    defaults = _parameters(cls, players, "")
+    out: dict[str, Any] = {"players": players}
+    for field in attrs.fields(cls):
+        value = getattr(rules, field.name)
+        if field.type in ("bool", "int"):
+            text: Any = value
+        elif field.type == "int | None":
+            text = 0 if value is None else value
+        else:
+            text = option_text(value)
+        if text != defaults[field.name]:
+            out[field.name] = text
+    return out
+
+
+def game_of(rules: Any, players: int) -> Any:
+    """The OpenSpiel game of these castlerules rules (Throne's or Ascent's) and players."""
+    name = THRONE if isinstance(rules, throne.Rules) else ASCENT
+    return pyspiel.load_game(name, params_of(rules, players))
+
+
+def determinize(obs: throne.Observation, rng: Rng) -> tuple[throne.State, Rng]:
+    """A Throne state drawn from what one seat knows (``observation(state, seat)``) alone.
+
+    The seat's own view is kept as it is; what it cannot see is drawn at
+    random: the other seats' objectives of the current round (distinct cards,
+    none equal to its own, B4), their face-down votes in the current election
+    (Yes or No, No only with a No card left, B11) and, when the No counts are
+    not public, their counts (0 to the round's allowance).  The rounds to come
+    are left undealt (their objectives are 0), for the chance nodes of the
+    OpenSpiel game to deal.  Used by the search bots (information-set MCTS),
+    so that they never read a hidden fact.
+    """
+    rules, players, seat = obs.rules, obs.players, obs.seat
+    letters = rules.letters()
+    index = {ch: i for i, ch in enumerate(letters)}
+
+    def mask(card: frozenset[str]) -> int:
+        return sum(1 << index[ch] for ch in card)
+
+    allowance = rules.no_cards_for(players)
+    counts_no: list[int] = []
+    for known in obs.no_cards:
+        if known is None:
+            drawn_count, rng = rng.below(allowance + 1)
+            counts_no.append(drawn_count)
+        else:
+            counts_no.append(known)
+    objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
+    if len(objectives) < obs.round:
+        mine = mask(obs.objective)
+        deal = [0] * players
+        deal[seat] = mine
+        taken = {mine}
+        for other in range(players):
+            if other == seat:
+                continue
+            while True:
+                if rules.objective_deck is not None:
+                    card, rng = rng.choice(rules.objective_deck)
+                    drawn = sum(1 << index[ch] for ch in card)
+                else:
+                    picked, rng = rng.sample(range(rules.characters), rules.objective_size)
+                    drawn = sum(1 << i for i in picked)
+                if drawn not in taken:
+                    break
+            taken.add(drawn)
+            deal[other] = drawn
+        objectives.append(tuple(deal))
+    while len(objectives) < rules.rounds:
+        objectives.append((0,) * players)
+    votes: tuple[int, ...] = ()
+    if obs.phase == "election":
+        drawn_votes = []
+        for other, voted in enumerate(obs.voted):
+            if not voted:
+                drawn_votes.append(-1)
+            elif other == seat:
+                drawn_votes.append(1 if obs.vote else 0)
+            elif counts_no[other] == 0:
+                drawn_votes.append(1)
+            else:
+                yes, rng = rng.below(2)
+                drawn_votes.append(yes)
+        votes = tuple(drawn_votes)
+    counts = [0] * (rules.floors + 1)
+    for floor in obs.floors:
+        if floor >= 0:
+            counts[floor] += 1
+    phase = ("placement", "movement", "election", "over").index(obs.phase)
+    state = throne.State(
+        rules,
+        players,
+        obs.round,
+        phase,
+        -1 if obs.turn is None else obs.turn,
+        obs.floors,
+        tuple(counts),
+        tuple(counts_no),
+        votes,
+        obs.passes,
+        tuple(objectives),
+        obs.round_scores,
+        tuple(-1 if k is None else index[k] for k in obs.kings),
+    )
+    return state, rng
+
+
+def throne_state(game: Any, engine: throne.State) -> ThroneState:
+    """An OpenSpiel state of ``game`` at the castlerules position ``engine`` (no history).
+
+    The rounds after the current one are left to the chance nodes.
+    """
+    state: ThroneState = game.new_initial_state()
+    blank = (0,) * engine.players
+    objectives = engine.objectives[: engine.round] + (blank,) * (
+        len(engine.objectives) - engine.round
+    )
+    engine = attrs.evolve(engine, objectives=objectives)
+    state._core = Shared((engine, (), engine.round, 0, None))
+    return state
+
+
+def ascent_state(game: Any, engine: ascent.State) -> AscentState:
+    """An OpenSpiel state of ``game`` at the castlerules position ``engine`` (no history)."""
+    state: AscentState = game.new_initial_state()
+    state._core = Shared((engine, True))
+    return state
+
+
+def resampler(seed: int) -> Any:
+    """A resampling function for OpenSpiel's ``ISMCTSBot.set_resampler``.
+
+    ``resample(state, player)`` returns a state drawn by :func:`determinize`
+    from ``observation(state, player)`` only (use the bot with
+    ``use_observation_string=True``: the sampled states share the player's
+    observation, not its history).
+    """
+    box = [Rng.from_seed(seed, "openspiel.resample")]
+
+    def resample(state: ThroneState, player: int) -> ThroneState:
+        drawn, box[0] = determinize(throne.observation(state.engine, player), box[0])
+        return throne_state(state.get_game(), drawn)
+
+    return resample
+
+
+def engine_state(state: Any) -> Any:
+    """The castlerules state behind an OpenSpiel state of these games."""
+    if not isinstance(state, ThroneState | AscentState):
+        raise ArgumentError(f"not a castlerules OpenSpiel state: {type(state).__name__}")
+    return state.engine
+
+
+pyspiel.register_game(_THRONE_TYPE, ThroneGame)
+pyspiel.register_game(_ASCENT_TYPE, AscentGame)

@@ -1,0 +1,212 @@
+"""Throne and Ascent as PettingZoo AEC environments: ``throne_env()``, ``ascent_env()``.
+
+Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
+``seat_1``, ...; an action is a number (the numbering of
+:mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
+observation is a dict with ``"observation"`` (a float32 vector computed from
+``observation(state, seat)`` alone, so a seat never sees another's objective
+or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act).
+The chance of the game (Throne's objectives, Ascent's die) is dealt from the
+seed of ``reset(seed=...)``, exactly as ``new_game(players, rules, seed)``
+deals it.  The rewards come at the end: each seat's final score (B14-B16,
+A15-A17).  ``render_mode``: ``"ansi"`` (the text board of ``castlerules
+play``) or ``"svg"`` (the SVG diagram, as a string); ``render_seat`` chooses
+whose view of Throne is drawn (None: a spectator, public facts only).
+
+>>> from castlerules.pettingzoo import throne_env
+>>> env = throne_env(players=3)
+>>> env.reset(seed=7)
+>>> env.agent_selection
+'seat_0'
+>>> observation, reward, terminated, truncated, info = env.last()
+>>> int(observation["action_mask"].sum())  # 13 characters on 5 placement floors
+65
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "castlerules.pettingzoo needs PettingZoo: pip install 'castlerules[pettingzoo]'"
+    ) from _err
+
+from castlerules import ascent, throne
+from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.interop import (
+    AscentActions,
+    ThroneActions,
+    ascent_tensor,
+    ascent_tensor_size,
+    seat_names,
+    throne_tensor,
+    throne_tensor_size,
+)
+
+__all__ = ["CastleEnv", "ascent_env", "throne_env"]
+
+RENDER_MODES = ("ansi", "svg")
+
+
+class CastleEnv(AECEnv):  # type: ignore[misc]
+    """An AEC environment over one castlerules game module (``throne`` or ``ascent``)."""
+
+    def __init__(
+        self,
+        module: Any,
+        players: int,
+        rules: Any = None,
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ArgumentError(
+                f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}"
+            )
+        self.module = module
+        self.rules = module.Rules() if rules is None else rules
+        if not isinstance(self.rules, module.Rules):
+            raise ArgumentError(
+                f"rules must be a castlerules.{module.NAME}.Rules, not {type(rules).__name__}"
+            )
+        self.players = players
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        if module is throne:
+            self.table: Any = ThroneActions(self.rules, players)
+            size = throne_tensor_size(self.rules, players)
+        else:
+            self.table = AscentActions(self.rules, players)
+            size = ascent_tensor_size(self.rules, players)
+        self.metadata = {
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": False,
+            "name": f"castlerules_{module.NAME}",
+        }
+        self.possible_agents = seat_names(players)
+        self.agents = self.possible_agents[:]
+        self._seat = {name: q for q, name in enumerate(self.possible_agents)}
+        box = gymnasium.spaces.Box(0.0, 1.0e6, shape=(size,), dtype=np.float32)
+        mask = gymnasium.spaces.Box(0, 1, shape=(self.table.count,), dtype=np.int8)
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": box, "action_mask": mask})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(self.table.count) for a in self.possible_agents
+        }
+        self._size = size
+        self._rng = np.random.default_rng()
+        self.state_: Any = None
+
+    def observation_space(self, agent: str) -> Any:
+        """The same space object for an agent every time (PettingZoo's rule)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """``Discrete(number of actions of these rules)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def engine(self) -> Any:
+        """The castlerules state of the current game."""
+        return self.state_
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game, dealt from ``seed`` (None: from the environment's own generator)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._rng.integers(0, 2**63))
+        self.state_ = self.module.new_game(self.players, self.rules, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.module.current_player(self.state_)]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """What the agent's seat may know, and its legal actions (if it is to act)."""
+        seat = self._seat[agent]
+        vector = np.zeros(self._size, np.float32)
+        if self.module is throne:
+            throne_tensor(throne.observation(self.state_, seat), vector)
+        else:
+            ascent_tensor(self.state_, vector)
+        mask = np.zeros(self.table.count, np.int8)
+        if self.module.current_player(self.state_) == seat:
+            mask[self.table.legal(self.state_)] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for the agent to act; at the end, every seat gets its score."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        refused = ArgumentError(
+            f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
+        )
+        try:
+            code = int(action)
+            if not 0 <= code < self.table.count:
+                raise refused
+            move = self.table.move(code)
+            after = self.module.apply(self.state_, move)
+        except (TypeError, ValueError, IndexError, IllegalMove):
+            raise refused from None
+        self._cumulative_rewards[agent] = 0.0
+        self.state_ = after
+        if self.module.is_over(self.state_):
+            scores = self.module.scores(self.state_)
+            self.rewards = {a: float(scores[self._seat[a]]) for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[self.module.current_player(self.state_)]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The text board (``"ansi"``) or the SVG diagram (``"svg"``) of the position."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        seat = self.render_seat
+        if self.render_mode == "ansi":
+            from castlerules.cli.boards import board
+
+            return board(self.module, self.state_, seat)
+        if self.module is throne:
+            return throne.svg(self.state_, seat=seat)
+        return ascent.svg(self.state_)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def throne_env(
+    players: int = 4,
+    rules: throne.Rules | None = None,
+    render_mode: str | None = None,
+    render_seat: int | None = None,
+) -> CastleEnv:
+    """Throne as a PettingZoo AEC environment (``rules``: a :class:`throne.Rules`)."""
+    return CastleEnv(throne, players, rules, render_mode, render_seat)
+
+
+def ascent_env(
+    players: int = 2,
+    rules: ascent.Rules | None = None,
+    render_mode: str | None = None,
+) -> CastleEnv:
+    """Ascent as a PettingZoo AEC environment (``rules``: an :class:`ascent.Rules`)."""
+    return CastleEnv(ascent, players, rules, render_mode)

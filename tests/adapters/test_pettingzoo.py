@@ -1,0 +1,185 @@
+"""castlerules.pettingzoo: PettingZoo's own API and seed tests, agreement with the engine,
+hidden information (B4, B11), rewards at the end (B14-B16, A15-A17), rendering."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from castlerules import ascent, throne
+from castlerules.cli.boards import board
+from castlerules.core import ArgumentError
+from castlerules.interop import throne_tensor, throne_tensor_size
+from castlerules.pettingzoo import ascent_env, throne_env
+
+ENVS = [
+    *(
+        (f"throne-{n}-{p}", lambda n=n, p=p: throne_env(n, throne.Rules.preset(p)))
+        for p in ("SEED", "ORIGINAL")
+        for n in throne.PLAYERS
+    ),
+    *((f"ascent-{n}", lambda n=n: ascent_env(n)) for n in ascent.PLAYERS),
+]
+
+
+# PettingZoo's general advice, not failures: observations are dicts holding the
+# action mask (its own form for masked actions), and a seat not to act has no legal action.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:Action mask numpy array is all zeros:UserWarning")
+@pytest.mark.parametrize(("name", "make"), ENVS, ids=[name for name, _make in ENVS])
+def test_pettingzoo_api_and_seed_tests(name: str, make: Any) -> None:
+    """PettingZoo's own checks of the AEC API and of determinism for a seed."""
+    api_test(make(), num_cycles=200)
+    seed_test(make, num_cycles=200)
+
+
+def play(env: Any, seed: int) -> list[tuple[str, int]]:
+    """A random game through the environment: the (agent, action) pairs."""
+    rng = np.random.RandomState(seed)
+    env.reset(seed=seed)
+    played = []
+    for agent in env.agent_iter():
+        observation, _reward, terminated, _truncated, _info = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        played.append((agent, action))
+        env.step(action)
+    return played
+
+
+@pytest.mark.parametrize("module", [throne, ascent])
+def test_a_game_is_the_engine_game_and_rewards_are_the_final_scores(module: Any) -> None:
+    """reset(seed) deals as new_game(players, rules, seed); the actions are the engine's
+    moves; the only rewards are the final scores, given at the end."""
+    env = throne_env(4) if module is throne else ascent_env(3)
+    rng = np.random.RandomState(1)
+    env.reset(seed=9)
+    state = module.new_game(env.players, env.rules, seed=9)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, _truncated, _info = env.last()
+        totals[agent] += reward
+        if terminated:
+            env.step(None)
+            continue
+        assert env.possible_agents[module.current_player(state)] == agent
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        assert legal == env.table.legal(state)
+        action = int(rng.choice(legal))
+        state = module.apply(state, env.table.move(action))
+        env.step(action)
+        assert env.engine == state
+        if not module.is_over(state):
+            assert all(r == 0 for r in env.rewards.values())
+    assert module.is_over(state)
+    assert totals == {
+        a: float(s) for a, s in zip(env.possible_agents, module.scores(state), strict=True)
+    }
+
+
+def test_observations_come_from_the_seats_view_only() -> None:
+    """B4/B11: each agent's vector is its observation(state, seat) encoded; another
+    seat's objective does not change it, its own does."""
+    env = throne_env(3)
+    env.reset(seed=4)
+    state = env.engine
+    for seat, agent in enumerate(env.possible_agents):
+        expected = np.zeros(throne_tensor_size(env.rules, 3), np.float32)
+        throne_tensor(throne.observation(state, seat), expected)
+        assert np.array_equal(env.observe(agent)["observation"], expected)
+    before = [env.observe(a)["observation"].copy() for a in env.possible_agents]
+    objectives = list(state.objectives)
+    objectives[0] = (objectives[0][1], objectives[0][0], objectives[0][2])  # swap seats 0, 1
+    env.state_ = attrs.evolve(state, objectives=tuple(objectives))
+    after = [env.observe(a)["observation"] for a in env.possible_agents]
+    assert np.array_equal(before[2], after[2])
+    assert not np.array_equal(before[0], after[0])
+    assert not np.array_equal(before[1], after[1])
+
+
+def test_only_the_seat_to_act_has_legal_actions() -> None:
+    env = ascent_env(2)
+    env.reset(seed=3)
+    acting = env.agent_selection
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == acting)
+
+
+def test_renders_the_text_board_and_the_svg() -> None:
+    """render_mode "ansi": the text board of castlerules play, for render_seat (None: a
+    spectator, no objective shown); "svg": the SVG diagram."""
+    env = throne_env(3, render_mode="ansi")
+    env.reset(seed=2)
+    assert env.render() == board(throne, env.engine, None)
+    assert "Your objective" not in env.render()
+    seat_view = throne_env(3, render_mode="ansi", render_seat=1)
+    seat_view.reset(seed=2)
+    assert "Your objective (seat 1" in seat_view.render()
+    picture = throne_env(3, render_mode="svg")
+    picture.reset(seed=2)
+    assert picture.render().startswith("<svg")
+    tower = ascent_env(2, render_mode="svg")
+    tower.reset(seed=2)
+    assert tower.render().startswith("<svg")
+    text = ascent_env(2, render_mode="ansi")
+    text.reset(seed=2)
+    assert text.render() == board(ascent, text.engine, None)
+
+
+def test_bad_arguments_are_typed_errors() -> None:
+    with pytest.raises(ArgumentError, match="render_mode must be None or one of ansi, svg"):
+        throne_env(3, render_mode="human")
+    with pytest.raises(ArgumentError, match=r"rules must be a castlerules\.throne\.Rules"):
+        throne_env(3, ascent.Rules())  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=r"players must be a whole number in 3\.\.6"):
+        throne_env(2)
+    env = throne_env(3)
+    env.reset(seed=1)
+    with pytest.raises(ArgumentError, match="cannot play action 79: not legal here"):
+        env.step(79)  # a No vote while placing
+    with pytest.raises(ArgumentError, match="cannot play action -1"):
+        env.step(-1)
+    assert env.engine == throne.new_game(3, seed=1)
+
+
+def test_same_seed_same_game_and_unseeded_resets_differ() -> None:
+    first = play(throne_env(3), 5)
+    assert play(throne_env(3), 5) == first
+    env = throne_env(3)
+    env.reset(seed=1)
+    env.reset()
+    one = env.engine
+    env.reset()
+    assert env.engine != one
+
+
+def test_missing_pettingzoo_is_one_line_naming_the_extra() -> None:
+    code = "import sys; sys.modules['pettingzoo'] = None; import castlerules.pettingzoo"
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ImportError: castlerules.pettingzoo needs PettingZoo: "
+        "pip install 'castlerules[pettingzoo]'"
+    )
+
+
+def test_the_readme_examples_run() -> None:
+    """The README's Python blocks of the section on OpenSpiel and PettingZoo."""
+    from pathlib import Path
+
+    text = Path(__file__).parents[2].joinpath("README.md").read_text()
+    section = text.split("## Use it from OpenSpiel and PettingZoo")[1].split("\n## ")[0]
+    blocks = [b.split("```")[0] for b in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})

@@ -14,8 +14,8 @@ import pytest
 
 from castlerules import ascent, throne
 from castlerules.cli.bots import KINDS, make_bot
-from castlerules.mcts_bot import SIMULATIONS, simulations_of
 from castlerules.core import ArgumentError
+from castlerules.mcts_bot import SIMULATIONS, simulations_of
 
 
 def castlerules(*args: str, pre: str = "") -> Any:

@@ -83,7 +83,7 @@ def _said(result: Outcome) -> str:
     if isinstance(result, Moment):
         return "\n".join(str(e) for e in result.events)
     if isinstance(result, Refusal):
-        return f"refused: {result.error} ({result.clause})"
+        return f"refused: {result.error}"
     return "not a move here"
 
 

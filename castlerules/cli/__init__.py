@@ -7,7 +7,9 @@
 ``castlerules replay FILE``
     check a game record move by move (``--annotate``: what each move did);
 ``castlerules play GAME --players N``
-    a hot-seat game in the terminal, with bots.
+    a hot-seat game in the terminal, with bots;
+``castlerules cases``
+    the casebook: every clause and reading shown by a short, verified game.
 
 Every command reports bad input in one line on standard error with a
 non-zero exit status, never with a traceback: 2 for bad input (unknown game
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from castlerules.cli import common, demo, explain, play, replay
+from castlerules.cli import cases, common, demo, explain, play, replay
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {
@@ -35,6 +37,7 @@ COMMANDS: dict[str, ModuleType] = {
     "explain": explain,
     "replay": replay,
     "play": play,
+    "cases": cases,
 }
 """The sub-commands, by name; each module has ``add_parser(sub, name)``."""
 

@@ -1,6 +1,6 @@
 """The casebook: every clause and every reading of both games shown by a real, short game.
 
-A case is *declared* (:mod:`castlerules.casebook.case`): a key, its clauses,
+A case is *declared* (:mod:`castlerules.casebook.declare`): a key, its clauses,
 a one-line statement, the question it settles, and a condition over a move
 (``before``, ``move``, ``after``, the events of ``describe``), a finished
 game, a refused move, or two readings of the rules.  One generic search
@@ -8,7 +8,7 @@ game, a refused move, or two readings of the rules.  One generic search
 shortening) finds a game that shows it; the games found are kept in
 ``found.json`` (:mod:`castlerules.casebook.store`), and every use replays them
 from ``new_game`` through the public API and checks them again
-(:func:`verify`).
+(``verify``).
 
 >>> from castlerules import casebook
 >>> shown = casebook.show("throne-full-floor")
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from castlerules.casebook import ascent_cases, throne_cases
-from castlerules.casebook.case import Case, Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 from castlerules.casebook.store import load
 from castlerules.casebook.verify import CaseError, Found, Shown, verify
 

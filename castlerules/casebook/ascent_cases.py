@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import ascent as a
-from castlerules.casebook.case import Case, Game, reading, refusal, step
-from castlerules.casebook.case import game as whole
+from castlerules.casebook.declare import Case, Game, reading, refusal, step
+from castlerules.casebook.declare import game as whole
 
 
 def _cards(state: Any) -> list[a.Card]:

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from castlerules import ascent, throne
-from castlerules.casebook.case import Case, Game, Moment, Outcome, Refusal, Split
+from castlerules.casebook.declare import Case, Game, Moment, Outcome, Refusal, Split
 from castlerules.core import IllegalMove, NotationError, RulesError
 
 __all__ = ["MAX_PLIES", "Hit", "outcome", "run", "split_at", "start", "tries"]
@@ -209,6 +209,7 @@ def run(case: Case, states: tuple[Any, ...], choose: Chooser, limit: int = MAX_P
         moments.append(moment)
         if kind == "step":
             assert when is not None
+            moment = attrs.evolve(moment, earlier=tuple(moments[:-1]))
             if when(moment):
                 return Hit(tuple(moves), None, moment)
     if kind == "game" and module.is_over(states[0]):

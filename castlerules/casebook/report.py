@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from castlerules.casebook.case import Case, Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 from castlerules.casebook.verify import Shown
 
 __all__ = ["focus_lines", "highlight", "outcome_lines", "rules_line", "summary"]

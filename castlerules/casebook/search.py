@@ -2,7 +2,7 @@
 
 For a case, :func:`find`:
 
-1. asks Hypothesis (:func:`hypothesis.find`) for a list of *move choices*
+1. asks Hypothesis (``hypothesis.find``) for a list of *move choices*
    (move ``k`` is the legal move number ``choices[k]`` modulo their number,
    the first legal move once the list runs out) whose game shows the case;
    Hypothesis shrinks the list it finds;
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from castlerules import ascent, throne
-from castlerules.casebook.case import Case
+from castlerules.casebook.declare import Case
 from castlerules.casebook.play import MAX_PLIES, Hit, run, start
 from castlerules.core import RulesError
 from castlerules.core.chance import Rng

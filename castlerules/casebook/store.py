@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from castlerules.casebook.case import Case
+from castlerules.casebook.declare import Case
 from castlerules.casebook.verify import CaseError, Found, verify
 
 __all__ = ["PATH", "case_hash", "game_hash", "load", "refresh", "save"]

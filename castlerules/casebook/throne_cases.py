@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import throne as t
-from castlerules.casebook.case import Case, Game, Moment, game, reading, refusal, step
+from castlerules.casebook.declare import Case, Moment, reading, refusal, step
 
 
 def _on(state: Any, floor: int) -> int:
@@ -26,19 +26,18 @@ def _shared(state: Any) -> bool:
     )
 
 
-def _no_in_rounds(g: Game, full: bool) -> bool:
-    """A seat votes No in round 1 and again in round 2 (with its No cards given back if full)."""
-    first = {
-        m.seat for m in g.moments if m.is_a(t.Vote) and not m.move.yes and t.round_of(m.before) == 1
+def _no_again(m: Moment, given_back: bool) -> bool:
+    """A seat votes No in round 2 after a No in round 1; its No cards were given back, or not."""
+    said_no = {
+        e.seat for e in m.earlier if e.is_a(t.Vote) and not e.move.yes and t.round_of(e.before) == 1
     }
-    return any(
+    return (
         m.is_a(t.Vote)
         and not m.move.yes
         and t.round_of(m.before) == 2
-        and m.seat in first
-        and (t.no_cards(m.before, m.seat or 0) == _dealt(m.before)) == full
-        for m in g.moments
-    )  # fmt: skip
+        and m.seat in said_no
+        and (t.no_cards(m.before, m.seat or 0) == _dealt(m.before)) == given_back
+    )
 
 
 def _climbs_only(m: Moment) -> bool:
@@ -177,15 +176,15 @@ CASES: tuple[Case, ...] = (
          "What happens once every No card is spent?",
          lambda m: m.cites("B12") and all(t.no_cards(m.before, s) == 0 for s in range(m.before.players)),
          guide="no"),
-    game("throne-no-card-reset", "B11 B3",
+    step("throne-no-card-reset", "B11 B3",
          "By default a seat gets every No card back at each round: one spent in round 1 "
          "is there again in round 2.",
          "Are No cards spent in round 1 gone for the rest of the game?",
-         lambda g: _no_in_rounds(g, True), guide="no"),
-    game("throne-no-card-kept-spent", "B11 B3",
+         lambda m: _no_again(m, True)),
+    step("throne-no-card-kept-spent", "B11 B3",
          "With no_cards_reset_each_round=false, a No card spent in round 1 is still missing in round 2.",
          "If No cards are not reset, what is left in round 2?",
-         lambda g: _no_in_rounds(g, False), options={"no_cards_reset_each_round": False}),
+         lambda m: _no_again(m, False), options={"no_cards_reset_each_round": False}),
     # ------------------------------------------------------------------ scoring (B14-B16)
     step("throne-scoring", "B14 B5",
          "At the end of a round each seat scores its favourites by floor: 10/5/4/3/2/1/0.",

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from castlerules import records
-from castlerules.casebook.case import Case, Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 from castlerules.casebook.play import outcome, split_at
 from castlerules.core import IllegalMove, NotationError, RulesError
 
@@ -195,9 +195,10 @@ def verify(case: Case, found: Found) -> Shown:
         if not moments:
             raise _fail(case, "its game has no move")
         assert when is not None
-        if not when(moments[-1]):
+        last = attrs.evolve(moments[-1], earlier=tuple(moments[:-1]))
+        if not when(last):
             raise _fail(case, f"move {ply} ({found.moves[-1]}) no longer shows it")
-        return Shown(case, found, tuple(states), tuple(moments), focus=moments[-1])
+        return Shown(case, found, tuple(states), tuple(moments), focus=last)
     if case.kind == "game":
         assert when is not None
         whole = Game(case.module, states[0], tuple(moments))

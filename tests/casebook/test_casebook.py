@@ -11,7 +11,7 @@ import pytest
 
 from castlerules import ascent, casebook, register, throne
 from castlerules.casebook import store
-from castlerules.casebook.case import Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.casebook.search import find
 from castlerules.core import CLAUSES
 
@@ -165,3 +165,11 @@ def test_records_of_the_cases_replay() -> None:
         )
     versus = casebook.show("throne-reading-pass", FOUND).record(1)
     assert versus.moves[-1] == "pass"
+
+
+def test_a_game_that_no_longer_shows_its_case_is_searched_again() -> None:
+    case = casebook.case("throne-full-floor")
+    broken = {case.key: attrs.evolve(FOUND[case.key], moves=())}
+    found, done = store.refresh([case], broken)
+    assert done[case.key].startswith("search (its game no longer shows it)")
+    assert casebook.verify(case, found[case.key]).focus.clause == "B7"  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from typing import Any
 
 from castlerules import casebook, options_text, records, register
 from castlerules.casebook import report as case_report
-from castlerules.casebook.case import Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
 from castlerules_sphinx.domain import anchor_of
@@ -335,6 +335,13 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
             continue
         found, first, second = entry
         out.append(_divergence(point, reading, found, (first, second)))
+        wanted = reading.rules(GAMES[game])
+        for shown in site.cases:
+            if shown.case.versus is not None and shown.case.second_rules() == wanted:
+                out.append(
+                    f"The casebook shows it in a shortened game, side by side: {case_ref(shown)} "
+                    f"({shown.found.plies} plies).\n\n"
+                )
     return "".join(out)
 
 

@@ -64,6 +64,8 @@ class Moment:
     move: Any
     after: Any
     events: tuple[Event, ...]
+    earlier: tuple[Moment, ...] = attrs.field(default=(), eq=False, repr=False)
+    """The moves of the game before this one (given to a step case's condition)."""
 
     @property
     def text(self) -> str:

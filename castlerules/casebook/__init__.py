@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from castlerules.casebook import ascent_cases, throne_cases
+from castlerules.casebook.check import CaseError, Found, Shown, verify
 from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 from castlerules.casebook.store import load
-from castlerules.casebook.verify import CaseError, Found, Shown, verify
 
 __all__ = [
     "CASES",

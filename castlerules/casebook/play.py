@@ -5,7 +5,7 @@ under both readings in lockstep, with the moves legal under both) and asks
 the case's condition at every step.  The moves come from a *chooser*: the
 search chooses by index among the legal moves (a policy, or a list of
 choices that Hypothesis and the shortening edit); the replay
-(:mod:`castlerules.casebook.verify`) reads the recorded texts with
+(:mod:`castlerules.casebook.check`) reads the recorded texts with
 ``parse_move``.  Everything goes through the public API of the game.
 """
 

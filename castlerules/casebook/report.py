@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from castlerules.casebook.check import Shown
 from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
-from castlerules.casebook.verify import Shown
 
 __all__ = ["focus_lines", "highlight", "outcome_lines", "rules_line", "summary"]
 
@@ -103,7 +103,8 @@ def diagrams(shown: Shown) -> list[tuple[str, Any, dict[str, Any]]]:
         return [(f"Refused here: {focus.text}", focus.before, mark)]
     assert isinstance(focus, Split)
     mark = {**extra, **highlight(module, focus.move)}
-    out = [(f"Before: {focus.move or focus.kind}", focus.before[0], mark)]
+    first = f"Before {focus.move}" if focus.move else f"The position, {case.reading_label(0)}"
+    out = [(first, focus.before[0], mark)]
     for which, result in enumerate((focus.first, focus.second)):
         label = case.reading_label(which)
         if isinstance(result, Moment):

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from castlerules.casebook.check import CaseError, Found, verify
 from castlerules.casebook.declare import Case
-from castlerules.casebook.verify import CaseError, Found, verify
 
 __all__ = ["PATH", "case_hash", "game_hash", "load", "refresh", "save"]
 

@@ -173,3 +173,20 @@ def test_a_game_that_no_longer_shows_its_case_is_searched_again() -> None:
     found, done = store.refresh([case], broken)
     assert done[case.key].startswith("search (its game no longer shows it)")
     assert casebook.verify(case, found[case.key]).focus.clause == "B7"  # type: ignore[union-attr]
+
+
+def test_every_case_reads_in_the_engines_words_and_draws_its_boards() -> None:
+    from castlerules.casebook import report
+
+    for shown in casebook.show_all():
+        lines = report.focus_lines(shown)
+        assert lines and all(isinstance(line, str) for line in lines)
+        boards = report.diagrams(shown)
+        assert 1 <= len(boards) <= 3
+        kinds = {"refusal": 1, "step": 2, "game": 2}
+        if shown.case.kind in kinds:
+            assert len(boards) == kinds[shown.case.kind]
+        for _caption, state, extra in boards:
+            assert shown.case.module.svg(state, **extra).startswith("<svg")
+    game = casebook.show("ascent-carried-scores", FOUND)
+    assert any("final scores" in line for line in report.focus_lines(game))

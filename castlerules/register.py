@@ -36,7 +36,6 @@ from castlerules.cli import readings as cli_readings
 from castlerules.core.chance import Rng
 from castlerules.core.errors import RulesError
 from castlerules.core.options import Note
-from castlerules.gallery import bias_favours
 
 __all__ = ["Divergence", "OpenPoint", "Reading", "diverge", "open_points"]
 
@@ -154,7 +153,15 @@ Policy = Callable[[Any, Sequence[Any], Rng], tuple[Any, Rng]]
 
 def _policy(module: Any) -> Policy:
     if module.NAME == "ascent":
-        return bias_favours
+        from castlerules.casebook.search import GUIDES
+
+        guide = GUIDES["favours"]
+
+        def favours(state: Any, moves: Sequence[Any], rng: Rng) -> tuple[Any, Rng]:
+            index, rng = guide(state, moves, rng)
+            return moves[index], rng
+
+        return favours
 
     def uniform(_state: Any, moves: Sequence[Any], rng: Rng) -> tuple[Any, Rng]:
         return rng.choice(moves)

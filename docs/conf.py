@@ -2,7 +2,7 @@
 
 Build with ``bash dev docs`` (HTML with warnings as errors, then the doctests).
 Everything that depends on the engines (clause pages, boards, the register of
-open points, the edge-case gallery, the proof table) is generated at build
+open points, the casebook, the proof table) is generated at build
 time by the local extension ``docs/_ext/castlerules_sphinx`` into
 ``docs/_generated/`` (git-ignored), so the site can never disagree with the
 code it documents.
@@ -70,12 +70,14 @@ nitpick_ignore_regex = [
     (r"py:class", r"(castlerules\.[a-z_.]+\.)?[TSM]"),
     # Private helpers that appear in signatures or as base classes (not documented).
     (r"py:.*", r"castlerules\.[a-z_.]+\._[A-Za-z_]+"),
+    # Game records (castlerules.records) are not on the API page.
+    (r"py:class", r"castlerules\.records\.Record"),
     # Type aliases without a docstring are not documented objects.
     (r"py:class", r"castlerules\.ascent\.state\.Column"),
 ]
 
 # The doctest builder runs the ``.. doctest::`` blocks of the pages (the
-# tutorial, the gallery's replays).  The ``>>>`` examples of the docstrings
+# tutorial, the casebook's replay example).  The ``>>>`` examples of the docstrings
 # pulled in by autodoc run under ``pytest --doctest-modules``, in their own
 # module's namespace, so they are not run a second time here.
 doctest_test_doctest_blocks = ""

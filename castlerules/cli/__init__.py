@@ -7,9 +7,11 @@
 ``castlerules replay FILE``
     check a game record move by move (``--annotate``: what each move did);
 ``castlerules play GAME --players N``
-    a hot-seat game in the terminal, with bots.
+    a hot-seat game in the terminal, with bots;
 ``castlerules study GAME --players N --games K --reading R1 --reading R2``
-    paired games under several readings, on Dask, into DuckDB; ``study report FILE``.
+    paired games under several readings, on Dask, into DuckDB; ``study report FILE``;
+``castlerules cases``
+    the casebook: every clause and reading shown by a short, verified game.
 
 Every command reports bad input in one line on standard error with a
 non-zero exit status, never with a traceback: 2 for bad input (unknown game
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from castlerules.cli import common, demo, explain, play, replay, study
+from castlerules.cli import cases, common, demo, explain, play, replay, study
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {
@@ -38,6 +40,7 @@ COMMANDS: dict[str, ModuleType] = {
     "replay": replay,
     "play": play,
     "study": study,
+    "cases": cases,
 }
 """The sub-commands, by name; each module has ``add_parser(sub, name)``."""
 

@@ -319,16 +319,16 @@ def test_clause_page_and_its_diagram_render(
     assert _near(found, colour) > 200, f"{name}: the board's colour {colour} is not on screen"
 
 
-def test_gallery_and_register_render_their_boards(
+def test_casebook_and_register_render_their_boards(
     site: Path, chromium: list[str], tmp_path: Path
 ) -> None:
-    for page in ("gallery.html", "register.html", "tutorial.html", "index.html"):
+    for page in ("casebook-ascent.html", "register.html", "tutorial.html", "index.html"):
         shot = screenshot(chromium, _url(site, page), page.replace(".html", ".png"), tmp_path)
         found = colours(shot)
         total = sum(found.values())
         assert total - _near(found, "#ffffff", 3) > total * 0.03, f"{page} is blank"
-    dom = dump_dom(chromium, _url(site, "gallery.html"))
-    assert dom.count('class="castlerules-board') >= 2 * 8  # before and after, per example
+    dom = dump_dom(chromium, _url(site, "casebook-ascent.html"))
+    assert dom.count('class="castlerules-board') >= 2 * 30  # before and after, per case
 
 
 def test_proof_page_draws_the_33_point_witness(

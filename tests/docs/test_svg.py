@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from castlerules import ArgumentError, ascent, gallery, throne
+from castlerules import ArgumentError, ascent, casebook, throne
 from castlerules.ascent.diagram import svg as ascent_svg
 from castlerules.core import Rng
 from castlerules.core import svg as draw
@@ -109,13 +109,12 @@ def test_b6_throne_board_lists_characters_not_placed_yet() -> None:
 
 
 def test_b10_b13_candidate_and_eliminated_are_marked() -> None:
-    shown = gallery.replay(gallery.find("throne-elimination"))
-    ex = shown.example
-    election = shown.states[ex.focus + 1]
+    shown = casebook.show("throne-elimination")
+    election = next(m.after for m in reversed(shown.moments) if m.cites("B10"))
     root = _parse(throne_svg(election))
     candidates = _with_class(root, "candidate")
     assert [e.get("data-character") for e in candidates] == [throne.candidate(election)]
-    after = shown.states[-2]
+    after = shown.after
     root = _parse(throne_svg(after))
     gone = {e.get("data-character") for e in _with_class(root, "eliminated")}
     assert gone == {x for x in throne.Rules().letters() if throne.is_eliminated(after, x)}
@@ -184,7 +183,7 @@ def test_a2_a18_ascent_board_shows_every_card_once_in_its_column() -> None:
 
 
 def test_a3_stack_order_is_top_first_in_the_drawing() -> None:
-    shown = gallery.replay(gallery.find("ascent-protection"))
+    shown = casebook.show("ascent-protection")
     state = shown.after
     root = _parse(ascent_svg(state))
     for column in _with_class(root, "column"):
@@ -230,7 +229,7 @@ def test_a13_upper_half_is_shaded_from_its_first_square() -> None:
 
 
 def test_a7_protected_card_above_its_ceiling_is_marked() -> None:
-    shown = gallery.replay(gallery.find("ascent-protection"))
+    shown = casebook.show("ascent-protection")
     root = _parse(ascent_svg(shown.after))
     above = {e.get("data-card") for e in _with_class(root, "above-ceiling")}
     expected = set()
@@ -244,7 +243,7 @@ def test_a7_protected_card_above_its_ceiling_is_marked() -> None:
 
 
 def test_a13_removed_cards_are_drawn_under_their_column() -> None:
-    shown = gallery.replay(gallery.find("ascent-removal"))
+    shown = casebook.show("ascent-removal")
     state = shown.after
     root = _parse(ascent_svg(state))
     for column in _with_class(root, "column"):
@@ -255,8 +254,8 @@ def test_a13_removed_cards_are_drawn_under_their_column() -> None:
 
 
 def test_a11_stack_just_moved_is_bracketed_mid_turn() -> None:
-    shown = gallery.replay(gallery.find("ascent-favour-replay"))
-    mid = shown.states[shown.example.focus + 1]
+    shown = casebook.show("ascent-favour-replay")
+    mid = shown.before
     assert ascent.pending_favour(mid)
     root = _parse(ascent_svg(mid))
     assert len(_with_class(root, "just-moved")) == 1

@@ -12,8 +12,8 @@ hand-written pages include.  It also provides:
   game replayed at build time (options ``:game:``, ``:players:``, ``:seed:``,
   ``:moves:``, ``:position:``, ``:seat:``, ``:caption:``).
 
-Any claim of a generated page that the engine no longer confirms (a gallery
-example, a register divergence, a proof witness) stops the build with an
+Any claim of a generated page that the engine no longer confirms (a casebook
+case, a register divergence, a proof witness) stops the build with an
 error naming it.
 """
 

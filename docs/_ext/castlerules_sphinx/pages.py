@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from castlerules import gallery, options_text, register
+from castlerules import casebook, options_text, records, register
+from castlerules.casebook import report as case_report
+from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
 from castlerules_sphinx.domain import anchor_of
@@ -35,7 +37,9 @@ def write_all(site: Site, generated: Path) -> None:
         write_if_changed(generated / f"{game}-clauses.rst", clause_pages(site, game))
         write_if_changed(generated / f"{game}-options.rst", options_table(site, game))
     write_if_changed(generated / "register.rst", register_page(site))
-    write_if_changed(generated / "gallery.rst", gallery_page(site))
+    for game in GAMES:
+        write_if_changed(generated / f"casebook-{game}.rst", casebook_page(site, game))
+    write_records(site, generated / "records")
     write_if_changed(generated / "proofs.rst", proofs_page(site))
     write_if_changed(generated / "tests.rst", tests_page(site))
     write_if_changed(generated / "timings.rst", timings(site))
@@ -57,8 +61,12 @@ def test_ref(test: TestRef) -> str:
     return f":ref:`{test.name} <{test.anchor}>`"
 
 
-def gallery_anchor(key: str) -> str:
-    return f"gallery-{key}"
+def case_anchor(key: str) -> str:
+    return f"case-{key}"
+
+
+def case_ref(shown: casebook.Shown) -> str:
+    return f":ref:`{rst.escape(shown.case.key)} <{case_anchor(shown.case.key)}>`"
 
 
 def register_anchor(game: str, option: str) -> str:
@@ -143,12 +151,14 @@ def clause_pages(site: Site, game: str) -> str:
         out.append(_options_for(site, game, c.id))
         ill = site.illustrations[c.id]
         out.append(".. rubric:: Diagram\n\n")
-        caption = ill.caption
-        out.append(figure(ill.svg, caption, "clause-diagram"))
-        if ill.gallery_key:
+        boards = [(ill.svg, ill.caption)]
+        if ill.svg_after:
+            boards.append((ill.svg_after, ill.caption_after))
+        out.append(figures(boards, "clause-diagram"))
+        if ill.case_key:
             out.append(
-                f"See the gallery example :ref:`{ill.gallery_key} "
-                f"<{gallery_anchor(ill.gallery_key)}>` for the moves.\n\n"
+                f"From the casebook: :ref:`{ill.case_key} <{case_anchor(ill.case_key)}>` "
+                "(the moves, in the engine's words, and the record to replay).\n\n"
             )
         out.append(position_block(ill.position))
         out.append(_coverage(site, game, c.id))
@@ -203,7 +213,7 @@ def _options_for(site: Site, game: str, clause_id: str) -> str:
 
 
 def _coverage(site: Site, game: str, clause_id: str) -> str:
-    out = [".. rubric:: Tests, proofs and examples\n\n"]
+    out = [".. rubric:: Tests, proofs and cases\n\n"]
     tests = site.tests_of(clause_id)
     if tests:
         out.append(f"- Tests ({len(tests)}): " + ", ".join(test_ref(t) for t in tests) + ".\n")
@@ -220,17 +230,9 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
         )
     else:
         out.append("- Proofs: none cites this clause.\n")
-    examples = site.examples_of(clause_id)
-    if examples:
-        out.append(
-            "- Gallery: "
-            + ", ".join(
-                f":ref:`{rst.escape(gallery.entry(r.example.key).title)} "
-                f"<{gallery_anchor(r.example.key)}>`"
-                for r in examples
-            )
-            + ".\n"
-        )
+    shown = site.cases_of(clause_id)
+    if shown:
+        out.append(f"- Casebook ({len(shown)}): " + ", ".join(case_ref(s) for s in shown) + ".\n")
     cites = site.citations.get(clause_id, ())
     if cites:
         where = "; ".join(
@@ -333,6 +335,13 @@ def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
             continue
         found, first, second = entry
         out.append(_divergence(point, reading, found, (first, second)))
+        wanted = reading.rules(GAMES[game])
+        for shown in site.cases:
+            if shown.case.versus is not None and shown.case.second_rules() == wanted:
+                out.append(
+                    f"The casebook shows it in a shortened game, side by side: {case_ref(shown)} "
+                    f"({shown.found.plies} plies).\n\n"
+                )
     return "".join(out)
 
 
@@ -394,95 +403,162 @@ def _divergence(
     return "".join(out)
 
 
-# --------------------------------------------------------------------------- gallery
+# --------------------------------------------------------------------------- casebook
+
+KIND_TEXT = {
+    "step": "a move",
+    "game": "a whole game",
+    "refusal": "a move the engine refuses",
+    "reading": "two readings side by side",
+}
 
 
-def gallery_page(site: Site) -> str:
+def record_name(key: str, which: int = 0) -> str:
+    return f"{key}{'-versus' if which else ''}.json"
+
+
+def write_records(site: Site, directory: Path) -> None:
+    """Every case's game as a record (two for a reading case), for download."""
+    for shown in site.cases:
+        for which in (0, 1) if shown.case.versus is not None else (0,):
+            text = records.dumps(shown.record(which))
+            write_if_changed(directory / record_name(shown.case.key, which), text)
+
+
+def casebook_page(site: Site, game: str) -> str:
+    """A game's casebook: indexed by clause and by question, then every case."""
+    shown = [s for s in site.cases if s.case.game == game]
     out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
-    for shown in site.examples:
-        out.append(_example(shown))
-    return "".join(out)
-
-
-def _example(shown: gallery.Replay) -> str:
-    ex = shown.example
-    item = gallery.entry(ex.key)
-    module = GAMES[ex.game]
-    out = [rst.labels(gallery_anchor(ex.key))]
-    out.append(rst.title(f"{TITLES[ex.game]}: {rst.escape(item.title)}", "-"))
-    out.append(f"\nClauses: {clause_refs(item.clauses)}. {rst.escape(item.summary)}\n\n")
-    out.append(f"*How it was found*: {rst.escape(ex.found_by)}.\n\n")
-    out.append(".. rubric:: What the engine confirms at every build\n\n")
-    for fact in shown.facts:
-        out.append(f"- {linked(fact)}\n")
-    out.append("\n.. rubric:: The moves\n\n")
-    if ex.focus:
-        out.append(
-            f"Moves 1-{ex.focus} lead there (a game with seed {ex.seed}); the example starts "
-            f"at move {ex.focus + 1}.\n\n"
-        )
+    kinds = {k: sum(1 for s in shown if s.case.kind == k) for k in KIND_TEXT}
+    out.append(
+        f"{len(shown)} cases: "
+        + ", ".join(f"{n} showing {KIND_TEXT[k]}" for k, n in kinds.items() if n)
+        + f"; {sum(s.found.plies for s in shown)} plies in all.\n\n"
+    )
+    out.append(rst.title("By clause", "-"))
     rows = []
-    for step in shown.steps[ex.focus :]:
-        said = "; ".join(f"{rst.escape(e.text)} ({clause_ref(e.clause)})" for e in step.events)
+    for c in site.clauses[game]:
+        about = [s for s in shown if s.case.clauses[0] == c.id]
+        also = [s for s in shown if c.id in s.case.clauses[1:]]
         rows.append(
             [
-                str(step.number),
-                "" if step.seat is None else str(step.seat),
-                rst.literal(step.move),
-                said,
+                clause_ref(c.id),
+                ", ".join(case_ref(s) for s in about) or "\\-",
+                ", ".join(case_ref(s) for s in also) or "\\-",
             ]
         )
     out.append(
-        rst.list_table(["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80])
+        "\n" + rst.list_table(["Clause", "Cases about it", "Also at work in"], rows, [10, 50, 40])
     )
-    extra = highlight_of(GAMES[ex.game], shown.steps[ex.focus].move)
-    if item.seat is not None and ex.game == "throne":
-        extra["seat"] = item.seat
-    out.append(
-        figures(
-            [
-                (svg_of(ex.game, shown.before, **extra), f"Before move {ex.focus + 1}."),
-                (svg_of(ex.game, shown.after, **extra), f"After move {len(ex.moves)}."),
-            ]
-        )
-    )
-    out.append(".. rubric:: Replay it yourself\n\n")
-    out.append(_replay_doctest(module, ex, shown))
+    out.append(rst.title("By question", "-"))
+    out.append("\n")
+    for s in shown:
+        out.append(f"- {rst.escape(s.case.settles)} {case_ref(s)}\n")
+    out.append("\n")
+    for s in shown:
+        out.append(_case_section(s))
     return "".join(out)
 
 
-def _replay_doctest(module: Any, ex: gallery.Example, shown: gallery.Replay) -> str:
-    game = ex.game
-    if game == "ascent":
-        setup = f"{game}.new_game({ex.players}, seed={ex.seed}, first_player={ex.first_player})"
-    else:
-        setup = f"{game}.new_game({ex.players}, seed={ex.seed})"
-    words = " ".join(ex.moves)
-    chunks = _wrap(words, 80)
-    lines = [f">>> from castlerules import {game}", f">>> state = {setup}"]
-    lines.append('>>> moves = """')
-    lines.extend(f"... {chunk}" for chunk in chunks)
-    lines.append('... """.split()')
-    lines.append(">>> for text in moves:")
-    lines.append(f"...     state = {game}.apply(state, {game}.parse_move(state, text))")
-    lines.append(f">>> {game}.to_text(state)")
-    lines.append(repr(module.to_text(shown.after)))
-    body = "\n".join("   " + line for line in lines)
-    return f".. doctest::\n\n{body}\n\n"
+def _said(events: Iterable[Any]) -> str:
+    return "; ".join(f"{rst.escape(e.text)} ({clause_ref(e.clause)})" for e in events)
 
 
-def _wrap(words: str, width: int) -> list[str]:
-    out: list[str] = []
-    line = ""
-    for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        out.append(line)
-    return out or [""]
+def _outcome_cell(result: Moment | Refusal | None) -> str:
+    if isinstance(result, Moment):
+        return _said(result.events)
+    if isinstance(result, Refusal):
+        return f"**refused**: {linked(str(result.error))}"
+    return "not a move here"
+
+
+def _case_section(shown: casebook.Shown) -> str:
+    case, found, focus = shown.case, shown.found, shown.focus
+    module = case.module
+    out = [rst.labels(case_anchor(case.key))]
+    out.append(rst.title(rst.escape(case.settles), "~"))
+    out.append(
+        f"\n**{rst.escape(case.statement)}**\n\n"
+        f"- Case {rst.literal(case.key)}: {KIND_TEXT[case.kind]}; clauses "
+        f"{clause_refs(case.clauses)}.\n"
+        f"- Rules: {rst.literal(case.rules_code(0))}"
+        + (f" against {rst.literal(case.rules_code(1))}" if case.versus is not None else "")
+        + f"; {found.players} players, seed {found.seed}.\n"
+        f"- Found by {rst.escape(found.found_by)}: {found.plies} plies.\n\n"
+    )
+    if isinstance(focus, Moment | Game):
+        last = focus if isinstance(focus, Moment) else focus.moments[-1]
+        out.append(f"Move {last.ply}, seat {last.seat} plays {rst.literal(last.text)}:\n\n")
+        out.extend(f"- {rst.escape(e.text)} ({clause_ref(e.clause)})\n" for e in last.events)
+        if isinstance(focus, Game):
+            out.append(
+                f"- Final scores {rst.literal(str(list(module.scores(focus.final))))}, "
+                f"winners {rst.literal(str(list(module.winners(focus.final))))}.\n"
+            )
+        out.append("\n")
+    elif isinstance(focus, Refusal):
+        seat = module.current_player(focus.before)
+        who = "Once the game is over" if seat is None else f"Seat {seat} tries"
+        out.append(
+            f"After move {focus.ply}: {who} {rst.literal(focus.text)}; the engine refuses: "
+            f"*{linked(str(focus.error))}*\n\n"
+        )
+    elif isinstance(focus, Split):
+        where = f"After move {len(found.moves)}" if found.moves else "At the start"
+        subject = (
+            f"the move {rst.literal(focus.move)}"
+            if focus.move is not None
+            else f"the position ({focus.kind})"
+        )
+        out.append(f"{where}, the two readings part on {subject}:\n\n")
+        cells = (
+            [_outcome_cell(focus.first), _outcome_cell(focus.second)]
+            if focus.move is not None
+            else [rst.escape(focus.first_text), rst.escape(focus.second_text)]
+        )
+        out.append(
+            rst.list_table(
+                [rst.escape(case.reading_label(0)), rst.escape(case.reading_label(1))],
+                [[rst.literal(case.rules_code(0)), rst.literal(case.rules_code(1))], cells],
+                [50, 50],
+            )
+        )
+    boards = [
+        (svg_of(case.game, state, **extra), caption)
+        for caption, state, extra in case_report.diagrams(shown)
+    ]
+    out.append(figures(boards))
+    out.append(_moves_table(shown))
+    downloads = ", ".join(
+        f":download:`{label} <_generated/records/{record_name(case.key, which)}>`"
+        for which, label in (
+            ((0, case.reading_label(0)), (1, case.reading_label(1)))
+            if case.versus is not None
+            else ((0, "record"),)
+        )
+    )
+    out.append(
+        f"Replay it: {downloads}, then ``castlerules replay --annotate "
+        f"{record_name(case.key)}``, or ``castlerules cases show {case.key}``.\n\n"
+    )
+    return "".join(out)
+
+
+def _moves_table(shown: casebook.Shown) -> str:
+    if not shown.moments:
+        return ""
+    rows = [
+        [str(m.ply), "" if m.seat is None else str(m.seat), rst.literal(m.text), _said(m.events)]
+        for m in shown.moments
+    ]
+    table = rst.list_table(
+        ["#", "Seat", "Move", "What the engine says it did"], rows, [5, 6, 9, 80]
+    )
+    opening = (
+        f'<details class="castlerules-moves"><summary>The {len(rows)} moves, in the '
+        "engine's own words</summary>"
+    )
+    return f".. raw:: html\n\n   {opening}\n\n{table}\n.. raw:: html\n\n   </details>\n\n"
 
 
 # --------------------------------------------------------------------------- proofs

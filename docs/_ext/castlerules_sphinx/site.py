@@ -3,11 +3,14 @@
 :func:`collect` gathers, for both games: the clauses (``castlerules.core``),
 the options and presets of ``Rules`` with their documentation, the
 interpretation notes, the tests and the engine lines that cite each clause,
-an illustration per clause, the edge-case gallery (searched, then replayed
-and checked), the register of open points with a position where each pair of
-readings disagrees (searched, then replayed and checked) and the proof table.
+an illustration per clause (the before/after boards of a casebook case
+about it), the casebook (its found games replayed and checked), the
+register of open points with a position where each pair of readings
+disagrees (searched, then replayed and checked) and the proof table.
 
-Searches (gallery, register) and proofs are cached in
+The casebook's games come from ``castlerules/casebook/found.json``; a case
+whose game no longer shows it is searched again (and kept in the cache
+below).  Searches (casebook, register) and proofs are cached in
 ``docs/_generated/.cache`` under a hash of every source file of
 ``castlerules/`` and ``proofs/``: the HTML and the doctest builds of one
 ``bash dev docs`` run share them, and any change of the code invalidates
@@ -25,7 +28,6 @@ import pickle
 import re
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -35,9 +37,10 @@ import attrs
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 
-from castlerules import ascent, gallery, register, throne
-from castlerules.core import CLAUSES, Clause, IllegalMove, Note, RulesError, clauses_of
-from castlerules.core.chance import Rng
+from castlerules import ascent, casebook, register, throne
+from castlerules.casebook import report as case_report
+from castlerules.casebook import store as case_store
+from castlerules.core import CLAUSES, Clause, Note, clauses_of
 from castlerules_sphinx.scan import Citation, TestRef, clause_ids_in, scan_citations, scan_tests
 
 LOGGER = logging.getLogger(__name__)
@@ -64,14 +67,16 @@ class OptionInfo:
 
 @dataclass(frozen=True)
 class Illustration:
-    """A position that shows a clause at work, from a seeded game or a gallery example."""
+    """The boards of a casebook case that shows a clause at work: before, and after."""
 
     game: str
     clause: str
     svg: str
     caption: str
     position: str
-    gallery_key: str | None = None
+    case_key: str | None = None
+    svg_after: str = ""
+    caption_after: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,7 @@ class Site:
     tests: tuple[TestRef, ...] = ()
     citations: dict[str, tuple[Citation, ...]] = field(default_factory=dict)
     illustrations: dict[str, Illustration] = field(default_factory=dict)
-    examples: tuple[gallery.Replay, ...] = ()
+    cases: tuple[casebook.Shown, ...] = ()
     points: dict[str, tuple[register.OpenPoint, ...]] = field(default_factory=dict)
     divergences: dict[tuple[str, str, str], tuple[register.Divergence, Any, Any]] = field(
         default_factory=dict
@@ -125,8 +130,8 @@ class Site:
     def tests_of(self, clause_id: str) -> tuple[TestRef, ...]:
         return tuple(t for t in self.tests if clause_id in t.clauses)
 
-    def examples_of(self, clause_id: str) -> tuple[gallery.Replay, ...]:
-        return tuple(r for r in self.examples if clause_id in gallery.entry(r.example.key).clauses)
+    def cases_of(self, clause_id: str) -> tuple[casebook.Shown, ...]:
+        return tuple(s for s in self.cases if clause_id in s.case.clauses)
 
     def proofs_of(self, clause_id: str) -> tuple[ProofRow, ...]:
         return tuple(p for p in self.proofs or () if clause_id in p.clauses)
@@ -272,132 +277,70 @@ def highlight_of(module: ModuleType, move_text: str) -> dict[str, Any]:
     return {}
 
 
-def _candidates(module: ModuleType, state: Any) -> list[Any]:
-    """Moves to try in a position, legal or not: where a rule refuses one, it is at work."""
-    if module is throne:
-        letters = state.rules.letters()
-        top = state.rules.throne_floor
-        return [
-            *(throne.Place(x, f) for x in letters for f in range(1, top + 1)),
-            *(throne.Climb(x) for x in letters),
-            throne.Vote(False),
-            throne.Pass(),
-        ]
-    cards = [ascent.Card(owner, rank) for owner in range(state.players) for rank in ascent.Rank]
-    return [
-        *(ascent.Advance(c) for c in cards),
-        *(ascent.Favour(c) for c in cards),
-        ascent.EndTurn(),
-    ]
+_KIND_ORDER = {"step": 0, "game": 1, "refusal": 2, "reading": 3}
 
 
-def _from_gallery(module: ModuleType, clause_id: str, site: Site) -> Illustration | None:
-    for shown in site.examples:
-        item = gallery.entry(shown.example.key)
-        if item.game == module.NAME and item.clauses[0] == clause_id:
-            extra = {"seat": item.seat} if item.seat is not None and module is throne else {}
-            return Illustration(
-                game=module.NAME,
-                clause=clause_id,
-                svg=_svg(module, shown.after, **extra),
-                caption=f"The end of the gallery example “{item.title}”.",
-                position=module.to_text(shown.after),
-                gallery_key=item.key,
-            )
-    return None
+def illustrate(module: ModuleType, site: Site) -> dict[str, Illustration]:
+    """The boards of the casebook case about each clause of a game (before, and after).
 
-
-def illustrate(module: ModuleType, site: Site, players: int = 4) -> dict[str, Illustration]:
-    """One position per clause of a game, where the clause is at work.
-
-    In order of preference: a gallery example whose first clause it is; the
-    first position of seeded random games where a move exercises the clause
-    (``describe`` cites it); the first position where the clause refuses a
-    move (the ``IllegalMove`` cites it: B7 at work is a full floor refusing a
-    character); else the final position of the first game.
+    The case whose first clause it is; a move or a game before a refusal,
+    a refusal before a reading.  A clause without a case fails the build:
+    no clause page shows a board where the clause is not at work.
     """
-    clauses = [c.id for c in clauses_of(module.NAME)]
     chosen: dict[str, Illustration] = {}
-    for c in clauses:
-        example = _from_gallery(module, c, site)
-        if example is not None:
-            chosen[c] = example
-    events: dict[str, Illustration] = {}
-    refusals: dict[str, Illustration] = {}
-    fallback = None
-    for seed in range(1, 30):
-        if all(c in chosen or c in events for c in clauses):
-            break
-        state = module.new_game(players, seed=seed)
-        rng = Rng.from_seed(seed, f"docs.illustrate.{module.NAME}")
-        setup = f"new_game({players}, seed={seed}), random moves"
-        ply = 0
-        while not module.is_over(state):
-            legal = module.legal_moves(state)
-            if seed <= 2:  # refusals: a couple of games are plenty
-                _refusals(module, state, legal, refusals, f"Seeded game ({setup}), before "
-                          f"move {ply + 1}: the rule refuses")  # fmt: skip
-            move, rng = rng.choice(legal)
-            after = module.apply(state, move)
-            ply += 1
-            text = str(move)
-            for event in module.describe(state, move, after):
-                if event.clause not in events:
-                    events[event.clause] = Illustration(
-                        game=module.NAME,
-                        clause=event.clause,
-                        svg=_svg(module, after, **highlight_of(module, text)),
-                        caption=f"Seeded game ({setup}), after move {ply} ({text}): {event.text}",
-                        position=module.to_text(after),
-                    )
-            state = after
-        if fallback is None:
-            fallback = state
-    assert fallback is not None
-    for c in clauses:
-        if c in chosen:
-            continue
-        if c in events or c in refusals:
-            chosen[c] = events.get(c) or refusals[c]
-            continue
-        chosen[c] = Illustration(
+    for c in clauses_of(module.NAME):
+        about = [s for s in site.cases if s.case.clauses[0] == c.id]
+        if not about:
+            raise SiteError(f"no casebook case is about {c.id}: declare one (castlerules.casebook)")
+        shown = min(about, key=lambda s: _KIND_ORDER[s.case.kind])
+        boards = case_report.diagrams(shown)
+        (caption, state, extra), rest = boards[0], boards[1:]
+        after = rest[0] if rest else None
+        chosen[c.id] = Illustration(
             game=module.NAME,
-            clause=c,
-            svg=_svg(module, fallback),
-            caption=f"No single move shows {c}: it is seen on the whole board, here the final "
-            f"position of a seeded game "
-            f"(new_game({players}, seed=1), random moves).",
-            position=module.to_text(fallback),
+            clause=c.id,
+            svg=_svg(module, state, **extra),
+            caption=f"{caption}: {shown.case.statement}",
+            position=module.to_text(state),
+            case_key=shown.case.key,
+            svg_after="" if after is None else _svg(module, after[1], **after[2]),
+            caption_after="" if after is None else f"{after[0]}.",
         )
     return chosen
 
 
-def _refusals(
-    module: ModuleType,
-    state: Any,
-    legal: Sequence[Any],
-    found: dict[str, Illustration],
-    caption: str,
-) -> None:
-    """Record, per clause not yet seen, a move of this position that the clause refuses."""
-    legal_text = {str(m) for m in legal}
-    for move in _candidates(module, state):
-        text = str(move)
-        if text in legal_text:
-            continue
+def collect_cases(cache: Cache) -> tuple[casebook.Shown, ...]:
+    """Replay and check every case from ``found.json``; search again any that fails.
+
+    A case searched again here is kept in the build cache (so the HTML and
+    doctest builds share it) and named in the log: ``castlerules cases
+    search`` writes it to ``found.json``.  A case that cannot be found fails
+    the build.
+    """
+    known = case_store.load()
+    known.update(cache.data.get("casebook", {}))
+    again: dict[str, casebook.Found] = {}
+    out = []
+    for item in casebook.CASES:
         try:
-            module.apply(state, move)
-        except IllegalMove as err:
-            if err.clause not in found:
-                found[err.clause] = Illustration(
-                    game=module.NAME,
-                    clause=err.clause,
-                    svg=_svg(module, state, **highlight_of(module, text)),
-                    caption=f"{caption} {text}: {err}",
-                    position=module.to_text(state),
-                )
-        except RulesError:
+            out.append(casebook.show(item.key, known))
             continue
+        except casebook.CaseError as err:
+            LOGGER.info("castlerules: %s; searching again", err)
+        found, done = case_store.refresh([item], {})
+        if item.key not in found:
+            raise SiteError(f"casebook: {done[item.key]}")
+        again[item.key] = found[item.key]
+        out.append(casebook.verify(item, found[item.key]))
+    if again:
+        LOGGER.info(
+            "castlerules: %d casebook cases were searched again (%s): run "
+            "'castlerules cases search' to keep their games in found.json",
+            len(again),
+            ", ".join(again),
+        )
+    cache.data["casebook"] = again
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- proofs
@@ -574,20 +517,10 @@ def collect(
     site.tests = scan_tests(root, CLAUSES)
     site.timings["scan"] = time.perf_counter() - tick
 
-    # The gallery: search (cached), then replay and check (always).
+    # The casebook: every found game replayed and checked (searched again if it fails).
     tick = time.perf_counter()
-    known: dict[str, gallery.Example] = cache.data.get("gallery", {})
-    replays = []
-    for item in gallery.CATALOGUE:
-        example = known.get(item.key) or item.search()
-        known[item.key] = example
-        try:
-            replays.append(gallery.replay(example))
-        except gallery.GalleryError as err:
-            raise SiteError(str(err)) from err
-    site.examples = tuple(replays)
-    cache.data["gallery"] = known
-    site.timings["gallery"] = time.perf_counter() - tick
+    site.cases = collect_cases(cache)
+    site.timings["casebook"] = time.perf_counter() - tick
 
     # The register: divergences (cached), replayed and checked.
     tick = time.perf_counter()

@@ -1,0 +1,209 @@
+"""The Ascent cases (A1-A18): each declared in a few lines, found by the one search."""
+
+# ruff: noqa: E501
+from __future__ import annotations
+
+from typing import Any
+
+from castlerules import ascent as a
+from castlerules.casebook.declare import Case, Game, reading, refusal, step
+from castlerules.casebook.declare import game as whole
+
+
+def _cards(state: Any) -> list[a.Card]:
+    return [a.Card(owner, rank) for owner in range(state.players) for rank in a.Rank]
+
+
+def _above_arrival(g: Game) -> bool:
+    """A card ends the game above its arrival square (carried up, protected) (A15)."""
+    final = g.final
+    for card in _cards(final):
+        place = a.where(final, card)
+        if place is not None and place[1] > final.rules.arrival_of(card.rank):
+            return True
+    return False
+
+
+def _removed_at_end(g: Game) -> bool:
+    """A card removed in the upper half counts against its owner at the end (A16)."""
+    return g.says("leaves the board", "A13") and any(
+        a.removed(g.final, q) for q in range(g.final.players)
+    )
+
+
+def _below_arrival(g: Game) -> bool:
+    """A card that never reached its arrival square counts against its owner (A16)."""
+    final = g.final
+    return any(
+        (place := a.where(final, card)) is not None
+        and 0 < place[1] < final.rules.arrival_of(card.rank)
+        for card in _cards(final)
+    )
+
+
+CASES: tuple[Case, ...] = (
+    # ------------------------------------------------------------------ the path (A1-A5)
+    step("ascent-from-start", "A1 A3",
+         "Cards leave the Start one at a time, each for the first free square of its column.",
+         "Where does a card go when it leaves the Start?",
+         lambda m: m.says("from the Start to square 1")),
+    refusal("ascent-other-column", "A2",
+            "A player moves only the cards of its own column.",
+            "Can I move a card in someone else's column?",
+            lambda r: r.clause == "A2", players=3),
+    step("ascent-jump-several", "A3 A4",
+         "A card jumps over every occupied square to the next free one: here over several.",
+         "Does a card stop behind an occupied square, or jump over several?",
+         lambda m: m.says("jumps over the occupied squares ", "A3"), players=3),
+    step("ascent-split", "A3 A7",
+         "A card inside a stack moves with the cards above it; the ones below stay.",
+         "Can I move only the top part of a stack?",
+         lambda m: m.says(" stays on square ", "A3"), players=3, guide="favours"),
+    step("ascent-only-up", "A4 A3",
+         "A card on the path moves up only, to the next free square above it.",
+         "Can a card move back down, or sideways?",
+         lambda m: m.is_a(a.Advance) and m.says(" from square ", "A3") and not m.says("jumps")),
+    step("ascent-last-square", "A5 A8",
+         "The path has seven squares: the seventh is the Prince's arrival square, the top.",
+         "How long is the path, and what is at the end?",
+         lambda m: m.says("to square 7", "A3"), players=3),
+    # ------------------------------------------------------------------ ceiling, protection (A6, A7)
+    refusal("ascent-ceiling", "A6",
+            "No card goes above its arrival square on its own: with no free square up to it, it cannot move.",
+            "Can a card jump past its own arrival square?",
+            lambda r: r.clause == "A6", players=3),
+    step("ascent-protection", "A7 A6 A3",
+         "A card carried inside a stack goes above its own arrival square, protected by a higher rank above it.",
+         "Can a low card ride above its ceiling?",
+         lambda m: m.cites("A7"), players=3),
+    refusal("ascent-exposing-split", "A7",
+            "A split that would leave a card exposed above its arrival square is refused.",
+            "Can I move the top of a stack away and leave a card above its ceiling?",
+            lambda r: r.clause == "A7", players=3, guide="favours"),
+    # ------------------------------------------------------------------ flipping (A8, A9)
+    step("ascent-flip", "A8",
+         "A card that reaches its arrival square is flipped: it will never move again.",
+         "What happens when a card reaches its arrival square?",
+         lambda m: m.cites("A8")),
+    refusal("ascent-flipped-never-moves", "A8",
+            "A flipped card never moves again.",
+            "Can a flipped card move on?",
+            lambda r: r.clause == "A8", players=3),
+    step("ascent-flipped-square", "A9 A8 A3",
+         "A card lands on its arrival square on top of flipped cards of its rank; for a higher rank the square would count as occupied.",
+         "Is a square with flipped cards free or occupied?",
+         lambda m: m.cites("A9"), players=3),
+    # ------------------------------------------------------------------ favours (A10-A13)
+    step("ascent-favour", "A10 A11",
+         "The stack just moved takes a lower-rank card of the same row of another column, under it.",
+         "What is a favour, and what can it take?",
+         lambda m: m.is_a(a.Favour), players=3, guide="favours"),
+    step("ascent-favour-offered", "A10",
+         "An Advance that ends beside a lower rank offers a favour: take it, or end the turn.",
+         "Must I take a favour when one is available?",
+         lambda m: m.says("A favour is available", "A10"), players=3),
+    refusal("ascent-favour-higher-rank", "A10",
+            "A favour takes only a stack led by a lower rank than the taker's.",
+            "Can my stack take a card of the same or a higher rank?",
+            lambda r: r.clause == "A10" and r.says("does not rank lower"), players=3, guide="favours"),
+    refusal("ascent-favour-own-column", "A10",
+            "A favour takes cards of another column only.",
+            "Can a favour take a card in my own column?",
+            lambda r: r.clause == "A10" and r.says("your own column"), players=3, guide="favours"),
+    refusal("ascent-favour-not-pending", "A11",
+            "Only the card or stack just moved does a favour: none is pending before an Advance.",
+            "Can a stack that did not move take a favour?",
+            lambda r: r.clause == "A11"),
+    step("ascent-favour-replay", "A12 A10 A11",
+         "After a favour the player may play again at once.",
+         "Do I play again after taking a favour?",
+         lambda m: m.is_a(a.Favour) and m.says("may play again", "A12"), players=3, guide="favours"),
+    refusal("ascent-advance-before-favour", "A12",
+            "Right after an Advance that offers a favour, the player takes it or ends the turn: no second Advance first.",
+            "Can I advance again instead of answering the favour?",
+            lambda r: r.clause == "A12", players=3),
+    refusal("ascent-end-before-advance", "A3",
+            "A turn cannot end before its Advance: ending a turn only declines a favour or a replay.",
+            "May I skip my turn?",
+            lambda r: r.clause == "A3"),
+    step("ascent-removal", "A13 A10 A16",
+         "A favour takes only the top of a stack in the upper half; the card left on top is above its arrival square, so the rest of the stack leaves the board.",
+         "What happens to the cards left exposed by a favour high up?",
+         lambda m: m.says("leaves the board", "A13") or m.says("leave the board", "A13"),
+         players=(5, 4, 3), guide="favours", budget=600),
+    step("ascent-no-removal-low", "A13 A10",
+         "A card left exposed above its arrival square in the lower half stays: removal is for the upper half.",
+         "Is an exposed card removed anywhere on the path?",
+         lambda m: m.says("where no removal applies", "A13"), players=(5, 4, 3), guide="favours", budget=600),
+    # ------------------------------------------------------------------ the end (A14-A17)
+    step("ascent-skipped", "A14 A3",
+         "A player with no legal Advance is skipped.",
+         "What if I cannot move?",
+         lambda m: m.says("is skipped", "A14"), players=3),
+    step("ascent-last-one-moves", "A14",
+         "When nobody else can move, the one who can plays again.",
+         "Does play go round to players who cannot move?",
+         lambda m: m.says("nobody else can move", "A14"), players=3),
+    step("ascent-game-end", "A14 A17",
+         "The game ends when at most one player still has a card that is not flipped.",
+         "When is the game over?",
+         lambda m: m.says("The game is over", "A14"), players=3),
+    refusal("ascent-game-over", "A14",
+            "Once the game is over, no move is played.",
+            "Can the last player go on alone?",
+            lambda r: r.clause == "A14", players=3),
+    whole("ascent-carried-scores", "A15 A7",
+          "A card carried above its arrival square by a higher rank ends the game there and scores its value.",
+          "Does a card above its arrival square score?",
+          _above_arrival, players=3),
+    whole("ascent-removed-penalty", "A16 A13",
+          "A card removed in the upper half counts minus its value for its owner at the end.",
+          "Do removed cards cost points?",
+          _removed_at_end, players=(5, 4, 3), guide="favours", budget=600),
+    whole("ascent-below-arrival", "A16 A15",
+          "A card still below its arrival square at the end counts minus its value.",
+          "Do cards that never arrived cost points?",
+          _below_arrival, players=3),
+    step("ascent-winner", "A17",
+         "The most points wins.",
+         "Who wins?",
+         lambda m: m.says("wins.", "A17"), players=3),
+    step("ascent-tie", "A17 A16",
+         "Players with the same highest score share the win.",
+         "What if two players tie?",
+         lambda m: m.says("share the win", "A17"), players=3),
+    # ------------------------------------------------------------------ material (A18)
+    step("ascent-die-first-player", "A18 A3",
+         "The die decides who begins: here not seat 0.",
+         "Who begins?",
+         lambda m: m.ply == 1 and m.seat != 0, players=3),
+    # ------------------------------------------------------------------ readings
+    reading("ascent-reading-die", "A18",
+            "Who begins: the die (default) or always seat 0 (die=none).",
+            "Do we roll for the first player?",
+            {"die": "none"}, players=3),
+    reading("ascent-reading-exposing-split", "A7",
+            "A split that leaves a card exposed above its ceiling: refused (default) or allowed.",
+            "May I leave a card exposed when I split a stack?",
+            {"allow_exposing_split": True}, players=3, guide="favours"),
+    reading("ascent-reading-generous", "A10",
+            "One favour per Advance (default) or as many as the row offers (GENEROUS).",
+            "May one Advance take several favours?",
+            "GENEROUS", players=3, guide="favours"),
+    reading("ascent-reading-favour-after-arrival", "A10 A8",
+            "A stack flipped on arrival still takes a favour (default), or not.",
+            "Does a stack that has just arrived take a favour?",
+            {"favour_after_arrival": False}, players=3, guide="favours"),
+    reading("ascent-reading-upper-half", "A13",
+            "Where the upper half begins: square 4 (default) or 5.",
+            "Is square 4 in the upper half?",
+            {"upper_half": 5}, players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-harsh", "A13",
+            "Removal in the upper half only (default) or on the whole path (HARSH).",
+            "Are exposed cards removed in the lower half too?",
+            "HARSH", players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-last-player", "A14",
+            "The game ends when one player is left with cards to move (default), or that player plays on.",
+            "Does the last player with cards to move play on alone?",
+            {"last_player_continues": True}, players=3),
+)  # fmt: skip

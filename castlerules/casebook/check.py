@@ -1,0 +1,231 @@
+"""Replaying a found game from ``new_game`` through the public API, and checking it.
+
+:func:`verify` starts the case's game with ``new_game``, reads every
+recorded move with ``parse_move``, plays it with ``apply``, asks
+``describe`` what it did, and checks that the game still shows the case:
+the condition holds at the last move (a step case), on the finished game (a
+game case), for the move tried after the moves (a refusal case: the engine
+refuses it, citing what the case says), or the readings still disagree
+there (a reading case).  Anything else raises :class:`CaseError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from castlerules import records
+from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
+from castlerules.casebook.play import outcome, split_at
+from castlerules.core import IllegalMove, NotationError, RulesError
+
+__all__ = ["CaseError", "Found", "Shown", "verify"]
+
+
+class CaseError(AssertionError):
+    """A case's game no longer shows what the case claims (or cannot be replayed)."""
+
+
+@attrs.frozen(slots=True)
+class Found:
+    """A game found for a case: ``new_game(players, seed=seed)``, the moves, the move tried.
+
+    ``tried`` is the move refused (refusal case) or read differently
+    (reading case) after ``moves``; ``None`` for the others.  ``source`` is
+    the hash of the sources it was found with.
+    """
+
+    key: str
+    players: int
+    seed: int
+    moves: tuple[str, ...]
+    tried: str | None
+    found_by: str
+    source: str = ""
+
+    @property
+    def plies(self) -> int:
+        """The game's length in plies, the move tried included."""
+        return len(self.moves) + (self.tried is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "moves": list(self.moves),
+            "tried": self.tried,
+            "found_by": self.found_by,
+            "plies": self.plies,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_json(cls, key: str, data: dict[str, Any]) -> Found:
+        return cls(
+            key=key,
+            players=int(data["players"]),
+            seed=int(data["seed"]),
+            moves=tuple(str(m) for m in data["moves"]),
+            tried=None if data.get("tried") is None else str(data["tried"]),
+            found_by=str(data.get("found_by", "")),
+            source=str(data.get("source", "")),
+        )
+
+
+@attrs.frozen(slots=True)
+class Shown:
+    """A case replayed: every position under each reading, every move, and what it shows."""
+
+    case: Case
+    found: Found
+    states: tuple[Any, ...]
+    """Positions under the (first) reading: the start, then after each move."""
+    moments: tuple[Moment, ...]
+    second_states: tuple[Any, ...] = ()
+    """Reading cases: the positions under the second reading."""
+    focus: Moment | Game | Refusal | Split | None = None
+
+    @property
+    def before(self) -> Any:
+        """The position the case is about, before its move."""
+        if self.case.kind in ("refusal", "reading"):
+            return self.states[-1]
+        return self.states[-2] if len(self.states) > 1 else self.states[0]
+
+    @property
+    def after(self) -> Any:
+        """The position after the case's move (for a refusal: unchanged)."""
+        if isinstance(self.focus, Split) and isinstance(self.focus.first, Moment):
+            return self.focus.first.after
+        return self.states[-1]
+
+    @property
+    def second_after(self) -> Any:
+        """Reading cases: the position after the move under the second reading."""
+        if isinstance(self.focus, Split) and isinstance(self.focus.second, Moment):
+            return self.focus.second.after
+        return self.second_states[-1] if self.second_states else None
+
+    def record(self, which: int = 0) -> records.Record:
+        """The game as a record (``castlerules replay --annotate`` reads it).
+
+        Under the first reading (``which=0``) or the second (1, reading
+        cases); with the move tried when it is legal under that reading.
+        """
+        case = self.case
+        rules = case.rules() if which == 0 else case.second_rules()
+        moves = list(self.found.moves)
+        final = (self.states if which == 0 else self.second_states)[-1]
+        split = self.focus if isinstance(self.focus, Split) else None
+        if split is not None and split.move is not None:
+            played = split.first if which == 0 else split.second
+            if isinstance(played, Moment):
+                moves.append(str(split.move))
+                final = played.after
+        preset = case.preset if which == 0 else (case.versus or (None, ()))[0]
+        return records.make(
+            case.module,
+            self.found.players,
+            rules,
+            seed=self.found.seed,
+            preset=preset,
+            moves=moves,
+            final=final,
+        )
+
+
+def _fail(case: Case, message: str) -> CaseError:
+    return CaseError(f"case {case.key!r} no longer holds: {message}")
+
+
+def _play(case: Case, rules: Any, found: Found) -> tuple[list[Any], list[Moment]]:
+    module = case.module
+    try:
+        state = module.new_game(found.players, rules=rules, seed=found.seed)
+    except RulesError as err:
+        raise _fail(case, f"its game cannot start: {err}") from err
+    states, moments = [state], []
+    for ply, text in enumerate(found.moves):
+        try:
+            move = module.parse_move(state, text)
+        except RulesError as err:
+            raise _fail(case, f"move {ply + 1} ({text}) is not legal any more: {err}") from err
+        moment = outcome(module, state, move, ply)
+        if not isinstance(moment, Moment):
+            raise _fail(case, f"move {ply + 1} ({text}) is not legal any more")
+        states.append(moment.after)
+        moments.append(moment)
+        state = moment.after
+    return states, moments
+
+
+def _tried(case: Case, state: Any, text: str, ply: int) -> Refusal:
+    """The refusal of ``text`` in ``state``, through ``parse_move`` and ``apply``."""
+    module = case.module
+    try:
+        move = module.parse_move(state, text)
+    except IllegalMove as err:
+        return Refusal(module, ply, state, _unchecked(case, state, text), err)
+    except NotationError as err:
+        raise _fail(case, f"the move tried, {text}, cannot be read: {err}") from err
+    found = outcome(module, state, move, ply)
+    if not isinstance(found, Refusal):
+        raise _fail(case, f"the engine no longer refuses {text}")
+    return found
+
+
+def _unchecked(case: Case, state: Any, text: str) -> Any:
+    """The move object of ``text`` even where it is illegal (from the moves one might try)."""
+    from castlerules.casebook.play import tries
+
+    for move in tries(case.module, state):
+        if str(move) == text:
+            return move
+    raise _fail(case, f"{text} is not a move a player might try here")
+
+
+def verify(case: Case, found: Found) -> Shown:
+    """Replay ``found`` and check that it shows ``case``; raise :class:`CaseError` if not."""
+    states, moments = _play(case, case.rules(), found)
+    ply = len(found.moves)
+    when = case.when
+    if case.kind == "step":
+        if not moments:
+            raise _fail(case, "its game has no move")
+        assert when is not None
+        last = attrs.evolve(moments[-1], earlier=tuple(moments[:-1]))
+        if not when(last):
+            raise _fail(case, f"move {ply} ({found.moves[-1]}) no longer shows it")
+        return Shown(case, found, tuple(states), tuple(moments), focus=last)
+    if case.kind == "game":
+        assert when is not None
+        whole = Game(case.module, states[0], tuple(moments))
+        if not case.module.is_over(states[-1]):
+            raise _fail(case, f"the game is not over after its {ply} moves")
+        if not when(whole):
+            raise _fail(case, "the finished game no longer shows it")
+        return Shown(case, found, tuple(states), tuple(moments), focus=whole)
+    if case.kind == "refusal":
+        assert when is not None
+        if found.tried is None:
+            raise _fail(case, "no move tried is recorded")
+        refused = _tried(case, states[-1], found.tried, ply)
+        if not when(refused):
+            raise _fail(case, f"the engine refuses {found.tried} otherwise: {refused.error}")
+        return Shown(case, found, tuple(states), tuple(moments), focus=refused)
+    second, _ = _play(case, case.second_rules(), found)
+    split = split_at(case, (states[-1], second[-1]), ply)
+    if split is None and found.tried is not None:
+        module = case.module
+        one = outcome(module, states[-1], module.parse_move(states[-1], found.tried), ply)
+        two = outcome(module, second[-1], module.parse_move(second[-1], found.tried), ply)
+        texts = ["\n".join(str(e) for e in m.events) for m in (one, two) if isinstance(m, Moment)]
+        if len(texts) == 2 and texts[0] != texts[1]:
+            pair = (states[-1], second[-1])
+            split = Split(module, "outcome", pair, found.tried, one, two, *texts)
+    if split is None or split.move != found.tried:
+        raise _fail(case, "the two readings no longer disagree there")
+    if when is not None and not when(split):
+        raise _fail(case, f"the readings disagree otherwise: {split.first_text}")
+    return Shown(case, found, tuple(states), tuple(moments), tuple(second), focus=split)

@@ -1,0 +1,156 @@
+"""The found games, cached in the repository (``found.json``), keyed by a hash of the sources.
+
+Each case's entry records the hash it was found under: the sources of the
+rules of its game (``castlerules/core`` and ``castlerules/<game>``, the
+drawings excepted) and the case's own declaration (its data and the source
+text of its condition).  :func:`refresh` searches again only the cases
+whose declaration changed, that are missing, or whose game no longer shows
+them; a case whose game's sources changed but whose recorded game still
+verifies keeps its game (it is verified all the same, at every use) and
+takes the new hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from castlerules.casebook.check import CaseError, Found, verify
+from castlerules.casebook.declare import Case
+
+__all__ = ["PATH", "case_hash", "game_hash", "load", "refresh", "save"]
+
+PATH = Path(__file__).with_name("found.json")
+FORMAT = "castlerules.casebook"
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def game_hash(game: str) -> str:
+    """A hash of the sources that decide a game's rules (its drawings excepted)."""
+    digest = hashlib.sha256()
+    for base in (_ROOT / "core", _ROOT / game):
+        for path in sorted(base.glob("*.py")):
+            if path.name == "diagram.py":
+                continue
+            digest.update(path.relative_to(_ROOT).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _declaration(case: Case) -> str:
+    when = case.when
+    try:
+        source = "" if when is None else inspect.getsource(when)
+    except (OSError, TypeError):  # pragma: no cover - conditions are defined in files
+        source = repr(when)
+    data = (case.kind, case.clauses, case.players, case.preset, case.options, case.versus)
+    return f"{data!r} {case.guide} {case.budget} {source}"
+
+
+def case_hash(case: Case) -> str:
+    """The hash a case's game is found under: its game's sources and its declaration."""
+    digest = hashlib.sha256(_declaration(case).encode())
+    return f"{game_hash(case.game)}-{digest.hexdigest()[:12]}"
+
+
+def load(path: Path = PATH) -> dict[str, Found]:
+    """The cached games, by case key (empty if there is no cache)."""
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != FORMAT:
+        return {}
+    return {key: Found.from_json(key, item) for key, item in data["cases"].items()}
+
+
+def save(found: dict[str, Found], path: Path = PATH) -> None:
+    """Write the cache, cases in key order, one field a line (small diffs)."""
+    lines = [
+        f"  {json.dumps(key)}: {json.dumps(found[key].to_json(), ensure_ascii=False)}"
+        for key in sorted(found)
+    ]
+    text = f'{{\n "format": "{FORMAT}",\n "cases": {{\n' + ",\n".join(lines) + "\n }\n}\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def refresh(
+    cases: Iterable[Case],
+    known: dict[str, Found],
+    *,
+    everything: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[dict[str, Found], dict[str, str]]:
+    """Bring the found games up to date; return them and what was done to each case.
+
+    A case is searched again when ``everything`` is set, when it has no
+    game, when its declaration changed, or when its game no longer shows
+    it; otherwise its game is re-verified and kept.
+    """
+    from castlerules.casebook.search import SearchError, find
+
+    out: dict[str, Found] = {}
+    done: dict[str, str] = {}
+    todo = list(cases)
+    for number, case in enumerate(todo, 1):
+        tick = time.perf_counter()
+        key_hash = case_hash(case)
+        old = known.get(case.key)
+        action = "search"
+        if old is not None and not everything:
+            same_case = old.source.split("-")[-1] == key_hash.split("-")[-1]
+            if same_case:
+                try:
+                    verify(case, old)
+                except CaseError:
+                    action = "search (its game no longer shows it)"
+                else:
+                    action = "kept" if old.source == key_hash else "re-verified"
+        if action in ("kept", "re-verified"):
+            assert old is not None
+            out[case.key] = Found(
+                case.key, old.players, old.seed, old.moves, old.tried, old.found_by, key_hash
+            )
+        else:
+            try:
+                result = find(case)
+            except SearchError as err:
+                done[case.key] = f"NOT FOUND: {err}"
+                if old is not None:
+                    out[case.key] = old
+                if progress is not None:
+                    progress(f"[{number}/{len(todo)}] {case.key}: {done[case.key]}")
+                continue
+            hit = result.hit
+            found = Found(
+                case.key,
+                result.players,
+                result.seed,
+                hit.moves,
+                hit.tried,
+                result.found_by,
+                key_hash,
+            )
+            verify(case, found)
+            out[case.key] = found
+        done[case.key] = action
+        if progress is not None:
+            seconds = time.perf_counter() - tick
+            progress(
+                f"[{number}/{len(todo)}] {case.key}: {action}, {out[case.key].plies} plies "
+                f"({seconds:.1f} s)"
+            )
+    return out, done
+
+
+def _print(line: str) -> None:  # pragma: no cover - terminal output
+    print(line, file=sys.stderr, flush=True)
+
+
+def data_of(found: dict[str, Found]) -> dict[str, Any]:
+    return {key: f.to_json() for key, f in found.items()}

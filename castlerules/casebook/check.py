@@ -218,8 +218,12 @@ def verify(case: Case, found: Found) -> Shown:
     split = split_at(case, (states[-1], second[-1]), ply)
     if split is None and found.tried is not None:
         module = case.module
-        one = outcome(module, states[-1], module.parse_move(states[-1], found.tried), ply)
-        two = outcome(module, second[-1], module.parse_move(second[-1], found.tried), ply)
+        one = outcome(
+            module, states[-1], module.parse_move(states[-1], found.tried, check=False), ply
+        )
+        two = outcome(
+            module, second[-1], module.parse_move(second[-1], found.tried, check=False), ply
+        )
         texts = ["\n".join(str(e) for e in m.events) for m in (one, two) if isinstance(m, Moment)]
         if len(texts) == 2 and texts[0] != texts[1]:
             pair = (states[-1], second[-1])

@@ -18,7 +18,7 @@ import attrs
 
 from castlerules import ascent, throne
 from castlerules.casebook.declare import Case, Game, Moment, Outcome, Refusal, Split
-from castlerules.core import IllegalMove, NotationError, RulesError
+from castlerules.core import IllegalMove, RulesError
 
 __all__ = ["MAX_PLIES", "Hit", "outcome", "run", "split_at", "start", "tries"]
 
@@ -141,7 +141,7 @@ def _parse(module: Any, state: Any, other: Any, text: str) -> Any:
     for where in (state, other):
         try:
             return module.parse_move(where, text)
-        except NotationError:
+        except IllegalMove:
             continue
     raise AssertionError(f"{text} is legal in neither position")  # pragma: no cover
 
@@ -194,7 +194,9 @@ def run(case: Case, states: tuple[Any, ...], choose: Chooser, limit: int = MAX_P
         moment = outcome(module, state, move, ply)
         assert isinstance(moment, Moment)
         if kind == "reading":
-            second = outcome(module, states[1], module.parse_move(states[1], text), ply)
+            second = outcome(
+                module, states[1], module.parse_move(states[1], text, check=False), ply
+            )
             if _said(moment) != _said(second):
                 split = Split(
                     module, "outcome", (states[0], states[1]), text, moment, second,

@@ -122,6 +122,17 @@ def position_block(text: str, label: str = "The position in the game's notation"
     return f"{label}:\n\n.. code-block:: text\n\n   {text}\n\n"
 
 
+def source_link(path: str, line: int) -> str:
+    """A link to a line of the highlighted source (the ``[source]`` pages of viewcode).
+
+    ``castlerules/throne/transitions.py`` line 120 is
+    ``_modules/castlerules/throne/transitions.html#L120`` (the anchors of the
+    lines are added by :func:`castlerules_sphinx.line_anchors`).
+    """
+    page = "_modules/" + path.removesuffix(".py") + ".html"
+    return f"`{line} <{page}#L{line}>`__"
+
+
 def svg_of(game: str, state: Any, **kwargs: Any) -> str:
     """A position drawn by the game's own ``svg()`` (``throne.svg``, ``ascent.svg``)."""
     text: str = GAMES[game].svg(state, **kwargs)
@@ -156,20 +167,34 @@ def clause_pages(site: Site, game: str) -> str:
 
 
 def _interpretation(site: Site, game: str, clause_id: str) -> str:
-    c = next(x for x in site.clauses[game] if x.id == clause_id)
-    out = [".. rubric:: Reference interpretation\n\n", f"{rst.escape(c.summary)}\n\n"]
+    """What the reference reading decides for the clause (not its heading again)."""
+    out = [".. rubric:: Reference interpretation\n\n"]
     notes = site.notes_of(game, clause_id)
-    if notes:
-        out.append("Decisions recorded where the seed is silent (``NOTES``):\n\n")
-        for note in notes:
-            line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
-            if note.option:
-                line += (
-                    f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
-                    f"readings in the :ref:`register <{register_anchor(game, note.option)}>`."
-                )
-            out.append(line + "\n")
-        out.append("\n")
+    options = site.options_of(game, clause_id)
+    if not notes:
+        tail = (
+            "; the options below read it otherwise."
+            if options
+            else ", and no option or preset changes it."
+        )
+        out.append(
+            f"Nothing to decide: the seed is explicit here, and ``{game}.Rules()`` applies the "
+            f"English rendering above as it stands{tail}\n\n"
+        )
+        return "".join(out)
+    out.append(
+        f"Where the seed leaves a point open, ``{game}.Rules()`` decides (recorded in "
+        f"``{game}.NOTES``):\n\n"
+    )
+    for note in notes:
+        line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
+        if note.option:
+            line += (
+                f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
+                f"readings in the :ref:`register <{register_anchor(game, note.option)}>`."
+            )
+        out.append(line + "\n")
+    out.append("\n")
     return "".join(out)
 
 
@@ -234,8 +259,10 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
     cites = site.citations.get(clause_id, ())
     if cites:
         where = "; ".join(
-            f"{rst.literal(c.path)} {rst.literal(c.function)} "
-            f"(line{'s' if len(c.lines) > 1 else ''} {', '.join(map(str, c.lines))})"
+            f"{rst.literal(c.function)} in {rst.literal(c.path)} "
+            f"(line{'s' if len(c.lines) > 1 else ''} "
+            + ", ".join(source_link(c.path, n) for n in c.lines)
+            + ")"
             for c in cites
         )
         out.append(f"- In the engine: {where}.\n")

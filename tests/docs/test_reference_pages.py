@@ -180,6 +180,7 @@ def test_clause_ids_are_cited_by_context(
 def test_code_references_link_to_a_line_of_the_highlighted_source() -> None:
     link = source_link("castlerules/throne/transitions.py", 120)
     assert link == "`120 <_modules/castlerules/throne/transitions.html#L120>`__"
+    assert source_link("castlerules/throne/__init__.py", 3) == "3"  # no source page
 
 
 # --------------------------------------------------------------------------- glossary, rules

@@ -34,9 +34,13 @@ def write_all(site: Site, generated: Path) -> None:
     for game in GAMES:
         write_if_changed(generated / f"{game}-clauses.rst", clause_pages(site, game))
         write_if_changed(generated / f"{game}-options.rst", options_table(site, game))
-    write_if_changed(generated / "register.rst", register_page(site))
+    overview, parts = register_parts(site)
+    write_if_changed(generated / "register.rst", overview)
+    write_parts(generated.parent / "register", parts)
     write_if_changed(generated / "gallery.rst", gallery_page(site))
-    write_if_changed(generated / "proofs.rst", proofs_page(site))
+    table, proof_parts = proofs_parts(site)
+    write_if_changed(generated / "proofs.rst", table)
+    write_parts(generated.parent / "proofs", proof_parts)
     write_if_changed(generated / "tests.rst", tests_page(site))
     write_if_changed(generated / "timings.rst", timings(site))
     write_if_changed(generated / "clause-index.rst", clause_index(site))
@@ -129,6 +133,8 @@ def source_link(path: str, line: int) -> str:
     ``_modules/castlerules/throne/transitions.html#L120`` (the anchors of the
     lines are added by :func:`castlerules_sphinx.line_anchors`).
     """
+    if path.endswith("__init__.py"):
+        return str(line)  # a package's __init__ defines nothing viewcode shows
     page = "_modules/" + path.removesuffix(".py") + ".html"
     return f"`{line} <{page}#L{line}>`__"
 
@@ -298,6 +304,7 @@ def options_table(site: Site, game: str) -> str:
 
 
 def register_page(site: Site) -> str:
+    """The register in one text (the pages are split by :func:`register_parts`)."""
     out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
     for game, module in GAMES.items():
         out.append(rst.labels(f"register-{game}"))
@@ -306,6 +313,76 @@ def register_page(site: Site) -> str:
         for point in site.points[game]:
             out.append(_open_point(site, module, point))
     return "".join(out)
+
+
+PAGE_BUDGET = 170_000
+"""Characters of generated reStructuredText per page.  Raw SVG boards make up
+most of it and pass through unchanged, so a page of this budget stays under
+the ~200 KB of HTML a reader's browser (and a phone) loads comfortably."""
+
+
+def pack(sections: list[tuple[str, str]], budget: int = PAGE_BUDGET) -> list[list[tuple[str, str]]]:
+    """Consecutive ``(name, text)`` sections in groups of at most ``budget`` characters.
+
+    A section larger than the budget has a page to itself; the order is kept.
+    """
+    groups: list[list[tuple[str, str]]] = []
+    size = 0
+    for name, text in sections:
+        if groups and size + len(text) <= budget:
+            groups[-1].append((name, text))
+            size += len(text)
+        else:
+            groups.append([(name, text)])
+            size = len(text)
+    return groups
+
+
+def write_parts(folder: Path, parts: dict[str, str]) -> None:
+    """Write the generated documents of ``folder`` (``docs/register/``) and remove stale ones."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.rst"):
+        if stale.stem not in parts:
+            stale.unlink()
+    for stem, text in parts.items():
+        write_if_changed(folder / f"{stem}.rst", text)
+
+
+def register_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The register's overview (included by register.rst) and its pages, by file stem.
+
+    The open points of each game are packed into pages of at most
+    :data:`PAGE_BUDGET` characters, in order; the overview lists every open
+    point with a link and holds the table of contents of the pages.
+    """
+    head = ".. This file is generated at build time from castlerules; do not edit.\n\n"
+    overview = [head]
+    parts: dict[str, str] = {}
+    for game, module in GAMES.items():
+        sections = [(p.option, _open_point(site, module, p)) for p in site.points[game]]
+        overview.append(rst.labels(f"register-{game}"))
+        overview.append(rst.title(TITLES[game], "-"))
+        overview.append("\n")
+        rows = [
+            [
+                f":ref:`{p.option} <{register_anchor(game, p.option)}>`",
+                clause_refs(p.clauses),
+                str(max(len(p.readings) - 1, 0)),
+            ]
+            for p in site.points[game]
+        ]
+        overview.append(rst.list_table(["Open point", "Clauses", "Other readings"], rows))
+        groups = pack(sections)
+        for number, group in enumerate(groups, 1):
+            stem = f"{game}-{number}"
+            first, last = group[0][0], group[-1][0]
+            span = first if first == last else f"{first} to {last}"
+            title = f"{TITLES[game]} open points: {rst.escape(span)}"
+            parts[stem] = head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+    overview.append(".. toctree::\n   :maxdepth: 1\n   :caption: The open points, page by page\n\n")
+    overview.extend(f"   register/{stem}\n" for stem in parts)
+    overview.append("\n")
+    return "".join(overview), parts
 
 
 def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
@@ -550,6 +627,34 @@ def proofs_page(site: Site) -> str:
     for p in site.proofs:
         out.append(_proof(p))
     return "".join(out)
+
+
+def proofs_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The proof table (included by proofs.rst) and the proofs' details, split in pages.
+
+    The details (witness and counterexample boards) of each game are packed
+    into pages of at most :data:`PAGE_BUDGET` characters; the table links to
+    each property where it is.
+    """
+    whole = proofs_page(site)
+    if site.proofs is None:
+        return whole, {}
+    head = ".. This file is generated at build time from castlerules; do not edit.\n\n"
+    table = whole
+    first = _proof(site.proofs[0])
+    if first in whole:
+        table = whole[: whole.index(first)]
+    parts: dict[str, str] = {}
+    for game in dict.fromkeys(p.game for p in site.proofs):
+        sections = [(p.name, _proof(p)) for p in site.proofs if p.game == game]
+        for number, group in enumerate(pack(sections), 1):
+            title = f"{TITLES.get(game, game)} proofs, part {number}"
+            parts[f"{game}-{number}"] = (
+                head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+            )
+    toc = ".. toctree::\n   :maxdepth: 1\n   :caption: Each property in detail\n\n"
+    toc += "".join(f"   proofs/{stem}\n" for stem in parts) + "\n"
+    return table + toc, parts
 
 
 def _verdict(p: ProofRow) -> str:

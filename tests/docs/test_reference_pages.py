@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -206,3 +207,33 @@ def test_the_rules_page_holds_every_clause_and_every_decision() -> None:
         assert f":clause:`{clause.id}`" in text
     for note in ascent.NOTES:
         assert rst.escape(note.decision) in text
+
+
+# --------------------------------------------------------------------------- shell examples
+
+_COMMAND = re.compile(r"^\s+(?:\$ |\.venv/bin/)?castlerules (.+?)\s*(?:#.*)?$")
+
+
+def _command_lines() -> list[tuple[str, str]]:
+    """Every ``castlerules ...`` line of the sh/console blocks of the hand-written pages."""
+    found = []
+    for page in sorted((ROOT / "docs").glob("*.rst")):
+        in_block = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith(".. code-block::"):
+                in_block = line.split("::")[1].strip() in ("sh", "console", "bash")
+                continue
+            if line and not line[0].isspace():
+                in_block = False
+            match = _COMMAND.match(line) if in_block else None
+            if match:
+                found.append((page.name, match.group(1)))
+    return found
+
+
+@pytest.mark.parametrize(("page", "args"), _command_lines())
+def test_every_command_line_of_the_docs_runs(page: str, args: str, tmp_path: Path) -> None:
+    """A command shown on a page is read and answered: 0 or 1, never bad input or a crash."""
+    ran = cli.run(cli.Example(args, 0, ""), cwd=tmp_path)
+    assert ran.status in (0, 1), f"{page}: castlerules {args}: {ran.stderr.strip()}"
+    assert ran.stdout.strip()

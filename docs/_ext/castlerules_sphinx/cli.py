@@ -112,15 +112,15 @@ class Ran:
     stderr: str
 
 
-def run(example: Example) -> Ran:
-    """Run ``castlerules ARGS`` in-process, in the repository root; capture its output."""
+def run(example: Example, cwd: Path = ROOT) -> Ran:
+    """Run ``castlerules ARGS`` in-process in ``cwd`` (the repository root); capture its output."""
     out, err = io.StringIO(), io.StringIO()
     stdin = io.StringIO(example.stdin or "")
     saved = sys.stdin
     sys.stdin = stdin
     try:
         with (
-            contextlib.chdir(ROOT),
+            contextlib.chdir(cwd),
             contextlib.redirect_stdout(out),
             contextlib.redirect_stderr(err),
         ):

@@ -343,12 +343,12 @@ def test_proof_page_draws_the_33_point_witness(
     pages it links to (proofs/throne-1.html...: the details are split in pages).
     """
     dom = dump_dom(chromium, _url(site, "proofs.html"))
-    assert "throne.max_reachable.seed3" in dom
     assert "witness" in dom
-    link = re.search(r'href="(proofs/[^"#]+)#throne-max-reachable-seed3"', dom)
+    link = re.search(r'href="(proofs/[^"#]+)#[a-z-]*throne-max-reachable-seed3"', dom)
     assert link, "the table does not link to the witness"
     page = link.group(1)
     detail = dump_dom(chromium, _url(site, page))
+    assert "throne.max_reachable.seed3" in detail
     section = detail[detail.index('id="throne-max-reachable-seed3"') :]
     assert 'class="castlerules-board' in section[:200_000], "the witness has no board"
     shot = screenshot(

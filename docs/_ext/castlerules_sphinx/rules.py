@@ -116,12 +116,24 @@ def glossary_page() -> str:
                     f"*{rst.escape(term.french)}*",
                     rst.escape(term.english),
                     f":clause:`{term.clause}`",
-                    rst.literal(term.code) if term.code else "\\-",
+                    _code(term.code),
                 ]
             )
         header = ["French (seed)", "English", "Clause", "In the code"]
         out.append(rst.list_table(header, rows, [28, 30, 12, 30]))
     return "".join(out)
+
+
+def _code(code: str) -> str:
+    """The name in the code, linked to the API reference when it is a public name."""
+    from castlerules_sphinx.api import owners
+
+    if not code:
+        return "\\-"
+    module, _, name = code.partition(".")
+    if module in ("throne", "ascent") and name in owners()[f"castlerules.{module}"]:
+        return f":py:obj:`{code} <castlerules.{code}>`"
+    return rst.literal(code)
 
 
 def _order(term: Term) -> tuple[int, int]:
@@ -138,11 +150,21 @@ def rules_page(game: str, module: Any) -> str:
         out.append(f":clause:`{clause.id}` **{rst.escape(clause.summary)}**\n")
         out.append(f"   {rst.escape(clause.english)}\n")
         for note in notes.get(clause.id, ()):
-            option = f" (option ``{note.option}``)" if note.option else ""
+            option = (
+                f" (option :ref:`{note.option} <{option_anchor(game, note.option)}>`)"
+                if note.option
+                else ""
+            )
             topic = note.topic[:1].upper() + note.topic[1:]
             out.append(f"\n   *{rst.escape(topic)}*: {rst.escape(note.decision)}{option}\n")
         out.append("\n")
     return "".join(out)
+
+
+def option_anchor(game: str, option: str) -> str:
+    from castlerules_sphinx.pages import option_anchor as anchor
+
+    return anchor(game, option)
 
 
 def write(generated: Path) -> None:

@@ -237,3 +237,14 @@ def test_every_command_line_of_the_docs_runs(page: str, args: str, tmp_path: Pat
     ran = cli.run(cli.Example(args, 0, ""), cwd=tmp_path)
     assert ran.status in (0, 1), f"{page}: castlerules {args}: {ran.stderr.strip()}"
     assert ran.stdout.strip()
+
+
+def test_the_records_page_describes_exactly_the_fields_a_reader_accepts() -> None:
+    """The schema table of docs/records.rst against the reader's own field lists."""
+    page = (ROOT / "docs" / "records.rst").read_text(encoding="utf-8")
+    table = page[page.index("The fields\n") : page.index("Reading a record runs no code")]
+    shown = set(re.findall(r"^   \* - ``([a-z_]+)``$", table, re.M))
+    accepted = {*records._FIELDS, *records._TAIL}
+    for extra in records._OPTIONAL.values():
+        accepted |= set(extra)
+    assert shown == accepted

@@ -24,6 +24,7 @@ import html
 import importlib
 import inspect
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -296,6 +297,28 @@ def line_anchors(
     )
 
 
+_ANCHOR_STAMP = ".castlerules-line-anchors-1"
+
+
+def refresh_sources(app: Sphinx) -> None:
+    """``builder-inited``: highlighted sources written without line anchors are written again.
+
+    viewcode rewrites a module's page only when the module is newer than the
+    page, so pages of an older build (before :func:`line_anchors`) would stay
+    without the anchors the clause pages link to.
+    """
+    pages = Path(app.outdir) / "_modules"
+    if app.builder.format == "html" and pages.is_dir() and not (pages / _ANCHOR_STAMP).is_file():
+        shutil.rmtree(pages)
+
+
+def stamp_sources(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: the highlighted sources now carry the line anchors."""
+    pages = Path(app.outdir) / "_modules"
+    if exception is None and pages.is_dir():
+        (pages / _ANCHOR_STAMP).touch()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("castlerules_proofs_fast", True, "env", bool)
     app.add_config_value("castlerules_require_proofs", True, "env", bool)
@@ -310,6 +333,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("castlerules-api", api.PublicApiDirective)
     app.connect("missing-reference", api.internal_reference)
     app.connect("html-page-context", line_anchors)
+    app.connect("builder-inited", refresh_sources)
+    app.connect("build-finished", stamp_sources)
     return {
         "version": "1",
         "parallel_read_safe": True,

@@ -146,6 +146,9 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
         "--disable-component-update",
         "--disable-sync",
         "--hide-scrollbars",
+        # the theme scrolls smoothly to an anchor unless motion is reduced: a
+        # screenshot taken mid-scroll shows nothing (castlerules.css)
+        "--force-prefers-reduced-motion",
         f"--user-data-dir={profile}",
     ]
 
@@ -334,16 +337,34 @@ def test_casebook_and_register_render_their_boards(
 def test_proof_page_draws_the_33_point_witness(
     site: Path, chromium: list[str], tmp_path: Path
 ) -> None:
-    """B15: the proof table's 33-point witness is drawn from its engine position."""
+    """B15: the proof table's 33-point witness is drawn from its engine position.
+
+    The table is on proofs.html; each property's detail is on one of the
+    pages it links to (proofs/throne-1.html...: the details are split in pages).
+    """
     dom = dump_dom(chromium, _url(site, "proofs.html"))
-    assert "throne.max_reachable.seed3" in dom
     assert "witness" in dom
-    section = dom[dom.index('id="throne-max-reachable-seed3"') :]
+    link = re.search(r'href="(proofs/[^"#]+)#[a-z-]*throne-max-reachable-seed3"', dom)
+    assert link, "the table does not link to the witness"
+    page = link.group(1)
+    detail = dump_dom(chromium, _url(site, page))
+    assert "throne.max_reachable.seed3" in detail
+    section = detail[detail.index('id="throne-max-reachable-seed3"') :]
     assert 'class="castlerules-board' in section[:200_000], "the witness has no board"
     shot = screenshot(
-        chromium, f"{_url(site, 'proofs.html')}#throne-max-reachable-seed3", "proofs.png", tmp_path
+        chromium, f"{_url(site, page)}#throne-max-reachable-seed3", "proofs.png", tmp_path
     )
     assert _near(colours(shot), "#e9e1cf") > 200, "the castle of the witness is not on screen"
+
+
+def test_split_pages_stay_under_200_kb(site: Path) -> None:
+    """The register and the proofs' details are split in pages of about 200 KB at most."""
+    split = [site / "register.html", site / "proofs.html"]
+    split += [*(site / "register").glob("*.html"), *(site / "proofs").glob("*.html")]
+    assert len(split) > 4
+    for page in split:
+        size = page.stat().st_size
+        assert size < 220_000, f"{page.relative_to(site)} is {size:,} bytes"
 
 
 @pytest.mark.parametrize(("query", "page"), [("A9", "ascent.html"), ("B15", "throne.html")])
@@ -354,3 +375,142 @@ def test_search_finds_a_clause_first(
     links = re.findall(r'<ul[^>]*class="search"[^>]*>.*?<a href="([^"]+)"', dom, re.S)
     assert links, f"the search for {query} found nothing"
     assert links[0] == f"{page}#clause-{query.lower()}"
+
+
+# --------------------------------------------------------------------------- reference pages
+
+REFERENCE_PAGES = (
+    "cli.html",
+    "records.html",
+    "throne-rules.html",
+    "ascent-rules.html",
+    "glossary.html",
+    "api/throne.html",
+    "api/records.html",
+)
+
+
+def _text(dom: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", dom)).split())
+
+
+@pytest.mark.parametrize("page", REFERENCE_PAGES)
+def test_reference_page_renders(site: Path, chromium: list[str], tmp_path: Path, page: str) -> None:
+    name = page.replace("/", "-").replace(".html", ".png")
+    shot = screenshot(chromium, _url(site, page), name, tmp_path, (1280, 1000))
+    found = colours(shot)
+    total = sum(found.values())
+    assert total - _near(found, "#ffffff", 3) > total * 0.03, f"{page} is blank"
+
+
+def test_cli_page_shows_every_command_and_its_run_examples(site: Path, chromium: list[str]) -> None:
+    from castlerules.cli import COMMANDS
+
+    dom = dump_dom(chromium, _url(site, "cli.html"))
+    ids = set(re.findall(r'\sid="([^"]+)"', dom))
+    text = _text(dom)
+    for name in COMMANDS:
+        assert f"cli-{name}" in ids, f"no section for castlerules {name}"
+        assert f"$ castlerules {name}" in text, f"no example of castlerules {name}"
+    assert "Exit status" in text and "EXIT_BAD_INPUT" in text
+
+
+def test_rules_and_glossary_pages_hold_every_clause_and_term(
+    site: Path, chromium: list[str]
+) -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from castlerules_sphinx.rules import GLOSSARY
+
+    for game in ("throne", "ascent"):
+        text = _text(dump_dom(chromium, _url(site, f"{game}-rules.html")))
+        for c in (c for c in CLAUSES.values() if c.game == game):
+            assert " ".join(c.english.split()) in text, f"{c.id}'s English is missing"
+    text = _text(dump_dom(chromium, _url(site, "glossary.html")))
+    for term in GLOSSARY:
+        assert term.french in text and term.english in text
+
+
+def test_api_reference_uses_import_names_without_value_walls(site: Path) -> None:
+    pages = {p.name: p.read_text(encoding="utf-8") for p in (site / "api").glob("*.html")}
+    throne_page = pages["throne.html"]
+    assert 'id="castlerules.throne.apply"' in throne_page
+    assert 'id="castlerules.records.load"' in pages["records.html"]
+    everything = "".join(pages.values())
+    assert 'id="castlerules.throne.transitions.apply"' not in everything
+    for private in ("rect", "line", "escape"):
+        assert f'id="castlerules.core.svg.{private}"' not in everything
+    # NOTES, CLAUSES, PLACES, BY_CODE: their size, not their repr
+    assert "Note(clause=" not in everything and "Clause(id=" not in everything
+    assert "Place(character=" not in everything
+
+
+def test_clause_pages_link_code_to_lines_of_the_highlighted_source(site: Path) -> None:
+    page = (site / "throne.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(_modules/[^"#]+)#L(\d+)"', page)
+    assert len(links) >= 16, "the clause pages link to too few lines of the engine"
+    for target, line in links[:40]:
+        source = (site / target).read_text(encoding="utf-8")
+        assert f'id="L{line}"' in source, f"{target} has no line {line}"
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+def test_reference_interpretation_states_a_decision(site: Path, game: str) -> None:
+    page = (site / f"{game}.html").read_text(encoding="utf-8")
+    paragraphs = re.findall(r"Reference interpretation</p>\s*<p>(.*?)</p>", page, re.S)
+    assert len(paragraphs) == sum(1 for c in CLAUSES.values() if c.game == game)
+    summaries = {" ".join(html.unescape(c.summary).split()) for c in CLAUSES.values()}
+    for paragraph in paragraphs:
+        assert _text(paragraph) not in summaries, "the heading again, not the decision"
+
+
+# --------------------------------------------------------------------------- on a phone
+
+
+def page_width(chromium: list[str], url: str, harness: Path, width: int = 390) -> int:
+    """The width the page's content takes in a phone-wide window (its scrollWidth)."""
+    page = harness / "measure.html"
+    page.write_text(
+        '<!DOCTYPE html><html><body style="margin:0"><p id="out">-</p>'
+        f'<iframe id="f" src="{html.escape(url)}" style="border:0;width:{width}px;height:800px">'
+        "</iframe><script>document.getElementById('f').onload=function(){"
+        "var d=this.contentDocument.documentElement;"
+        "document.getElementById('out').textContent='W'+d.scrollWidth+'W';};</script>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    done = _run(
+        [
+            *chromium,
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            page.as_uri(),
+        ]
+    )
+    found = re.search(r"W(\d+)W", done.stdout.decode("utf-8"))
+    assert found, "the page could not be measured"
+    return int(found.group(1))
+
+
+@pytest.mark.parametrize(
+    "page", ["index.html", "throne.html", "cli.html", "api/throne.html", "glossary.html"]
+)
+def test_pages_fit_a_phone_screen(
+    site: Path, chromium: list[str], tmp_path: Path, page: str
+) -> None:
+    """At 390 px, nothing pushes the page sideways (wide tables and code scroll by themselves)."""
+    assert page_width(chromium, _url(site, page), tmp_path) <= 390
+
+
+def test_a_clause_on_a_phone(site: Path, chromium: list[str], tmp_path: Path) -> None:
+    shot = screenshot(
+        chromium, f"{_url(site, 'throne.html')}#b7", "phone-throne-b7.png", tmp_path, (390, 844)
+    )
+    width, _height, _rows = read_png(shot)
+    assert width == 390
+    found = colours(shot)
+    total = sum(found.values())
+    assert total - _near(found, "#ffffff", 3) > total * 0.05, "the phone page is blank"
+    assert _near(found, "#000000", 60) > 500, "no text on the phone screen"
+    dom = dump_dom(chromium, _url(site, "throne.html"))
+    assert 'name="viewport" content="width=device-width' in dom

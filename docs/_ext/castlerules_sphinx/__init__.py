@@ -23,6 +23,8 @@ import ast
 import html
 import importlib
 import inspect
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -39,7 +41,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from castlerules.core import CLAUSES
-from castlerules_sphinx import pages
+from castlerules_sphinx import api, cli, pages, rules
 from castlerules_sphinx.domain import ClauseDomain, anchor_of, clause_role
 from castlerules_sphinx.site import GAMES, SiteError, collect
 
@@ -144,7 +146,11 @@ def generate(app: Sphinx) -> None:
         if site.proofs is None and app.config.castlerules_require_proofs:
             raise SiteError(f"the proof table cannot be built: {site.proofs_error}")
         pages.write_all(site, generated)
-    except SiteError as err:
+        tick = time.perf_counter()
+        cli.write(generated)
+        rules.write(generated)
+        site.timings["cli"] = time.perf_counter() - tick
+    except (SiteError, cli.ExampleFailed) as err:
         raise ExtensionError(f"castlerules: {err}") from err
     LOGGER.info(
         "castlerules: generated pages in %.1f s (%s)",
@@ -237,21 +243,80 @@ def _importable(module_name: str) -> bool:
 
 
 def point_reexports(app: Sphinx, doctree: nodes.document) -> None:
-    """``doctree-read``: aim references to re-exported names at their documented home.
+    """``doctree-read``: aim references at the public name the reference documents.
 
-    ``castlerules.throne`` re-exports ``Rules``, ``apply``...; the reference
-    documents them where they are defined, so :class:`castlerules.throne.Rules`
-    (or ``Rules`` in a docstring of :mod:`castlerules.throne`) is pointed at
-    ``castlerules.throne.rules.Rules``.  Anything else is left to Sphinx.
+    ``castlerules.throne`` re-exports ``Rules``, ``apply``... from the modules
+    that define them; the reference documents them under the public name
+    (``castlerules.throne.Rules``, see :mod:`castlerules_sphinx.api`).  So
+    :class:`castlerules.throne.rules.Rules`, or ``Rules`` read in a docstring
+    of :mod:`castlerules.throne.transitions`, is pointed at
+    ``castlerules.throne.Rules``.  Anything else is left to Sphinx.
     """
     for node in doctree.findall(pending_xref):
         if node.get("refdomain") != "py":
             continue
         target = node.get("reftarget", "")
-        real = home_of(target, node.get("py:module"))
-        if real is not None:
-            node["reftarget"] = real
-            node["refspecific"] = False
+        context = node.get("py:module")
+        real = home_of(target, context)
+        candidates = [real] if real is not None else []
+        defining = api.defining_module(node)
+        if defining is not None and defining != context:
+            # a docstring of castlerules.ascent.rules shown under castlerules.ascent
+            real = home_of(target, defining)
+            candidates.append(real or f"{defining}.{target}")
+        if target.startswith("castlerules"):
+            candidates.append(target)
+        if context and context.startswith("castlerules"):
+            candidates.append(f"{context}.{target}")
+            if node.get("py:class"):
+                candidates.append(f"{context}.{node['py:class']}.{target}")
+        for candidate in candidates:
+            public = api.public_of(candidate)
+            if public is not None:
+                node["reftarget"] = public
+                node["refspecific"] = False
+                break
+
+
+_LINENO = re.compile(r'<span class="linenos">(\s*)(\d+)</span>')
+
+
+def line_anchors(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """``html-page-context``: every numbered line of a highlighted source gets ``id="L<n>"``.
+
+    The clause pages link to the lines of the engine that cite a clause
+    (``_modules/castlerules/throne/transitions.html#L120``).
+    """
+    if not pagename.startswith("_modules/") or "body" not in context:
+        return
+    context["body"] = _LINENO.sub(
+        lambda m: f'<span class="linenos" id="L{m.group(2)}">{m.group(1)}{m.group(2)}</span>',
+        context["body"],
+    )
+
+
+_ANCHOR_STAMP = ".castlerules-line-anchors-1"
+
+
+def refresh_sources(app: Sphinx) -> None:
+    """``builder-inited``: highlighted sources written without line anchors are written again.
+
+    viewcode rewrites a module's page only when the module is newer than the
+    page, so pages of an older build (before :func:`line_anchors`) would stay
+    without the anchors the clause pages link to.
+    """
+    pages = Path(app.outdir) / "_modules"
+    if app.builder.format == "html" and pages.is_dir() and not (pages / _ANCHOR_STAMP).is_file():
+        shutil.rmtree(pages)
+
+
+def stamp_sources(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: the highlighted sources now carry the line anchors."""
+    pages = Path(app.outdir) / "_modules"
+    if exception is None and pages.is_dir():
+        (pages / _ANCHOR_STAMP).touch()
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -264,6 +329,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
     app.connect("env-get-outdated", outdated)
     app.connect("doctree-read", point_reexports)
+    app.connect("doctree-read", api.shorten_values)
+    app.add_directive("castlerules-api", api.PublicApiDirective)
+    app.connect("missing-reference", api.internal_reference)
+    app.connect("html-page-context", line_anchors)
+    app.connect("builder-inited", refresh_sources)
+    app.connect("build-finished", stamp_sources)
     return {
         "version": "1",
         "parallel_read_safe": True,

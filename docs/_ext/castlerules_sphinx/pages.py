@@ -36,11 +36,15 @@ def write_all(site: Site, generated: Path) -> None:
     for game in GAMES:
         write_if_changed(generated / f"{game}-clauses.rst", clause_pages(site, game))
         write_if_changed(generated / f"{game}-options.rst", options_table(site, game))
-    write_if_changed(generated / "register.rst", register_page(site))
+    overview, parts = register_parts(site)
+    write_if_changed(generated / "register.rst", overview)
+    write_parts(generated.parent / "register", parts)
     for game in GAMES:
         write_if_changed(generated / f"casebook-{game}.rst", casebook_page(site, game))
     write_records(site, generated / "records")
-    write_if_changed(generated / "proofs.rst", proofs_page(site))
+    table, proof_parts = proofs_parts(site)
+    write_if_changed(generated / "proofs.rst", table)
+    write_parts(generated.parent / "proofs", proof_parts)
     write_if_changed(generated / "tests.rst", tests_page(site))
     write_if_changed(generated / "timings.rst", timings(site))
     write_if_changed(generated / "clause-index.rst", clause_index(site))
@@ -130,6 +134,19 @@ def position_block(text: str, label: str = "The position in the game's notation"
     return f"{label}:\n\n.. code-block:: text\n\n   {text}\n\n"
 
 
+def source_link(path: str, line: int) -> str:
+    """A link to a line of the highlighted source (the ``[source]`` pages of viewcode).
+
+    ``castlerules/throne/transitions.py`` line 120 is
+    ``_modules/castlerules/throne/transitions.html#L120`` (the anchors of the
+    lines are added by :func:`castlerules_sphinx.line_anchors`).
+    """
+    if path.endswith("__init__.py"):
+        return str(line)  # a package's __init__ defines nothing viewcode shows
+    page = "_modules/" + path.removesuffix(".py") + ".html"
+    return f"`{line} <{page}#L{line}>`__"
+
+
 def svg_of(game: str, state: Any, **kwargs: Any) -> str:
     """A position drawn by the game's own ``svg()`` (``throne.svg``, ``ascent.svg``)."""
     text: str = GAMES[game].svg(state, **kwargs)
@@ -166,20 +183,34 @@ def clause_pages(site: Site, game: str) -> str:
 
 
 def _interpretation(site: Site, game: str, clause_id: str) -> str:
-    c = next(x for x in site.clauses[game] if x.id == clause_id)
-    out = [".. rubric:: Reference interpretation\n\n", f"{rst.escape(c.summary)}\n\n"]
+    """What the reference reading decides for the clause (not its heading again)."""
+    out = [".. rubric:: Reference interpretation\n\n"]
     notes = site.notes_of(game, clause_id)
-    if notes:
-        out.append("Decisions recorded where the seed is silent (``NOTES``):\n\n")
-        for note in notes:
-            line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
-            if note.option:
-                line += (
-                    f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
-                    f"readings in the :ref:`register <{register_anchor(game, note.option)}>`."
-                )
-            out.append(line + "\n")
-        out.append("\n")
+    options = site.options_of(game, clause_id)
+    if not notes:
+        tail = (
+            "; the options below read it otherwise."
+            if options
+            else ", and no option or preset changes it."
+        )
+        out.append(
+            f"Nothing to decide: the seed is explicit here, and ``{game}.Rules()`` applies the "
+            f"English rendering above as it stands{tail}\n\n"
+        )
+        return "".join(out)
+    out.append(
+        f"Where the seed leaves a point open, ``{game}.Rules()`` decides (recorded in "
+        f"``{game}.NOTES``):\n\n"
+    )
+    for note in notes:
+        line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
+        if note.option:
+            line += (
+                f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
+                f"readings in the :ref:`register <{register_anchor(game, note.option)}>`."
+            )
+        out.append(line + "\n")
+    out.append("\n")
     return "".join(out)
 
 
@@ -236,8 +267,10 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
     cites = site.citations.get(clause_id, ())
     if cites:
         where = "; ".join(
-            f"{rst.literal(c.path)} {rst.literal(c.function)} "
-            f"(line{'s' if len(c.lines) > 1 else ''} {', '.join(map(str, c.lines))})"
+            f"{rst.literal(c.function)} in {rst.literal(c.path)} "
+            f"(line{'s' if len(c.lines) > 1 else ''} "
+            + ", ".join(source_link(c.path, n) for n in c.lines)
+            + ")"
             for c in cites
         )
         out.append(f"- In the engine: {where}.\n")
@@ -272,15 +305,74 @@ def options_table(site: Site, game: str) -> str:
 # --------------------------------------------------------------------------- register
 
 
-def register_page(site: Site) -> str:
-    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+PAGE_BUDGET = 170_000
+"""Characters of generated reStructuredText per page.  Raw SVG boards make up
+most of it and pass through unchanged, so a page of this budget stays under
+the ~200 KB of HTML a reader's browser (and a phone) loads comfortably."""
+
+
+def pack(sections: list[tuple[str, str]], budget: int = PAGE_BUDGET) -> list[list[tuple[str, str]]]:
+    """Consecutive ``(name, text)`` sections in groups of at most ``budget`` characters.
+
+    A section larger than the budget has a page to itself; the order is kept.
+    """
+    groups: list[list[tuple[str, str]]] = []
+    size = 0
+    for name, text in sections:
+        if groups and size + len(text) <= budget:
+            groups[-1].append((name, text))
+            size += len(text)
+        else:
+            groups.append([(name, text)])
+            size = len(text)
+    return groups
+
+
+def write_parts(folder: Path, parts: dict[str, str]) -> None:
+    """Write the generated documents of ``folder`` (``docs/register/``) and remove stale ones."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.rst"):
+        if stale.stem not in parts:
+            stale.unlink()
+    for stem, text in parts.items():
+        write_if_changed(folder / f"{stem}.rst", text)
+
+
+def register_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The register's overview (included by register.rst) and its pages, by file stem.
+
+    The open points of each game are packed into pages of at most
+    :data:`PAGE_BUDGET` characters, in order; the overview lists every open
+    point with a link and holds the table of contents of the pages.
+    """
+    head = ".. This file is generated at build time from castlerules; do not edit.\n\n"
+    overview = [head]
+    parts: dict[str, str] = {}
     for game, module in GAMES.items():
-        out.append(rst.labels(f"register-{game}"))
-        out.append(rst.title(TITLES[game], "-"))
-        out.append("\n")
-        for point in site.points[game]:
-            out.append(_open_point(site, module, point))
-    return "".join(out)
+        sections = [(p.option, _open_point(site, module, p)) for p in site.points[game]]
+        overview.append(rst.labels(f"register-{game}"))
+        overview.append(rst.title(TITLES[game], "-"))
+        overview.append("\n")
+        rows = [
+            [
+                f":ref:`{p.option} <{register_anchor(game, p.option)}>`",
+                clause_refs(p.clauses),
+                str(max(len(p.readings) - 1, 0)),
+            ]
+            for p in site.points[game]
+        ]
+        overview.append(rst.list_table(["Open point", "Clauses", "Other readings"], rows))
+        groups = pack(sections)
+        for number, group in enumerate(groups, 1):
+            stem = f"{game}-{number}"
+            first, last = group[0][0], group[-1][0]
+            span = first if first == last else f"{first} to {last}"
+            title = f"{TITLES[game]} open points: {rst.escape(span)}"
+            parts[stem] = head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+    overview.append(".. toctree::\n   :maxdepth: 1\n   :caption: The open points, page by page\n\n")
+    overview.extend(f"   register/{stem}\n" for stem in parts)
+    overview.append("\n")
+    return "".join(overview), parts
 
 
 def _open_point(site: Site, module: Any, point: register.OpenPoint) -> str:
@@ -599,6 +691,34 @@ def proofs_page(site: Site) -> str:
     for p in site.proofs:
         out.append(_proof(p))
     return "".join(out)
+
+
+def proofs_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The proof table (included by proofs.rst) and the proofs' details, split in pages.
+
+    The details (witness and counterexample boards) of each game are packed
+    into pages of at most :data:`PAGE_BUDGET` characters; the table links to
+    each property where it is.
+    """
+    whole = proofs_page(site)
+    if site.proofs is None:
+        return whole, {}
+    head = ".. This file is generated at build time from castlerules; do not edit.\n\n"
+    table = whole
+    first = _proof(site.proofs[0])
+    if first in whole:
+        table = whole[: whole.index(first)]
+    parts: dict[str, str] = {}
+    for game in dict.fromkeys(p.game for p in site.proofs):
+        sections = [(p.name, _proof(p)) for p in site.proofs if p.game == game]
+        for number, group in enumerate(pack(sections), 1):
+            title = f"{TITLES.get(game, game)} proofs, part {number}"
+            parts[f"{game}-{number}"] = (
+                head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+            )
+    toc = ".. toctree::\n   :maxdepth: 1\n   :caption: Each property in detail\n\n"
+    toc += "".join(f"   proofs/{stem}\n" for stem in parts) + "\n"
+    return table + toc, parts
 
 
 def _verdict(p: ProofRow) -> str:

@@ -2,7 +2,10 @@
 
 A test covers a clause when its name holds the clause ID as a word
 (``test_b7_full_floor_refuses_placement``) or its docstring cites it
-(``"... (B7)"``): the convention every test of the project follows.  The
+(``"... (B7)"``, see :func:`cited_ids`): the convention every test of the
+project follows.  A test under ``tests/ascent/`` covers only Ascent clauses
+and one under ``tests/throne/`` only Throne clauses, so that the card ``B1``
+(the Bishop of seat 1) of an Ascent test is not taken for clause B1.  The
 engine cites a clause in a comment or a string next to the check it makes;
 those lines are listed so a reader can go from the rule to the code.
 """
@@ -56,6 +59,48 @@ def clause_ids_in(text: str, known: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+_ID = r"[AB]\d{1,2}(?![A-Za-z0-9])"
+_LIST = rf"{_ID}(?:\s*(?:,|;|/|-|and|or|\+)\s*{_ID})*"
+_CITATIONS = (
+    # "(B7)", "(A9, A13)", "(rule 15; A13)": inside brackets
+    re.compile(r"\(([^()]*)\)"),
+    # "A13 (rule 15): ...", "B10/B13: ...": IDs that open the text
+    re.compile(rf"^\s*({_LIST})"),
+    # "clause B7", "clauses A9 and A13", "rule B15"
+    re.compile(rf"\b(?:clauses?|rules?|cites?|citing)\s+({_LIST})", re.IGNORECASE),
+)
+_CITED_ID = re.compile(rf"(?<![A-Za-z0-9_])({_ID})")
+
+
+def cited_ids(text: str, known: Iterable[str], game: str | None = None) -> tuple[str, ...]:
+    """The clause IDs a text *cites*, in order of first mention, without repeats.
+
+    An ID counts by its context, not as a bare token: in brackets (``(B7)``,
+    ``(A9, A13)``), opening the text (``A13 (rule 15): ...``) or after
+    "clause"/"rule" (``clauses A9 and A13``); and as a whole word (``B1F1L1``
+    is a stack of Ascent cards, not B1).  With ``game``, only that game's
+    clauses count: in an Ascent test, "B1" is the Bishop of seat 1.
+    """
+    known_set = {k for k in known if game is None or CLAUSE_GAMES.get(k[:1]) == game}
+    found: list[tuple[int, str]] = []
+    for pattern in _CITATIONS:
+        for match in pattern.finditer(text):
+            for inner in _CITED_ID.finditer(match.group(1)):
+                if inner.group(1) in known_set:
+                    found.append((match.start(1) + inner.start(1), inner.group(1)))
+    return tuple(dict.fromkeys(ident for _, ident in sorted(found)))
+
+
+CLAUSE_GAMES = {"A": "ascent", "B": "throne"}
+"""The game of a clause ID, by its letter."""
+
+
+def game_of_test(path: str) -> str | None:
+    """The game a test file is about (``tests/ascent/...``), or None (both, or neither)."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[1] in CLAUSE_GAMES.values() else None
+
+
 def _name_ids(name: str, known: set[str]) -> list[str]:
     out = []
     for part in name.split("."):
@@ -101,10 +146,12 @@ def scan_tests(root: Path, known: Iterable[str]) -> tuple[TestRef, ...]:
         except (SyntaxError, UnicodeDecodeError):
             continue
         rel = path.relative_to(root).as_posix()
+        game = game_of_test(rel)
+        mine = {k for k in known_set if game is None or CLAUSE_GAMES.get(k[:1]) == game}
         for name, node in _tests_in(tree):
             doc = ast.get_docstring(node) or ""
-            ids = list(dict.fromkeys(_name_ids(name, known_set)))
-            for ident in clause_ids_in(doc, known_set):
+            ids = list(dict.fromkeys(_name_ids(name, mine)))
+            for ident in cited_ids(doc, mine):
                 if ident not in ids:
                     ids.append(ident)
             if ids:

@@ -113,7 +113,7 @@ def _parameters(rules_cls: type, players: int, preset: str) -> dict[str, Any]:
 
 
 def rules_of(rules_cls: type, params: dict[str, Any]) -> Any:
-    """The :class:`Rules` of OpenSpiel game parameters.
+    """The ``Rules`` of OpenSpiel game parameters (``rules_cls``: a game's ``Rules`` class).
 
     An option left at its default value keeps the preset's value (so
     ``{"preset": "ORIGINAL"}`` is the ORIGINAL rules); any other value
@@ -538,7 +538,7 @@ class AscentObserver:
 
 
 def params_of(rules: Any, players: int) -> dict[str, Any]:
-    """The game parameters of a castlerules :class:`Rules` and a player count.
+    """The game parameters of a castlerules ``Rules`` and a player count.
 
     >>> params_of(throne.Rules(allow_pass=True), 4)
     {'players': 4, 'allow_pass': True}

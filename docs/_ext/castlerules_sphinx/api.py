@@ -40,6 +40,12 @@ PUBLIC_MODULES: tuple[str, ...] = (
     "castlerules.throne",
     "castlerules.ascent",
     "castlerules.records",
+    "castlerules.casebook",
+    "castlerules.bots",
+    "castlerules.study",
+    "castlerules.openspiel",
+    "castlerules.pettingzoo",
+    "castlerules.register",
 )
 """The modules whose ``__all__`` is the public surface, first owner first."""
 

@@ -42,10 +42,16 @@ from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 
 _NO_MOVES: tuple[Move, ...] = ()
+_DEFAULT_RULES = Rules()
 _OTHERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(PLAYERS.stop)
 )
 """``_OTHERS[n][p]``: the seats of an ``n``-player game other than ``p``, in seat order."""
+_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((p + k) % n for k in range(1, n + 1)) for p in range(n))
+    for n in range(PLAYERS.stop)
+)
+"""``_AFTER[n][p]``: the seats in turn order after ``p``, ``p`` itself last."""
 
 
 # --------------------------------------------------------------------------- moves
@@ -209,11 +215,7 @@ def _end_turn(
     alive = 0  # seats with an unflipped card, Start included (counted up to 2)
     nxt = -1
     moves: list[Move] = []
-    q = p
-    for _ in range(n):
-        q += 1
-        if q == n:
-            q = 0
+    for q in _AFTER[n][p]:
         if not (cols[q][0] or occ[q] & ~flipped[q]):
             continue  # A14: nothing left to move, skipped
         alive += 1
@@ -273,7 +275,7 @@ def new_game(
     """
     n = _check_players(players)
     if rules is None:
-        rules = Rules()
+        rules = _DEFAULT_RULES  # Rules() (immutable): built once, not per game
     elif not isinstance(rules, Rules):
         raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -453,6 +455,7 @@ def _advance(state: State, p: int, c: int) -> State:
     cols = state.columns
     col = cols[p]
     fl = state.flipped[p]
+    oc = state.occupied[p]
     start = col[0]
     if c in start:
         s = 0
@@ -460,7 +463,7 @@ def _advance(state: State, p: int, c: int) -> State:
         part: tuple[int, ...] = (c,)
         rest = start[:j] + start[j + 1 :]
     else:
-        for s in range(1, t.squares + 1):
+        for s in t.squares_of.get(oc) or t.set_squares(oc):  # the non-empty squares
             if c in col[s]:
                 break
         else:
@@ -472,7 +475,6 @@ def _advance(state: State, p: int, c: int) -> State:
         part = st[: i + 1]
         rest = st[i + 1 :]
     lead = part[0]
-    oc = state.occupied[p]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
         raise _ceiling_error(state, p, c, s, lead)
@@ -515,7 +517,16 @@ def _advance(state: State, p: int, c: int) -> State:
         fll[p] = fl | low
         flipped = tuple(fll)
     if t.favour_after_arrival or not flip_now:
-        favours = _favour_targets(t, new_cols, flipped, p, d)
+        # _favour_targets(t, new_cols, flipped, p, d), inlined (every Advance runs it):
+        # A10: the cards of a lower-ranked stack of another column on row d;
+        # flipped cards are never taken (A8, rule 13).
+        favours: list[Move] = []
+        value = t.value
+        r = value[lead]
+        for q in _OTHERS[len(cols)][p]:
+            st = new_cols[q][d]
+            if st and value[st[0]] < r and not flipped[q] >> d & 1:
+                favours += [FAVOURS[x] for x in st]
         if favours:  # A10: a favour is available
             favours.append(END)
             return build_state(

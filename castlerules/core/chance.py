@@ -30,6 +30,8 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 _TWO64 = 1 << 64
+_LIMITS: tuple[int, ...] = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
+"""``_LIMITS[n]``: the rejection bound of a draw below ``n`` (for small ``n``)."""
 
 
 def _mix(z: int) -> int:
@@ -49,7 +51,7 @@ def _draw(state: int, n: int) -> tuple[int, int]:
     and :meth:`Rng.sample` all come from here, so that a shuffle builds one
     :class:`Rng` at its end instead of one per draw (same numbers).
     """
-    limit = _TWO64 - _TWO64 % n
+    limit = _LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n
     while True:
         state = (state + _GOLDEN) & _MASK
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -95,7 +97,7 @@ class Rng:
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         z ^= z >> 31
-        if z < _TWO64 - _TWO64 % n:
+        if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):
             rng: Rng = _new(Rng)
             _set_state(rng, state)
             return items[z % n], rng
@@ -116,9 +118,19 @@ class Rng:
         if not 0 <= k <= len(items):
             raise ValueError(f"sample() needs 0 <= k <= {len(items)}, not {k}")
         out = list(items)
+        size = len(out)
         state = self.state
         for i in range(k):
-            j, state = _draw(state, len(out) - i)
+            n = size - i
+            # _draw(state, n), inlined (the deals of every new game); the same numbers.
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):
+                j = z % n
+            else:
+                j, state = _draw(state, n)  # rejected (odds below n / 2**64): draw again
             out[i], out[i + j] = out[i + j], out[i]
         return tuple(out[:k]), _at(state)
 

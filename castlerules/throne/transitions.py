@@ -52,6 +52,8 @@ from castlerules.throne.state import (
 # Setting up
 
 _DEFAULT_RULES = Rules()
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(26))
+"""``_BITS[i]``: the bit of character ``i`` in an objective mask."""
 
 
 def new_game(
@@ -106,7 +108,7 @@ def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, .
         else:
             while len(masks) < players:
                 picked, rng = rng.sample(everyone, rules.objective_size)
-                mask = sum(1 << i for i in picked)
+                mask = sum(map(_BITS.__getitem__, picked))  # bit i: character i
                 if mask not in masks:
                     masks.append(mask)
         out.append(tuple(masks))

@@ -114,3 +114,9 @@ def test_every_draw_is_the_reference_splitmix_draw(n: int) -> None:
         j, state = _reference_below(state, i + 1)
         out[i], out[j] = out[j], out[i]
     assert (shuffled, end) == (tuple(out), Rng(state))
+    picked, end = Rng(6).sample(items, 6)
+    out, state = list(items), 6
+    for i in range(6):
+        j, state = _reference_below(state, 13 - i)
+        out[i], out[i + j] = out[i + j], out[i]
+    assert (picked, end) == (tuple(out[:6]), Rng(state))

@@ -127,7 +127,7 @@ def _favour_targets(
         st = cols[q][d]
         # A10: lower rank only; flipped cards are never taken (A8, rule 13)
         if st and value[st[0]] < r and not flipped[q] & bit:
-            out += [FAVOURS[c] for c in st]
+            out += map(FAVOURS.__getitem__, st)
     return out
 
 
@@ -526,7 +526,7 @@ def _advance(state: State, p: int, c: int) -> State:
         for q in _OTHERS[len(cols)][p]:
             st = new_cols[q][d]
             if st and value[st[0]] < r and not flipped[q] >> d & 1:
-                favours += [FAVOURS[x] for x in st]
+                favours += map(FAVOURS.__getitem__, st)  # every card of the stack
         if favours:  # A10: a favour is available
             favours.append(END)
             return build_state(

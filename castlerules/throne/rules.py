@@ -119,6 +119,7 @@ class _Derived:
         "index",
         "letters",
         "max_points",
+        "members",
         "n",
         "place_caps",
         "place_counts",
@@ -127,6 +128,7 @@ class _Derived:
         "place_rows",
         "placements",
         "points",
+        "points_or_0",
         "room_of",
         "text",
         "top",
@@ -144,6 +146,10 @@ class _Derived:
         # Memo of room_of(): per castle count, which floors a character can climb from.
         self.room_of: dict[tuple[int, ...], Callable[[int], bool]] = {}
         self.points: tuple[int, ...] = (0, *rules.points)
+        # points_or_0[f]: the points of floor f; 0 for 0 (unplaced) and -1 (eliminated, B13).
+        self.points_or_0: tuple[int, ...] = (*self.points, 0)
+        # Memo of members(): the characters of an objective mask.
+        self.members: dict[int, tuple[int, ...]] = {}
         self.place_ok: tuple[bool, ...] = tuple(f in rules.placement_floors for f in range(8))
         self.place_floors: tuple[int, ...] = rules.placement_floors
         floors = rules.placement_floors
@@ -164,6 +170,13 @@ class _Derived:
             rules.placements_for(p) if p in PLAYERS else 0 for p in range(PLAYERS.stop)
         )
         self.max_points: int = _max_points(rules)
+
+
+def members(table: _Derived, mask: int) -> tuple[int, ...]:
+    """The characters (indexes) whose bits are set in ``mask``, kept in ``table.members``."""
+    found = tuple(i for i in range(table.n) if mask >> i & 1)
+    table.members[mask] = found
+    return found
 
 
 def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:

@@ -32,6 +32,7 @@ from castlerules.throne.rules import (
     derived,
     floor_label,
     floors_text,
+    members,
     place_rows,
     room_of,
 )
@@ -512,12 +513,10 @@ def _pass(state: State) -> State:
 
 def favourite_points(rules: Rules, floors: Sequence[int], mask: int) -> int:
     """The points of the favourites in ``mask`` at these floors (B14), before B15."""
-    points = rules._derived.points
-    total = 0
-    for i, f in enumerate(floors):
-        if f > 0 and mask >> i & 1:
-            total += points[f]
-    return total
+    table = rules._derived
+    chosen = table.members.get(mask) or members(table, mask)
+    # B13: an eliminated (-1) or unplaced (0) favourite scores nothing.
+    return sum(map(table.points_or_0.__getitem__, map(floors.__getitem__, chosen)))
 
 
 def round_score(rules: Rules, round_number: int, floors: Sequence[int], mask: int) -> int:

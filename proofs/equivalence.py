@@ -8,6 +8,8 @@ visits every reachable engine position, and for each position and every move
 the notation can name (:func:`proofs.throne_bridge.move_universe`), legal or
 not, checks that
 
+- every new game (every deal) is an initial state of the model;
+- ``legal_moves`` offers exactly the moves ``apply`` accepts;
 - the engine accepts the move exactly when the model's legality predicate does;
 - the model's successor (with the engine's chance outcome) is the abstraction
   of the engine's successor: the castle, the phase and the seat to act, the
@@ -124,6 +126,7 @@ class Evaluator:
         inputs += [move.kind, move.ch, move.floor, move.yes]
         inputs += [x for row in move.nobj for x in row]
         self._legal = compile_terms(inputs, [system.legal_move(pre, move)])
+        self._init = compile_terms(inputs, [system.init(pre)])
         self._post = compile_terms(inputs, [e for _n, e in system.step(pre, move).fields()])
 
     def encode(self, move: throne.Move) -> list[int | bool]:
@@ -138,6 +141,10 @@ class Evaluator:
     @staticmethod
     def chance_inputs(state: State) -> list[int | bool]:
         return [x for row in next_objectives(state) for x in row]
+
+    def initial(self, row: Sequence[int | bool]) -> bool:
+        """Whether the position (the first fields of ``row``) is an initial state."""
+        return bool(self._init(row)[0])
 
     def legal(self, row: Sequence[int | bool]) -> bool:
         return bool(self._legal(row)[0])
@@ -188,9 +195,14 @@ def check_scope(
             queue.append(s)
     pairs = legal_pairs = over = 0
     bad: list[str] = []
+    for s in starts:
+        row = [*ev.state_inputs(abstract(s), s), *universe[0][1], *ev.chance_inputs(s)]
+        if not ev.initial(row):
+            bad.append(f"{throne.to_text(s)}: a new game that is not an initial state of the model")
     while queue:
         state = queue.popleft()
         values = abstract(state)
+        accepted: set[str] = set()
         if throne.is_over(state):
             over += 1
             if values["phase"] != 3:
@@ -216,6 +228,7 @@ def check_scope(
             if after is None:
                 continue
             legal_pairs += 1
+            accepted.add(str(move))
             expected = abstract(after)
             got = ev.successor(row)
             if got != expected and len(bad) < limit:
@@ -228,6 +241,12 @@ def check_scope(
             if key not in seen:
                 seen.add(key)
                 queue.append(after)
+        offered = {str(m) for m in throne.legal_moves(state)}
+        if offered != accepted and len(bad) < limit:
+            bad.append(
+                f"{throne.to_text(state)}: legal_moves offers {sorted(offered - accepted)} "
+                f"that apply refuses, misses {sorted(accepted - offered)}"
+            )
         if progress is not None and len(seen) % 5000 == 0:
             progress(f"{len(seen)} positions")
     return Count(

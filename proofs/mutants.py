@@ -28,8 +28,9 @@ Options: ``--jobs N`` (mutations run in parallel, default 2), ``--only ID``
 (repeatable, prefix), ``--check`` (only check that every mutation applies
 exactly once), ``--save FILE`` (default ``docs/mutations.json``), ``--docs``
 (regenerate ``docs/mutations.rst`` from the saved JSON, without running).
-The pytest layers use the ``quick`` Hypothesis profile and stop at the first
-failure (``-x``): a kill needs one failing test.
+The pytest layers use the ``mutants`` Hypothesis profile (6 examples a test,
+derandomized: the same examples every run) and stop at the first failure
+(``-x``): a kill needs one failing test.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def _proof_tasks(m: Mutation) -> list[str]:
 def _run(cmd: list[str], cwd: Path) -> tuple[str, str, float]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(cwd)
-    env["HYPOTHESIS_PROFILE"] = "quick"
+    env["HYPOTHESIS_PROFILE"] = "mutants"
     env.pop("PYTEST_ADDOPTS", None)
     started = time.perf_counter()
     try:

@@ -18,7 +18,12 @@ time, to a temporary copy of the repository, and four layers are run on it
     run the engine (premises, witnesses, sensitivity replays); for a rule table,
     a model or a property, every job of the game.
 
-A layer *kills* the mutation when it fails.  The model and property mutations
+A layer *kills* the mutation when it fails.  By default the layers run in the
+order equivalence, unit, stateful, and stop at the first kill (``not run``
+after it); the proofs run for every table, model and property mutation and
+every mutation that breaks a proved property, and for any mutation the
+pytest layers missed.  ``--all-layers`` runs every layer of every mutation
+(the full matrix; about four times longer).  The model and property mutations
 do not touch the engine: their unit and stateful layers are not run (``-``).
 A weakened property (kind ``property``) is applied together with its partner:
 it is killed when the property no longer catches the partner (the check that
@@ -115,8 +120,8 @@ def _tests(m: Mutation) -> dict[str, list[str]]:
         "tests/throne/test_stateful.py" if game == "throne" else "tests/ascent/test_machine.py"
     )
     equiv = [f"tests/proofs/test_{game}_bridge.py"]
-    if game == "throne":
-        equiv.append("tests/proofs/test_equivalence.py")
+    if game == "throne":  # the exhaustive check first: it is the faster to fail
+        equiv.insert(0, "tests/proofs/test_equivalence.py")
     return {
         # The notation tests (position and move text) are left out: they test the
         # notation, not the rules, and take most of the time.
@@ -164,7 +169,7 @@ def _failed_properties(output: str) -> list[str]:
     return [r["name"] for r in payload["results"] if not r["ok"]]
 
 
-def run_one(m: Mutation, by_id: dict[str, Mutation]) -> dict[str, Any]:
+def run_one(m: Mutation, by_id: dict[str, Mutation], first_kill: bool = True) -> dict[str, Any]:
     """Apply ``m`` (and its partner) in a temporary copy and run its layers."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="castlerules-mutant-") as tmp:
@@ -174,30 +179,39 @@ def run_one(m: Mutation, by_id: dict[str, Mutation]) -> dict[str, Any]:
             apply_to(copy, by_id[m.partner])
         apply_to(copy, m)
         py = sys.executable
-        layers: dict[str, str] = {}
+        layers: dict[str, str] = dict.fromkeys(LAYERS, "-")
         seconds: dict[str, float] = {}
         failed: list[str] = []
         engine_side = m.kind in ("engine", "table")
-        for layer, args in _tests(m).items():
-            if not engine_side and layer in ("unit", "stateful"):
-                layers[layer] = "-"
+        tests = _tests(m)
+        # The proofs run for a table, model or property mutation, for one that breaks
+        # a proved property, and when every layer is asked for; else only if the
+        # pytest layers all missed it (first_kill).
+        must_prove = m.kind != "engine" or bool(m.breaks) or not first_kill
+        for layer in ("equivalence", "unit", "stateful"):
+            if m.kind == "property" or (not engine_side and layer != "equivalence"):
                 continue
-            if m.kind == "property":
-                layers[layer] = "-"
+            if first_kill and any(v.startswith(("killed", "timeout")) for v in layers.values()):
+                layers[layer] = "not run"
                 continue
             cmd = [py, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-x", "-q"]
-            layers[layer], _out, seconds[layer] = _run([*cmd, *args], copy)
-        cmd = [py, "-m", "proofs", "--fast", "--json", "--jobs", "1"]
-        for task in _proof_tasks(m):
-            cmd += ["--only", task]
-        verdict, out, seconds["proofs"] = _run(cmd, copy)
-        failed = _failed_properties(out) if verdict != "timeout" else ["(timeout)"]
-        if m.kind == "property":
-            # Killed when the weakened property no longer catches its partner.
-            weakened = m.id.split(".")[0] + "." + m.id.split(".")[2].removesuffix("_weak")
-            layers["proofs"] = "survived" if weakened in failed else "killed (catch check)"
+            layers[layer], _out, seconds[layer] = _run([*cmd, *tests[layer]], copy)
+        killed_before = any(v.startswith(("killed", "timeout")) for v in layers.values())
+        if must_prove or not killed_before:
+            cmd = [py, "-m", "proofs", "--fast", "--json", "--jobs", "1"]
+            for task in _proof_tasks(m):
+                cmd += ["--only", task]
+            verdict, out, seconds["proofs"] = _run(cmd, copy)
+            failed = _failed_properties(out) if verdict != "timeout" else ["(timeout)"]
+            if m.kind == "property":
+                # Killed when the weakened property no longer catches its partner.
+                parts = m.id.split(".")
+                weakened = f"{parts[0]}.{parts[2].removesuffix('_weak')}"
+                layers["proofs"] = "survived" if weakened in failed else "killed (catch check)"
+            else:
+                layers["proofs"] = verdict
         else:
-            layers["proofs"] = verdict
+            layers["proofs"] = "not run"
     killed = [name for name, v in layers.items() if v.startswith(("killed", "timeout"))]
     return {
         "id": m.id,
@@ -348,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--docs", action="store_true")
+    parser.add_argument(
+        "--all-layers", action="store_true", help="run every layer, not only up to the first kill"
+    )
     parser.add_argument("--save", default=str(ROOT / "docs" / "mutations.json"))
     args = parser.parse_args(argv)
     problems = check()
@@ -370,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu0 = os.times()
     rows: dict[str, dict[str, Any]] = {}
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, m, by_id): m for m in chosen}
+        futures = {pool.submit(run_one, m, by_id, not args.all_layers): m for m in chosen}
         for future in as_completed(futures):
             row = future.result()
             rows[str(row["id"])] = row
@@ -389,6 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cpu1.children_user + cpu1.children_system - cpu0.children_user - cpu0.children_system, 1
         ),
         "jobs": args.jobs,
+        "mode": "all layers" if args.all_layers else "up to the first kill",
         "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
         "rows": ordered,
         "summary": summary(ordered),

@@ -11,15 +11,30 @@ each job's time: their sum is the CPU cost of a proof run, which
 time on 2 cores; the jobs' ``cost`` estimates used to schedule them come from
 here).  The figures go to standard output (``--json`` for machines); no test
 asserts them.
+
+``--against REV`` compares this tree's engine with the engine of another
+commit, side by side in one run: REV is exported (``git archive``) into a
+temporary directory, and every measurement runs in a fresh subprocess of this
+same file with either tree first on ``sys.path``; the two sides alternate
+(A B, then B A) for ``--rounds`` rounds, and the report gives, per game and
+player count, both sides' actions per second of CPU time (steadier than the
+wall clock on a shared machine) and the per-round ratios (median, range).
+Each worker also reports the length of every game it played: the games are
+seeded, so the common prefix must agree, a check that behaviour is unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from castlerules import ascent, throne
@@ -33,10 +48,13 @@ def playouts(game: Game, players: int, seconds: float, seed: int) -> dict[str, A
     legal_moves, apply = game.legal_moves, game.apply
     rng = Rng.from_seed(seed, f"bench.{game.NAME}.{players}")
     actions = games = 0
+    lengths: list[int] = []
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         state = game.new_game(players, seed=seed + games)
+        before = actions
         while True:
             moves = legal_moves(state)
             if not moves:
@@ -45,8 +63,13 @@ def playouts(game: Game, players: int, seconds: float, seed: int) -> dict[str, A
             state = apply(state, move)
             actions += 1
         games += 1
+        lengths.append(actions - before)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     return {
+        "lengths": lengths,
+        # CPU time of this process: steadier than the wall clock on a shared machine.
+        "actions_per_cpu_s": round(actions / max(cpu, 1e-9)),
         "game": game.NAME,
         "players": players,
         "games": games,
@@ -95,6 +118,160 @@ def proof_jobs(fast: bool) -> list[dict[str, Any]]:
     return rows
 
 
+ROOT = Path(__file__).resolve().parent.parent
+"""The working tree this benchmark belongs to (side A of ``--against``)."""
+
+
+def export_commit(rev: str, into: Path) -> str:
+    """Write the files of commit ``rev`` of this repository into ``into``; its full hash.
+
+    ``git archive`` leaves the repository untouched (no worktree to clean up).
+    An unknown revision is a :class:`SystemExit` with one line for the terminal.
+    """
+    import io
+    import tarfile
+
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0:
+        print(f"bench: --against {rev!r} is not a commit of {ROOT}", file=sys.stderr)
+        raise SystemExit(2)
+    commit = found.stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit],
+        capture_output=True,
+        check=True,
+    )
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return commit
+
+
+def run_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """One playout measurement in a fresh process with ``tree``'s engine (see ``--worker``)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        str(tree),
+        "--game",
+        game,
+        "--players",
+        str(players),
+        "--seconds",
+        str(seconds),
+        "--seed",
+        str(seed),
+    ]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(f"bench: the worker for {tree} failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
+        raise SystemExit(2)
+    row: dict[str, Any] = json.loads(done.stdout)
+    return row
+
+
+def worker(tree: str, game: str, players: int, seconds: float, seed: int) -> int:
+    """``--worker TREE``: measure with the engine of TREE (on PYTHONPATH); JSON on stdout."""
+    import castlerules
+
+    engine = Path(castlerules.__file__).resolve()
+    if not engine.is_relative_to(Path(tree).resolve()):
+        print(f"bench: the engine was imported from {engine}, not from {tree}", file=sys.stderr)
+        return 2
+    row = playouts(GAMES[game], players, seconds, seed)
+    row["engine"] = str(engine.parent)
+    json.dump(row, sys.stdout)
+    return 0
+
+
+def against(
+    rev: str, games: list[str], players: list[int] | None, seconds: float, seed: int, rounds: int
+) -> dict[str, Any]:
+    """This tree (A) against commit ``rev`` (B), alternating A/B, ``rounds`` rounds.
+
+    Per game and player count: the actions/s of both sides in each round, the
+    ratios A/B of each round (the pair measured back to back), their median
+    and range, and whether the games both sides played agree in length.
+    """
+    with tempfile.TemporaryDirectory(prefix="castlerules-bench-") as tmp:
+        other = Path(tmp)
+        commit = export_commit(rev, other)
+        rows: list[dict[str, Any]] = []
+        for name in games:
+            game = GAMES[name]
+            for count in dict.fromkeys(players or game.PLAYERS):
+                if count not in game.PLAYERS:
+                    continue
+                new: list[int] = []
+                old: list[int] = []
+                lengths: dict[str, list[int]] = {"new": [], "old": []}
+                for r in range(rounds):
+                    # A B in even rounds, B A in odd ones: drift of the machine cancels.
+                    sides = [("new", ROOT), ("old", other)]
+                    for side, tree in sides if r % 2 == 0 else sides[::-1]:
+                        row = run_worker(tree, name, count, seconds, seed)
+                        (new if side == "new" else old).append(row["actions_per_cpu_s"])
+                        if len(row["lengths"]) > len(lengths[side]):
+                            lengths[side] = row["lengths"]
+                    print(
+                        f"  {name} {count}p round {r + 1}/{rounds}: "
+                        f"new {new[-1]:,} old {old[-1]:,} actions/s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                ratios = [a / b for a, b in zip(new, old, strict=True)]
+                common = min(len(lengths["new"]), len(lengths["old"]))
+                rows.append(
+                    {
+                        "game": name,
+                        "players": count,
+                        "new_actions_per_s": new,
+                        "old_actions_per_s": old,
+                        "ratios": [round(x, 3) for x in ratios],
+                        "median_ratio": round(statistics.median(ratios), 3),
+                        "min_ratio": round(min(ratios), 3),
+                        "max_ratio": round(max(ratios), 3),
+                        "games_compared": common,
+                        "same_games": lengths["new"][:common] == lengths["old"][:common],
+                    }
+                )
+    return {"against": rev, "commit": commit, "rounds": rounds, "seconds": seconds, "rows": rows}
+
+
+def print_against(report: dict[str, Any]) -> None:
+    """The side-by-side table of :func:`against`."""
+    print(
+        f"this tree (new) against {report['against']} = {report['commit'][:10]} (old): "
+        f"{report['rounds']} rounds of {report['seconds']} s per side, alternating, one core;"
+        " actions per CPU second"
+    )
+    print(
+        f"{'game':8} {'players':>7} {'new act/s':>10} {'old act/s':>10} {'ratio':>6}"
+        f" {'range':>13} {'same games':>12}"
+    )
+    for row in report["rows"]:
+        span = f"{row['min_ratio']:.2f}-{row['max_ratio']:.2f}"
+        same = f"{'yes' if row['same_games'] else 'NO'} ({row['games_compared']})"
+        print(
+            f"{row['game']:8} {row['players']:>7}"
+            f" {statistics.median(row['new_actions_per_s']):>10,.0f}"
+            f" {statistics.median(row['old_actions_per_s']):>10,.0f}"
+            f" {row['median_ratio']:>6.2f} {span:>13} {same:>12}"
+        )
+    for name in dict.fromkeys(row["game"] for row in report["rows"]):
+        ratios = [x for row in report["rows"] if row["game"] == name for x in row["ratios"]]
+        print(
+            f"{name}: median ratio {statistics.median(ratios):.2f} "
+            f"(range {min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} pairs)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
@@ -105,7 +282,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--proofs", action="store_true", help="also time every proof job")
     parser.add_argument("--proofs-fast", action="store_true", help="the proofs' fast profile")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="compare the playouts with those of commit REV, side by side (alternating runs)",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="A/B rounds with --against")
+    parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        return worker(args.worker, args.game[0], args.players[0], args.seconds, args.seed)
+    if args.against:
+        if args.rounds < 1:
+            parser.error("--rounds must be at least 1")
+        names = args.game or sorted(GAMES, reverse=True)
+        result = against(args.against, names, args.players, args.seconds, args.seed, args.rounds)
+        if args.json:
+            json.dump(result, sys.stdout, indent=2)
+            print()
+        else:
+            print_against(result)
+        return 0
     report: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
@@ -117,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
         for players in args.players or list(game.PLAYERS):
             if players not in game.PLAYERS:
                 continue
-            report["playouts"].append(playouts(game, players, args.seconds, args.seed))
+            row = playouts(game, players, args.seconds, args.seed)
+            del row["lengths"], row["actions_per_cpu_s"]  # for --against
+            report["playouts"].append(row)
         report["perft"].append(perft_speed(game, 4, args.depth))
     if args.proofs or args.proofs_fast:
         report["proofs"] = proof_jobs(fast=args.proofs_fast)

@@ -354,6 +354,16 @@ class Tables:
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
+    squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
+    """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
+
+    def set_squares(self, mask: int) -> tuple[int, ...]:
+        """The squares whose bits are set in ``mask``, lowest first (memoised)."""
+        found = self.squares_of.get(mask)
+        if found is None:
+            found = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+            self.squares_of[mask] = found
+        return found
 
     @classmethod
     def of(cls, rules: Rules) -> Tables:

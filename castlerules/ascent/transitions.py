@@ -26,6 +26,7 @@ The reference interpretation (``spec/ascent.md``, rules 8-19) in short:
 from __future__ import annotations
 
 from castlerules.ascent.moves import (
+    _CODE_BY_ID,
     ADVANCES,
     END,
     END_CODE,
@@ -35,12 +36,22 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
-from castlerules.ascent.state import CARDS, Column, State, check_seat, locate
+from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 
 _NO_MOVES: tuple[Move, ...] = ()
+_DEFAULT_RULES = Rules()
+_OTHERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(PLAYERS.stop)
+)
+"""``_OTHERS[n][p]``: the seats of an ``n``-player game other than ``p``, in seat order."""
+_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((p + k) % n for k in range(1, n + 1)) for p in range(n))
+    for n in range(PLAYERS.stop)
+)
+"""``_AFTER[n][p]``: the seats in turn order after ``p``, ``p`` itself last."""
 
 
 # --------------------------------------------------------------------------- moves
@@ -63,10 +74,10 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
         if (free | (fl & abit[c])) & window[c][0]:
             out.append(ADVANCES[c])
     live = oc & ~fl  # A8: flipped stacks never move
-    while live:
-        low = live & -live
-        live ^= low
-        s = low.bit_length() - 1
+    if not live:
+        return out
+    squares = t.squares_of.get(live) or t.set_squares(live)
+    for s in squares:
         st = col[s]
         lead = st[0]
         reach = (free | (fl & abit[lead])) & window[lead][s]
@@ -112,13 +123,11 @@ def _favour_targets(
     bit = 1 << d
     value = t.value
     r = value[cols[p][d][0]]
-    for q, col in enumerate(cols):
-        if q == p:
-            continue  # A10: another column
-        st = col[d]
+    for q in _OTHERS[len(cols)][p]:  # A10: another column
+        st = cols[q][d]
         # A10: lower rank only; flipped cards are never taken (A8, rule 13)
-        if st and not flipped[q] & bit and value[st[0]] < r:
-            out.extend([FAVOURS[c] for c in st])
+        if st and value[st[0]] < r and not flipped[q] & bit:
+            out += [FAVOURS[c] for c in st]
     return out
 
 
@@ -194,7 +203,6 @@ def game_over_test(
 
 def _end_turn(
     rules: Rules,
-    *,
     t: Tables,
     cols: tuple[Column, ...],
     flipped: tuple[int, ...],
@@ -204,22 +212,25 @@ def _end_turn(
 ) -> State:
     """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
     n = len(cols)
-    if not t.last_player_continues:
-        alive = 0
-        for q in range(n):
-            if cols[q][0] or occ[q] & ~flipped[q]:
-                alive += 1
-        if alive <= 1:  # A14: at most one player can still move
-            return State(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
-    for k in range(1, n + 1):
-        q = (p + k) % n
+    alive = 0  # seats with an unflipped card, Start included (counted up to 2)
+    nxt = -1
+    moves: list[Move] = []
+    for q in _AFTER[n][p]:
         if not (cols[q][0] or occ[q] & ~flipped[q]):
             continue  # A14: nothing left to move, skipped
-        moves = _advances(t, cols[q], flipped[q], occ[q])
-        if moves:
-            return State(rules, cols, flipped, removed, q, None, occ, tuple(moves), t)
-    # A14: no player has a legal Advance
-    return State(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+        alive += 1
+        if nxt < 0:
+            moves = _advances(t, cols[q], flipped[q], occ[q])
+            if moves:
+                nxt = q  # the next seat, in turn, with a legal Advance
+        if nxt >= 0 and alive > 1:
+            break
+    if alive <= 1 and not t.last_player_continues:
+        # A14: at most one player can still move
+        return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+    if nxt < 0:  # A14: no player has a legal Advance
+        return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+    return build_state(rules, cols, flipped, removed, nxt, None, occ, tuple(moves), t)
 
 
 # --------------------------------------------------------------------------- setup
@@ -264,7 +275,7 @@ def new_game(
     """
     n = _check_players(players)
     if rules is None:
-        rules = Rules()
+        rules = _DEFAULT_RULES  # Rules() (immutable): built once, not per game
     elif not isinstance(rules, Rules):
         raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -305,7 +316,7 @@ def make_state(
     """A state with its derived caches computed (for setup and notation)."""
     occ = occupancy(t, cols)
     moves = _moves_for(t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step)
-    return State(rules, cols, flipped, removed, actor, step, occ, moves, t)
+    return build_state(rules, cols, flipped, removed, actor, step, occ, moves, t)
 
 
 # --------------------------------------------------------------------------- queries
@@ -402,7 +413,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):
         require(state, State, "state")
-    code = code_of(move)
+    code = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
+    if code is None:
+        code = code_of(move)
     if seat is not None:
         check_seat(state, seat)
     p = state.actor
@@ -421,12 +434,12 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         )
     return _end_turn(
         state.rules,
-        t=state.tables,
-        cols=state.columns,
-        flipped=state.flipped,
-        removed=state.removed_cards,
-        occ=state.occupied,
-        p=p,
+        state.tables,
+        state.columns,
+        state.flipped,
+        state.removed_cards,
+        state.occupied,
+        p,
     )
 
 
@@ -442,6 +455,7 @@ def _advance(state: State, p: int, c: int) -> State:
     cols = state.columns
     col = cols[p]
     fl = state.flipped[p]
+    oc = state.occupied[p]
     start = col[0]
     if c in start:
         s = 0
@@ -449,7 +463,7 @@ def _advance(state: State, p: int, c: int) -> State:
         part: tuple[int, ...] = (c,)
         rest = start[:j] + start[j + 1 :]
     else:
-        for s in range(1, t.squares + 1):
+        for s in t.squares_of.get(oc) or t.set_squares(oc):  # the non-empty squares
             if c in col[s]:
                 break
         else:
@@ -461,7 +475,6 @@ def _advance(state: State, p: int, c: int) -> State:
         part = st[: i + 1]
         rest = st[i + 1 :]
     lead = part[0]
-    oc = state.occupied[p]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
         raise _ceiling_error(state, p, c, s, lead)
@@ -504,10 +517,19 @@ def _advance(state: State, p: int, c: int) -> State:
         fll[p] = fl | low
         flipped = tuple(fll)
     if t.favour_after_arrival or not flip_now:
-        favours = _favour_targets(t, new_cols, flipped, p, d)
+        # _favour_targets(t, new_cols, flipped, p, d), inlined (every Advance runs it):
+        # A10: the cards of a lower-ranked stack of another column on row d;
+        # flipped cards are never taken (A8, rule 13).
+        favours: list[Move] = []
+        value = t.value
+        r = value[lead]
+        for q in _OTHERS[len(cols)][p]:
+            st = new_cols[q][d]
+            if st and value[st[0]] < r and not flipped[q] >> d & 1:
+                favours += [FAVOURS[x] for x in st]
         if favours:  # A10: a favour is available
             favours.append(END)
-            return State(
+            return build_state(
                 state.rules,
                 new_cols,
                 flipped,
@@ -518,9 +540,7 @@ def _advance(state: State, p: int, c: int) -> State:
                 tuple(favours),
                 t,
             )
-    return _end_turn(
-        state.rules, t=t, cols=new_cols, flipped=flipped, removed=state.removed_cards, occ=occ, p=p
-    )
+    return _end_turn(state.rules, t, new_cols, flipped, state.removed_cards, occ, p)
 
 
 def _favour(state: State, p: int, c: int) -> State:
@@ -595,10 +615,10 @@ def _favour(state: State, p: int, c: int) -> State:
     moves.extend(_advances(t, new_cols[p], flipped[p], occ[p]))  # A12: play again
     if moves:
         moves.append(END)
-        return State(state.rules, new_cols, flipped, removed, p, new_step, occ, tuple(moves), t)
-    return _end_turn(
-        state.rules, t=t, cols=new_cols, flipped=flipped, removed=removed, occ=occ, p=p
-    )
+        return build_state(
+            state.rules, new_cols, flipped, removed, p, new_step, occ, tuple(moves), t
+        )
+    return _end_turn(state.rules, t, new_cols, flipped, removed, occ, p)
 
 
 # --------------------------------------------------------------------------- errors

@@ -29,6 +29,11 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+_TWO64 = 1 << 64
+_LIMITS: tuple[int, ...] = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
+"""``_LIMITS[n]``: the rejection bound of a draw below ``n`` (for small ``n``)."""
+
+
 def _mix(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -37,6 +42,23 @@ def _mix(z: int) -> int:
 
 def _u64(value: int) -> int:
     return int(value) & _MASK
+
+
+def _draw(state: int, n: int) -> tuple[int, int]:
+    """``below(n)`` on a bare generator state: ``(value in range(n), next state)``.
+
+    The draws of :meth:`Rng.below`, :meth:`Rng.choice`, :meth:`Rng.shuffled`
+    and :meth:`Rng.sample` all come from here, so that a shuffle builds one
+    :class:`Rng` at its end instead of one per draw (same numbers).
+    """
+    limit = _LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n
+    while True:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:  # rejection: no bias
+            return z % n, state
 
 
 @attrs.frozen(slots=True)
@@ -56,45 +78,78 @@ class Rng:
     def next64(self) -> tuple[int, Rng]:
         """A uniform 64-bit integer and the next generator."""
         state = (self.state + _GOLDEN) & _MASK
-        return _mix(state), Rng(state)
+        return _mix(state), _at(state)
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform integer in ``range(n)`` (rejection sampling, no bias)."""
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, not {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
-        rng = self
-        while True:
-            value, rng = rng.next64()
-            if value < limit:
-                return value % n, rng
+        value, state = _draw(self.state, n)
+        return value, _at(state)
 
     def choice(self, items: Sequence[T]) -> tuple[T, Rng]:
         """One element of a non-empty sequence, uniformly."""
-        index, rng = self.below(len(items))
-        return items[index], rng
+        n = len(items)
+        if n <= 0:
+            raise ValueError(f"below() needs n >= 1, not {n}")
+        # _draw inlined (the random playouts' hot path); the same numbers.
+        state = (self.state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):
+            rng: Rng = _new(Rng)
+            _set_state(rng, state)
+            return items[z % n], rng
+        index, state = _draw(state, n)  # rejected (odds below n / 2**64): draw again
+        return items[index], _at(state)
 
     def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """The items in a uniformly random order (Fisher-Yates)."""
         out = list(items)
-        rng = self
+        state = self.state
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+            j, state = _draw(state, i + 1)
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), _at(state)
 
     def sample(self, items: Sequence[T], k: int) -> tuple[tuple[T, ...], Rng]:
         """``k`` distinct elements in random order (a partial shuffle)."""
         if not 0 <= k <= len(items):
             raise ValueError(f"sample() needs 0 <= k <= {len(items)}, not {k}")
         out = list(items)
-        rng = self
+        size = len(out)
+        state = self.state
         for i in range(k):
-            j, rng = rng.below(len(out) - i)
+            n = size - i
+            # _draw(state, n), inlined (the deals of every new game); the same numbers.
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):
+                j = z % n
+            else:
+                j, state = _draw(state, n)  # rejected (odds below n / 2**64): draw again
             out[i], out[i + j] = out[i + j], out[i]
-        return tuple(out[:k]), rng
+        return tuple(out[:k]), _at(state)
 
     def die(self, faces: int = 6) -> tuple[int, Rng]:
         """A roll of a die with ``faces`` faces: 1..faces."""
         value, rng = self.below(faces)
         return value + 1, rng
+
+
+_new = object.__new__
+_set_state = Rng.__dict__["state"].__set__  # the slot itself: no converter, no frozen guard
+
+
+def _at(state: int) -> Rng:
+    """``Rng(state)`` for a state already in ``0 .. 2**64 - 1``, without the converter.
+
+    An :class:`Rng` is built at every draw; this is the same frozen value
+    (``_at(s) == Rng(s)``), made in less than half the time.
+    """
+    rng: Rng = _new(Rng)
+    _set_state(rng, state)
+    return rng

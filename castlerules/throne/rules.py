@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import pairwise
+from operator import itemgetter, lt
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,7 +30,7 @@ import attrs
 
 from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note, init_rules, validator
-from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, YES, Climb, Move
+from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, PLACES, YES, Climb, Move, Place
 
 PLAYERS = range(3, 7)
 """Allowed player counts: 3 to 6 (spec, reference interpretation 1)."""
@@ -119,10 +120,14 @@ class _Derived:
         "letters",
         "max_points",
         "n",
+        "place_caps",
+        "place_counts",
         "place_floors",
         "place_ok",
+        "place_rows",
         "placements",
         "points",
+        "room_of",
         "text",
         "top",
         "votes_no",
@@ -136,9 +141,19 @@ class _Derived:
         self.index: dict[str, int] = {ch: i for i, ch in enumerate(self.letters)}
         self.cap: tuple[int, ...] = tuple(rules.capacity(f) if f else 0 for f in range(8))
         self.cap_above: tuple[int, ...] = self.cap[2:]  # capacity of floor f + 1, from f = 1
+        # Memo of room_of(): per castle count, which floors a character can climb from.
+        self.room_of: dict[tuple[int, ...], Callable[[int], bool]] = {}
         self.points: tuple[int, ...] = (0, *rules.points)
         self.place_ok: tuple[bool, ...] = tuple(f in rules.placement_floors for f in range(8))
         self.place_floors: tuple[int, ...] = rules.placement_floors
+        floors = rules.placement_floors
+        # The counts of the placement floors, as a tuple (itemgetter of one index is no tuple).
+        self.place_counts: Callable[[tuple[int, ...]], tuple[int, ...]] = (
+            itemgetter(*floors) if len(floors) > 1 else lambda counts: (counts[floors[0]],)
+        )
+        self.place_caps: tuple[int, ...] = tuple(self.cap[f] for f in floors)
+        # Memo of place_rows(): per pattern of open placement floors, filled on first use.
+        self.place_rows: dict[tuple[bool, ...], tuple[tuple[Place, ...], ...]] = {}
         self.climbs: tuple[Climb, ...] = CLIMBS[: rules.characters]
         self.votes_yes: tuple[Move, ...] = (YES,)
         self.votes_no: tuple[Move, ...] = (YES, NO)
@@ -149,6 +164,33 @@ class _Derived:
             rules.placements_for(p) if p in PLAYERS else 0 for p in range(PLAYERS.stop)
         )
         self.max_points: int = _max_points(rules)
+
+
+def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
+    """For the floor counts ``counts``: floor -> can a character climb from it (B7, B8).
+
+    A character climbs from floor ``f`` if floor ``f + 1`` holds fewer than its
+    capacity (B7: 4; the throne: 1).  Index 0 (unplaced), the throne and the
+    last index (read for -1, eliminated) say False.  Built once per count
+    pattern and kept in ``table.room_of`` (a few thousand patterns at most).
+    """
+    room = [False, *map(lt, counts[2:], table.cap_above), False, False]
+    table.room_of[counts] = found = room.__getitem__
+    return found
+
+
+def place_rows(table: _Derived, pattern: tuple[bool, ...]) -> tuple[tuple[Place, ...], ...]:
+    """Per character, its Place moves onto the open placement floors (B6, B7).
+
+    ``pattern`` says, per placement floor, whether it has room; the rows are
+    built once per pattern and kept in ``table.place_rows`` (at most 64).
+    """
+    rows = tuple(
+        tuple(PLACES[i][f] for f, ok in zip(table.place_floors, pattern, strict=True) if ok)
+        for i in range(table.n)
+    )
+    table.place_rows[pattern] = rows
+    return rows
 
 
 def _max_points(rules: Rules) -> int:

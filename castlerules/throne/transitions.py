@@ -20,13 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain, compress
-from operator import itemgetter, lt, not_
+from operator import lt, not_
 
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
-from castlerules.throne.moves import PLACES, Climb, Move, Pass, Place, Vote
-from castlerules.throne.rules import Rules, _is_int, derived, floor_label, floors_text
+from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
+from castlerules.throne.rules import (
+    Rules,
+    _is_int,
+    derived,
+    floor_label,
+    floors_text,
+    place_rows,
+    room_of,
+)
 from castlerules.throne.state import (
     ELECTION,
     ELIMINATED,
@@ -37,12 +45,15 @@ from castlerules.throne.state import (
     UNPLACED,
     Observation,
     State,
+    build_state,
 )
 
 # ---------------------------------------------------------------------------
 # Setting up
 
 _DEFAULT_RULES = Rules()
+_BITS: tuple[int, ...] = tuple(1 << i for i in range(26))
+"""``_BITS[i]``: the bit of character ``i`` in an objective mask."""
 
 
 def new_game(
@@ -97,7 +108,7 @@ def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, .
         else:
             while len(masks) < players:
                 picked, rng = rng.sample(everyone, rules.objective_size)
-                mask = sum(1 << i for i in picked)
+                mask = sum(map(_BITS.__getitem__, picked))  # bit i: character i
                 if mask not in masks:
                     masks.append(mask)
         out.append(tuple(masks))
@@ -178,7 +189,7 @@ def _round_start(
 ) -> State:
     """Round ``number`` begins: empty castle, placement by its first player (B3, B4, B6)."""
     n = rules.characters
-    return State(
+    return build_state(
         rules,
         players,
         number,
@@ -214,10 +225,11 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if phase_code == MOVEMENT:
         # B8: a character climbs one floor if the floor above holds fewer than
         # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
-        # room[f]: can a character climb from floor f; index 0 (unplaced), the
-        # throne and the last index (read for -1, eliminated) stay False.
-        room = [False, *map(lt, state.counts[2:], table.cap_above), False, False]
-        found: tuple[Move, ...] = tuple(compress(table.climbs, map(room.__getitem__, state.floors)))
+        # room(f): can a character climb from floor f (False for 0, unplaced,
+        # for the throne and for -1, eliminated); memoised per count pattern.
+        counts = state.counts
+        room = table.room_of.get(counts) or room_of(table, counts)
+        found: tuple[Move, ...] = tuple(compress(table.climbs, map(room, state.floors)))
         return found + table.with_pass if table.with_pass else found
     if phase_code == ELECTION:
         # B11: a player with no No card left can only vote Yes.
@@ -225,16 +237,11 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if phase_code == PLACEMENT:
         # B6: placement floors only (the first five); B7: floors with room.
         counts = state.counts
-        cap = table.cap
-        opened = [f for f in table.place_floors if counts[f] < cap[f]]
-        floors = state.floors
-        if len(opened) == 1:
-            f = opened[0]
-            return tuple([PLACES[i][f] for i, where in enumerate(floors) if where == UNPLACED])
-        # PLACES[i][f] places character i on floor f; take the open floors of
-        # every unplaced character, character by character.
-        pick = itemgetter(*opened)
-        return tuple(chain.from_iterable(map(pick, compress(PLACES, map(not_, floors)))))
+        pattern = tuple(map(lt, table.place_counts(counts), table.place_caps))
+        rows = table.place_rows.get(pattern) or place_rows(table, pattern)
+        # rows[i]: character i onto each open floor; take the rows of the
+        # unplaced characters, character by character.
+        return tuple(chain.from_iterable(compress(rows, map(not_, state.floors))))
     return ()
 
 
@@ -343,7 +350,7 @@ def _climb(state: State, i: int, f: int) -> State:
     rules = state.rules
     if f + 1 == rules._derived.top:
         # B10: reaching the throne triggers the election; the mover votes first (B11).
-        return State(
+        return build_state(
             rules,
             state.players,
             state.round,
@@ -361,7 +368,7 @@ def _climb(state: State, i: int, f: int) -> State:
     turn = state.turn + 1
     if turn == state.players:
         turn = 0
-    return State(
+    return build_state(
         rules,
         state.players,
         state.round,
@@ -400,7 +407,7 @@ def _place(state: State, i: int, f: int) -> State:
                     floors[j] = 1
             counts[1] += counts[0]
             counts[0] = 0
-    return State(
+    return build_state(
         rules,
         state.players,
         state.round,
@@ -426,7 +433,7 @@ def _vote(state: State, yes: bool) -> State:
         nxt = 0
     if votes[nxt] < 0:
         # B11: the votes stay face down until everyone has voted.
-        return State(
+        return build_state(
             state.rules,
             state.players,
             state.round,
@@ -460,7 +467,7 @@ def _vote(state: State, yes: bool) -> State:
     resume = nxt + 1
     if resume == state.players:
         resume = 0
-    return State(
+    return build_state(
         state.rules,
         state.players,
         state.round,
@@ -485,7 +492,7 @@ def _pass(state: State) -> State:
     turn = state.turn + 1
     if turn == state.players:
         turn = 0
-    return State(
+    return build_state(
         state.rules,
         state.players,
         state.round,
@@ -541,7 +548,7 @@ def _end_round(
     kings = (*state.kings, king_index)
     if number == rules.rounds:
         # B3, B16: the last scoring ends the game; the final castle stays visible.
-        return State(
+        return build_state(
             rules,
             state.players,
             number,

@@ -152,3 +152,18 @@ def test_queries() -> None:
     assert ascent.removed(s, 0) == ()
     assert ascent.current_player(s) == 1
     assert ascent.scores(s) == (-21, -21)
+
+
+def test_the_engines_fast_constructor_builds_the_same_frozen_state() -> None:
+    """build_state (the engine's constructor, state.py) is State(...), only faster."""
+    from castlerules.ascent.state import State, build_state
+
+    s = ascent.new_game(4, seed=3)
+    s = ascent.apply(s, ascent.legal_moves(s)[2])
+    fields = [getattr(s, a.name) for a in attrs.fields(State)]
+    built, plain = build_state(*fields), State(*fields)
+    assert type(built) is State
+    assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
+    assert built.moves == plain.moves and built.tables is plain.tables
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.actor = 2  # type: ignore[misc]

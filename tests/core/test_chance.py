@@ -73,3 +73,50 @@ def test_bad_arguments_are_refused() -> None:
         Rng(1).sample((1, 2), 3)
     with pytest.raises(TypeError, match="seed is an int"):
         Rng.from_seed("7")  # type: ignore[arg-type]
+
+
+def _reference_below(state: int, n: int) -> tuple[int, int]:
+    """SplitMix64 and rejection written out plainly: what every draw must equal."""
+    mask = (1 << 64) - 1
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        if z < limit:
+            return z % n, state
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 13, 65, 3 * 2**61 + 1, 2**63 + 1])
+def test_every_draw_is_the_reference_splitmix_draw(n: int) -> None:
+    """choice, below, shuffled and sample share one fast draw; it equals the reference,
+    rejections included (n = 3 * 2**61 + 1 rejects about one draw in four)."""
+    rng = Rng.from_seed(11, "reference")
+    for _ in range(300):
+        expected, state = _reference_below(rng.state, n)
+        value, after = rng.below(n)
+        assert (value, after) == (expected, Rng(state))
+        if n < 2**62:
+            items = range(n)
+            assert rng.choice(items) == (expected, Rng(state))
+        rng = after
+    big = range(3 * 2**61 + 1)  # choice's own rejection path
+    rng = Rng.from_seed(12)
+    for _ in range(200):
+        expected, state = _reference_below(rng.state, len(big))
+        assert rng.choice(big) == (expected, Rng(state))
+        rng = Rng(state)
+    items = tuple(range(13))
+    shuffled, end = Rng(5).shuffled(items)
+    out, state = list(items), 5
+    for i in range(12, 0, -1):
+        j, state = _reference_below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    assert (shuffled, end) == (tuple(out), Rng(state))
+    picked, end = Rng(6).sample(items, 6)
+    out, state = list(items), 6
+    for i in range(6):
+        j, state = _reference_below(state, 13 - i)
+        out[i], out[i + j] = out[i + j], out[i]
+    assert (picked, end) == (tuple(out[:6]), Rng(state))

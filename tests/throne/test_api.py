@@ -160,3 +160,18 @@ def test_a_subclass_of_a_move_class_is_judged_as_its_move() -> None:
     with pytest.raises(IllegalMove) as info:
         apply(s, MyPlace("A", 6))
     assert info.value.clause == "B6"
+
+
+def test_the_engines_fast_constructor_builds_the_same_frozen_state() -> None:
+    """build_state (the engine's constructor, state.py) is State(...), only faster."""
+    from castlerules.throne.state import build_state
+
+    s = new_game(4, seed=3)
+    s = apply(s, legal_moves(s)[5])
+    fields = [getattr(s, a.name) for a in attrs.fields(State)]
+    built, plain = build_state(*fields), State(*fields)
+    assert type(built) is State
+    assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.turn = 2  # type: ignore[misc]
+    assert attrs.evolve(built, turn=2) == attrs.evolve(plain, turn=2)

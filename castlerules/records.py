@@ -43,7 +43,7 @@ from typing import Any
 import attrs
 
 from castlerules import ascent, options_text, throne
-from castlerules.core import Event, IllegalMove, NotationError, RulesError
+from castlerules.core import Event, IllegalMove, NotationError, RulesError, check_seed
 
 __all__ = [
     "FORMAT",
@@ -60,7 +60,6 @@ __all__ = [
     "check_result",
     "dumps",
     "from_data",
-    "illegal_cause",
     "load",
     "loads",
     "make",
@@ -80,12 +79,11 @@ VERSION = 1
 """The newest record format version this castlerules reads and the one it writes."""
 
 MAX_BYTES = 16 * 1024 * 1024
-"""Records larger than this are refused before parsing."""
+"""The one input size limit (16 MiB): records larger than this are refused before
+parsing, and the command line reads no more than this from a file or standard input."""
 
 GAMES: Mapping[str, Any] = {"throne": throne, "ascent": ascent}
 """The games a record may name, by name."""
-
-_SEED_LIMIT = 1 << 64
 
 
 class RecordError(RulesError):
@@ -328,6 +326,10 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
         raise RecordError(
             f"cannot write the record to {os.fspath(path)!r}: {err.strerror}"
         ) from None
+    except ValueError:  # a NUL byte in the path
+        raise RecordError(
+            f"cannot write the record to {os.fspath(path)!r}: a file name has no NUL character"
+        ) from None
 
 
 # ---------------------------------------------------------------------------
@@ -342,6 +344,8 @@ def load(path: str | os.PathLike[str]) -> Record:
             raw = src.read(MAX_BYTES + 1)
     except OSError as err:
         raise RecordError(f"cannot read {name!r}: {err.strerror}") from None
+    except ValueError:  # a NUL byte in the path
+        raise RecordError(f"cannot read {name!r}: a file name has no NUL character") from None
     return loads(raw)
 
 
@@ -362,13 +366,13 @@ def loads(text: str | bytes) -> Record:
     """Read and check a record from its JSON text (``str`` or UTF-8 ``bytes``)."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
-            raise RecordError(f"not a game record: larger than {MAX_BYTES} bytes")
+            raise RecordError(f"not a game record: larger than {MAX_BYTES >> 20} MiB")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
             raise RecordError(f"not a game record: not UTF-8 text (byte {err.start})") from None
     if len(text) > MAX_BYTES:
-        raise RecordError(f"not a game record: larger than {MAX_BYTES} bytes")
+        raise RecordError(f"not a game record: larger than {MAX_BYTES >> 20} MiB")
     if not text.strip():
         raise RecordError("not a game record: the file is empty")
     try:
@@ -465,8 +469,12 @@ def from_data(data: object) -> Record:
     preset, options = _rules_field(module, _field(data, "rules"))
 
     seed = _field(data, "seed")
-    if not _is_int(seed) or not 0 <= seed < _SEED_LIMIT:
+    if not _is_int(seed):
         raise RecordError(f"field 'seed' must be a whole number in 0..2^64-1, not {_kind(seed)}")
+    try:
+        check_seed(seed, "'seed'")  # the seed domain of new_game (castlerules.core.chance)
+    except RulesError as err:
+        raise RecordError(f"field {err}") from None
 
     objectives = None
     if data.get("objectives") is not None:
@@ -585,18 +593,6 @@ def start(record: Record) -> Any:
         raise RecordError(f"the record's game cannot start: {err}") from None
 
 
-def illegal_cause(err: RulesError) -> RulesError:
-    """The :class:`IllegalMove` behind a reading error, if any, else the error itself.
-
-    A game's ``parse_move`` may check a well-formed move against the position
-    and report an illegal one as a NotationError caused by the IllegalMove.
-    """
-    cause = err.__cause__
-    if isinstance(err, NotationError) and isinstance(cause, IllegalMove):
-        return cause
-    return err
-
-
 def replay(record: Record) -> Iterator[Step]:
     """Apply the record's moves in order, yielding each :class:`Step`.
 
@@ -608,10 +604,10 @@ def replay(record: Record) -> Iterator[Step]:
     for ply, text in enumerate(record.moves, 1):
         seat = module.current_player(state)
         try:
-            move = module.parse_move(state, text)
+            move = module.parse_move(state, text, check=False)
             after = module.apply(state, move)
         except (IllegalMove, NotationError) as err:
-            raise IllegalRecordedMove(ply, text, seat, illegal_cause(err), state) from None
+            raise IllegalRecordedMove(ply, text, seat, err, state) from None
         events = tuple(module.describe(state, move, after))
         yield Step(ply, seat, text, move, state, after, events)
         state = after

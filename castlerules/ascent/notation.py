@@ -56,8 +56,10 @@ from castlerules.ascent.rules import (
 )
 from castlerules.ascent.state import CARDS, Column, State
 from castlerules.ascent.transitions import (
+    apply,
     ceiling_violations,
     game_over_test,
+    legal_moves,
     make_state,
 )
 from castlerules.core.errors import ArgumentError, NotationError
@@ -418,26 +420,41 @@ def from_text(text: str) -> State:
     return state
 
 
-def parse_move(state: State, text: str) -> Move:
-    """Read a move: ``L1`` (Advance), ``xT2`` (Favour) or ``end`` (EndTurn).
+def parse_move(state: State, text: str, *, check: bool = True) -> Move:
+    """The move written ``text``: ``L1`` (Advance), ``xT2`` (Favour) or ``end`` (EndTurn).
 
-    Only the notation and that the card is in play are checked here;
-    :func:`~castlerules.ascent.transitions.apply` checks legality and cites
-    the clause.
+    A text that is not a move of a card in play raises
+    :class:`~castlerules.core.errors.NotationError`; a well-formed move that
+    is illegal in ``state`` raises the :class:`~castlerules.core.errors.IllegalMove`
+    of :func:`~castlerules.ascent.transitions.apply`, with its clause.
+    ``check=False`` reads the notation only and returns the move without
+    judging it (``apply`` then refuses it if it is illegal).
 
     >>> from castlerules.ascent import new_game
-    >>> str(parse_move(new_game(2), "xT1"))
-    'xT1'
+    >>> s = new_game(2, first_player=0)
+    >>> str(parse_move(s, "L0"))
+    'L0'
+    >>> parse_move(s, "L1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.IllegalMove: the Lady of set 1 (L1) stands in column 1: ... (A2)
+    >>> str(parse_move(s, "L1", check=False))
+    'L1'
     """
     if not isinstance(state, State):
         raise ArgumentError(f"parse_move needs an Ascent State, not {type(state).__name__}")
     check_text(text, "an Ascent move")
+    move: Move
     if text == "end":
-        return END
-    favour = text.startswith("x")
-    body = text[1:] if favour else text
-    if len(body) != 2:
-        index = int(favour) + 2 if len(body) > 2 else len(text)
-        raise NotationError("a move is a card (L1), x and a card (xT2), or 'end'", text, index)
-    cid = _read_card(body, int(favour), text, len(state.columns))
-    return FAVOURS[cid] if favour else ADVANCES[cid]
+        move = END
+    else:
+        favour = text.startswith("x")
+        body = text[1:] if favour else text
+        if len(body) != 2:
+            index = int(favour) + 2 if len(body) > 2 else len(text)
+            raise NotationError("a move is a card (L1), x and a card (xT2), or 'end'", text, index)
+        cid = _read_card(body, int(favour), text, len(state.columns))
+        move = FAVOURS[cid] if favour else ADVANCES[cid]
+    if check and move not in legal_moves(state):
+        apply(state, move)  # raises the IllegalMove, with its clause
+    return move

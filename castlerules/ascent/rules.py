@@ -633,8 +633,10 @@ NOTES: tuple[Note, ...] = (
         "A3",
         "notation of moves",
         "parse_move reads the text of a move (Advance 'L1', Favour 'xT2', EndTurn 'end') "
-        "and checks that the card is in play; legality is checked by apply, which cites "
-        "the clause.",
+        "and checks it against the state, as both games do: a text that is not a move of a "
+        "card in play is a NotationError; a well-formed move that is illegal here is the "
+        "IllegalMove of apply, with its clause. parse_move(state, text, check=False) reads "
+        "the notation only.",
     ),
 )
 """Every interpretation decision where the seed and the spec are silent."""

@@ -37,7 +37,7 @@ from castlerules.ascent.moves import (
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
-from castlerules.core.chance import Rng
+from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 
@@ -278,8 +278,7 @@ def new_game(
         rules = _DEFAULT_RULES  # Rules() (immutable): built once, not per game
     elif not isinstance(rules, Rules):
         raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ArgumentError(f"seed must be an int, not {seed!r}")
+    check_seed(seed)  # 0..2^64-1, the one seed domain (castlerules.core.chance)
     if first_player is None:
         first = first_player_of(rules, n, seed)
     elif (

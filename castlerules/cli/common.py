@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from castlerules import options_text, records
-from castlerules.core import CLAUSES, ArgumentError, Event
+from castlerules.core import CLAUSES, ArgumentError, Event, seed_from_text
 
 GAMES: Mapping[str, Any] = records.GAMES
 """The game modules, by name."""
@@ -111,21 +111,115 @@ def rules_label(module: Any, rules: Any, preset: str | None = None) -> str:
     return name + " + " + ", ".join(f"{k}={options_text.to_text(v)}" for k, v in options)
 
 
+MAX_INPUT_BYTES = records.MAX_BYTES
+"""The one size limit of every input the commands read (16 MiB): ``-`` (standard
+input), ``@FILE`` and the records of ``replay`` (see :data:`castlerules.records.MAX_BYTES`)."""
+
+
+def read_input(source: str, what: str) -> bytes:
+    """The bytes of ``-`` (standard input) or of a file, at most :data:`MAX_INPUT_BYTES`.
+
+    A larger input, a missing or unreadable file, or a path holding a NUL
+    character is an :class:`ArgumentError` in one line.
+    """
+    where = "standard input" if source == "-" else repr(source)
+    try:
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream (tests may replace sys.stdin)
+                data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogateescape")
+            else:
+                data = stream.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(source, "rb") as src:
+                data = src.read(MAX_INPUT_BYTES + 1)
+    except OSError as err:
+        raise ArgumentError(f"cannot read the {what} from {where}: {err.strerror}") from None
+    except ValueError:  # a NUL byte in the path
+        raise ArgumentError(
+            f"cannot read the {what} from {where}: a file name has no NUL character"
+        ) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ArgumentError(
+            f"the {what} from {where} is larger than {MAX_INPUT_BYTES // (1 << 20)} MiB"
+        )
+    return data
+
+
 def read_text_argument(value: str, what: str) -> str:
-    """A command-line text: itself, ``-`` for standard input, ``@FILE`` for a file's text."""
-    if value == "-":
-        text = sys.stdin.read()
-    elif value.startswith("@"):
-        path = value[1:]
-        try:
-            with open(path, encoding="utf-8") as src:
-                text = src.read(1 << 20)
-        except (OSError, UnicodeDecodeError) as err:
-            why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
-            raise ArgumentError(f"cannot read the {what} from {path!r}: {why}") from None
-    else:
+    """A command-line text: itself, ``-`` for standard input, ``@FILE`` for a file's text.
+
+    Standard input and files are read up to :data:`MAX_INPUT_BYTES`, as UTF-8,
+    and stripped of surrounding white space.
+    """
+    if value != "-" and not value.startswith("@"):
         return value
+    source = value if value == "-" else value[1:]
+    data = read_input(source, what)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        where = "standard input" if source == "-" else repr(source)
+        raise ArgumentError(
+            f"cannot read the {what} from {where}: not UTF-8 text (byte {err.start})"
+        ) from None
     return text.strip()
+
+
+def seed_argument(text: str) -> int:
+    """The ``type`` of a ``--seed`` option: a whole number in 0..2^64-1 (one domain)."""
+    try:
+        return seed_from_text(text, "the seed")
+    except ArgumentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def check_output_file(path: str, what: str) -> None:
+    """Make sure ``path`` can be written, before any work: ArgumentError if not.
+
+    An existing file is opened for appending (and left as it is); a new one is
+    created and removed again.  So ``play --save`` and ``demo --record-dir``
+    refuse a missing directory before the game, not after it.
+    """
+    try:
+        if os.path.isdir(path):
+            raise ArgumentError(f"cannot write the {what} to {path!r}: it is a directory")
+        if os.path.exists(path):
+            with open(path, "a", encoding="utf-8"):
+                pass
+        else:
+            with open(path, "x", encoding="utf-8"):
+                pass
+            os.remove(path)
+    except OSError as err:
+        raise ArgumentError(f"cannot write the {what} to {path!r}: {err.strerror}") from None
+    except ValueError:  # a NUL byte in the path
+        raise ArgumentError(
+            f"cannot write the {what} to {path!r}: a file name has no NUL character"
+        ) from None
+
+
+def shown(text: str) -> str:
+    r"""``text`` safe to echo on a terminal: every character that is not printable
+    (control characters such as ESC, lone surrogates, ...) written as an escape.
+
+    >>> print(shown("C3\x1b[2J"))
+    C3\x1b[2J
+    >>> print(shown("\ud800 « ok »"))
+    \ud800 « ok »
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 def clause_line(clause_id: str) -> str:
@@ -187,9 +281,9 @@ def seat_list(seats: Iterable[int]) -> str:
 
 
 def safe_error(err: BaseException) -> str:
-    """The one-line message of an error (newlines folded)."""
+    """The one-line message of an error (newlines folded, control characters escaped)."""
     text = str(err) or type(err).__name__
-    return " ".join(text.split())
+    return shown(" ".join(text.split()))
 
 
 __all__ = [
@@ -198,7 +292,9 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_OK",
     "GAMES",
+    "MAX_INPUT_BYTES",
     "add_rules_arguments",
+    "check_output_file",
     "clause_french",
     "clause_line",
     "event_data",
@@ -206,11 +302,14 @@ __all__ = [
     "game_module",
     "parse_options",
     "preset_of",
+    "read_input",
     "read_text_argument",
     "rules_from_args",
     "rules_label",
     "safe_error",
     "seat_list",
+    "seed_argument",
+    "shown",
     "unused_path",
     "with_options",
     "write_file",

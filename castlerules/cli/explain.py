@@ -7,7 +7,8 @@ with the clause it exercised), who plays next, and the resulting position.
 ``--compare`` asks the same question under every other reading: every
 preset, and every option with each alternative value worth trying (see
 :mod:`castlerules.cli.readings`), and prints where the readings disagree with
-the one chosen.  ``--svg FILE`` draws the position before and after the move;
+the one chosen (``--verbose`` also lists the options that are not varied,
+and why).  ``--svg FILE`` draws the position before and after the move;
 ``--json`` prints the same answer as JSON.
 
 POSITION is a position in the game's notation (as ``to_text`` writes it and
@@ -42,7 +43,8 @@ def add_parser(sub: Any, name: str) -> None:
         description=textwrap.fill(
             "Say whether MOVE is legal in POSITION: if not, the rule that forbids it "
             "(clause ID and the seed's text); if so, what happened and the resulting position. "
-            "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED]. "
+            "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED] "
+            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. "
             "Exit status: 0 legal, 1 illegal, 2 bad input.",
             78,
         ),
@@ -67,6 +69,12 @@ def add_parser(sub: Any, name: str) -> None:
         "--compare",
         action="store_true",
         help="also try every preset and every option that could matter; print disagreements",
+    )
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="with --compare: also list the options that are not varied, and why",
     )
     parser.add_argument("--svg", metavar="FILE", help="draw the position before and after")
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
@@ -94,13 +102,7 @@ class Outcome:
 
 def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
     """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
-    try:
-        move = module.parse_move(state, move_text)
-    except NotationError as err:
-        cause = err.__cause__
-        if not isinstance(cause, IllegalMove):
-            raise
-        return Outcome(False, cause.clause, str(cause), state, None, None, ())
+    move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
     try:
         after = module.apply(state, move, seat=seat)
     except IllegalMove as err:
@@ -113,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     """Answer the question; exit 0 if legal, 1 if illegal."""
     module = common.game_module(args.game)
     options = common.parse_options(module, args.option)
+    if args.svg:
+        common.check_output_file(args.svg, "drawing")
     text = common.read_text_argument(args.position, "position")
     preset: str | None = None
     if text.startswith(positions.NEW_PREFIX) or args.rules is not None:
@@ -154,9 +158,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(module, label, state, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
-            sys.stdout.write(comparison.text(module))
+            sys.stdout.write(comparison.text(module, verbose=args.verbose))
         if args.svg:
-            sys.stdout.write(f"drawing written to {args.svg}\n")
+            sys.stdout.write(f"drawing written to {common.shown(args.svg)}\n")
     return common.EXIT_OK if outcome.legal else common.EXIT_ILLEGAL
 
 
@@ -184,7 +188,7 @@ def _print(
     write = sys.stdout.write
     write(
         f"{module.NAME.capitalize()}, rules {label}: {_who(module, state, seat)} plays "
-        f"{move_text}\n"
+        f"{common.shown(move_text)}\n"
     )
     if not outcome.legal:
         write(f"ILLEGAL: {outcome.message}\n")

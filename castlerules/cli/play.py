@@ -15,18 +15,29 @@ until the election's last vote, when the game reveals them together (B11).
 The position is drawn from ``observation(state, seat)``.  With one human seat
 there is nobody to hide from, so there is no prompt.
 
+The seed is secret during play: Throne deals every round's objectives from
+it, so whoever knows it knows every seat's objectives (``castlerules explain
+throne new:4:SEED ...`` shows them).  Without ``--seed`` a random 64-bit seed
+is drawn and never shown before the game is over; it is printed with the
+result and kept in the saved record, which is read after the game.  A seed
+given with ``--seed`` is known to whoever typed it: use it to replay a game,
+not at a table with hidden objectives.
+
 At the end (or on ``quit``, end of input or Ctrl-C) the game record is saved
 (``--save FILE``, by default a new ``castlerules-GAME-DATE-TIME.json`` in the
 current directory; ``--no-save`` to skip); ``castlerules replay`` checks it.
+Where it goes is checked before the game starts.
 
-Exit status: 0 when the game is over or a player quit, 1 when the input
-ended before the game did, 130 on Ctrl-C, 2 for bad arguments.
+Exit status: 0 when the game is over or a player quit, 2 for bad arguments
+or when the input ended before the game did (the record of the moves played
+is still saved), 130 on Ctrl-C.  (1 is never used: ``play`` refuses an
+illegal move and asks again.)
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import secrets
 import sys
 import textwrap
 import time
@@ -53,7 +64,11 @@ def add_parser(sub: Any, name: str) -> None:
         help="play a hot-seat game in the terminal, with bots",
         description=textwrap.fill(
             "A hot-seat game: each human seat plays in turn on this terminal; bots "
-            "fill the seats given with --bot. The record is saved at the end.",
+            "fill the seats given with --bot. The seed (it deals the secret objectives) is "
+            "shown only once the game is over; the record is saved at the end, and where "
+            "it goes is checked before the game starts. Exit status: 0 the game is over or "
+            "a player quit; 2 bad arguments, or the input ended before the game did (the "
+            "moves played are saved); 130 interrupted.",
             78,
         ),
         epilog="examples:\n"
@@ -72,9 +87,17 @@ def add_parser(sub: Any, name: str) -> None:
     )
     common.add_rules_arguments(parser)
     parser.add_argument(
-        "--seed", type=int, help="seed of the deal, the die and the bots (default: random)"
+        "--seed",
+        type=common.seed_argument,
+        help="seed of the deal, the die and the bots, in 0..2^64-1 (default: a secret random "
+        "seed, shown only once the game is over; a seed you give is known to you, so it "
+        "reveals the Throne objectives)",
     )
-    parser.add_argument("--save", metavar="FILE", help="where to save the record")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="where to save the record (checked before the game starts)",
+    )
     parser.add_argument("--no-save", action="store_true", help="do not save the record")
     parser.set_defaults(run=run)
 
@@ -200,16 +223,10 @@ class Session:
                 self.write(boards.board(module, self.state, seat) + "\n")
                 continue
             try:
-                move = module.parse_move(self.state, text)
+                move = module.parse_move(self.state, text, check=False)
                 after = module.apply(self.state, move, seat=seat)
             except NotationError as err:
-                cause = records.illegal_cause(err)
-                if isinstance(cause, IllegalMove):
-                    self._illegal(cause)
-                else:
-                    self.write(
-                        f"Cannot read {text!r}: {common.safe_error(err)}. Type help for help.\n"
-                    )
+                self.write(f"Cannot read {text!r}: {common.safe_error(err)}. Type help for help.\n")
                 continue
             except IllegalMove as err:
                 self._illegal(err)
@@ -289,15 +306,15 @@ def run(args: argparse.Namespace) -> int:
             f"not {args.players}"
         )
     preset, rules = common.rules_from_args(module, args)
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-    if not 0 <= seed < 1 << 64:
-        raise ArgumentError(f"--seed must be a whole number in 0..2^64-1, not {seed}")
+    # A secret seed of 64 random bits: too many to find from one's own objective.
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     seats = parse_bots(module, args.players, args.bot, seed)
     path = None
     if not args.no_save:
         path = args.save or common.unused_path(
             time.strftime(f"castlerules-{module.NAME}-%Y%m%d-%H%M%S.json")
         )
+        common.check_output_file(path, "record")  # before the game, not after it
     state = module.new_game(args.players, rules=rules, seed=seed)
     write = sys.stdout.write
 
@@ -305,13 +322,19 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return input(prompt)
 
+    # Bytes that are not UTF-8 are read as lone surrogates, then refused as any other
+    # unreadable text is (and shown escaped), never a UnicodeDecodeError.
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if callable(reconfigure):
+        reconfigure(errors="surrogateescape")
+
     clear = CLEAR if sys.stdout.isatty() else "\n" + "-" * 60 + "\n"
     session = Session(module, state, seats, read=read, write=write, clear=clear)
     label = common.rules_label(module, rules, preset)
     humans = ", ".join(str(s) for s in session.humans) or "none"
     write(
         f"{module.NAME.capitalize()}: {args.players} players (human seats: {humans}), "
-        f"rules {label}, seed {seed}\n"
+        f"rules {label}\n"
     )
     if module is not throne:
         write(f"The die chooses seat {module.current_player(state)} to begin.\n")
@@ -322,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
         except EOFError:
             write("\n")
             print("castlerules play: the input ended before the game did", file=sys.stderr)
-            finished, status = False, common.EXIT_ILLEGAL
+            finished, status = False, common.EXIT_BAD_INPUT
         except KeyboardInterrupt:
             write("\n")
             finished, status = False, 130
@@ -330,6 +353,8 @@ def run(args: argparse.Namespace) -> int:
             session.finish()
         else:
             write(f"Game stopped after {len(session.moves)} moves.\n")
+        # Only now, the game over: the seed determines the hidden objectives.
+        write(f"The seed of this game was {seed}.\n")
     finally:
         # Whatever happened, the moves played so far are kept.
         if path is not None:
@@ -343,5 +368,6 @@ def run(args: argparse.Namespace) -> int:
                 final=session.state,
             )
             records.save(record, path)
-            write(f"Record saved to {path} (check it with: castlerules replay {path})\n")
+            shown = common.shown(path)
+            write(f"Record saved to {shown} (check it with: castlerules replay {shown})\n")
     return status

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import records
-from castlerules.core import ArgumentError, NotationError, RulesError
+from castlerules.core import ArgumentError, NotationError, RulesError, seed_from_text
 
 NEW_PREFIX = "new:"
 """``new:PLAYERS[:SEED]`` names the starting position of a new game."""
@@ -97,15 +97,14 @@ def _new(module: Any, spec: str, rules: Any | None, preset: str | None) -> Any:
         raise ArgumentError(
             f"a new game is written new:PLAYERS or new:PLAYERS:SEED, not {NEW_PREFIX}{spec!r}"
         )
-    count = int(parts[0])
-    seed = int(parts[1]) if len(parts) == 2 else 0
-    if count not in module.PLAYERS:
-        allowed = module.PLAYERS
+    allowed = module.PLAYERS
+    if len(parts[0]) > 2 or int(parts[0]) not in allowed:
+        shown = parts[0] if len(parts[0]) <= 12 else f"a number of {len(parts[0])} digits"
         raise ArgumentError(
-            f"{module.NAME} is played by {allowed.start} to {allowed.stop - 1} players, not {count}"
+            f"{module.NAME} is played by {allowed.start} to {allowed.stop - 1} players, not {shown}"
         )
-    if seed >= 1 << 64:
-        raise ArgumentError(f"the seed must be in 0..2^64-1, not {seed}")
+    count = int(parts[0])
+    seed = seed_from_text(parts[1], "the seed of new:PLAYERS:SEED") if len(parts) == 2 else 0
     if rules is None:
         rules = records.build_rules(module, preset, {})
     return module.new_game(count, rules=rules, seed=seed)

@@ -109,8 +109,9 @@ class Comparison:
         """The readings whose answer differs from the base's."""
         return tuple(r for r in self.rows if r.outcome is not None and not r.agrees)
 
-    def text(self, module: Any) -> str:
-        """The comparison for a reader."""
+    def text(self, module: Any, *, verbose: bool = False) -> str:
+        """The comparison for a reader: the answer first; with ``verbose`` also the
+        options that are not varied and why (otherwise one line counts them)."""
         tried = [r for r in self.rows if r.outcome is not None]
         lines = ["", f"Compared under {len(tried)} other readings (base: {self.base_label}):"]
         if not self.disagreeing:
@@ -128,6 +129,14 @@ class Comparison:
                 lines.append(f"  not applicable: {row.reading.label}: {row.note}")
         for label, why in self.invalid:
             lines.append(f"  not a valid combination: {label}: {why}")
+        if not verbose:
+            count = len(self.not_varied) + len(self.excluded)
+            if count:
+                lines.append(
+                    f"  ({count} options not varied, having no other reading: --verbose "
+                    "lists them and why)"
+                )
+            return "\n".join(lines) + "\n"
         if self.not_varied:
             lines.append(
                 "  not varied (numbers of the game, no alternative reading; try one with "

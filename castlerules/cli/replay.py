@@ -29,8 +29,10 @@ def add_parser(sub: Any, name: str) -> None:
         help="check a game record move by move; --annotate: what each move did",
         description=textwrap.fill(
             "Check every move of a game record (a castlerules JSON record; '-' reads "
-            "standard input). Stops at the first illegal move with the clause that forbids it "
-            "(exit status 1).",
+            "standard input, at most 16 MiB). Stops at the first illegal move with the clause "
+            "that forbids it. Exit status: 0 every move is legal (and the stored result "
+            "matches); 1 an illegal or unreadable move, or a result that does not match; 2 a "
+            "record that cannot be read (one line on standard error).",
             78,
         ),
         epilog="examples:\n"
@@ -50,7 +52,7 @@ def add_parser(sub: Any, name: str) -> None:
 def load(path: str) -> records.Record:
     """Read a record from a file, or standard input for ``-``."""
     if path == "-":
-        return records.loads(sys.stdin.buffer.read(records.MAX_BYTES + 1))
+        return records.loads(common.read_input("-", "record"))
     return records.load(path)
 
 
@@ -76,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             write(f"stopped at move {err.ply}; the position before it:\n")
             write(f"  {module.to_text(err.state)}\n")
-            write(f"examine it with:\n  {annotate.explain_hint(module, err.state, err.text)}\n")
+            hint = common.shown(annotate.explain_hint(module, err.state, err.text))
+            write(f"examine it with:\n  {hint}\n")
         print(f"castlerules replay: {common.safe_error(err)}", file=sys.stderr)
         return common.EXIT_ILLEGAL
     try:

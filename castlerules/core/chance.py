@@ -23,6 +23,8 @@ from typing import TypeVar
 
 import attrs
 
+from castlerules.core.errors import ArgumentError
+
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
@@ -32,6 +34,56 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _TWO64 = 1 << 64
 _LIMITS: tuple[int, ...] = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
 """``_LIMITS[n]``: the rejection bound of a draw below ``n`` (for small ``n``)."""
+
+
+SEED_LIMIT = 1 << 64
+"""Seeds are whole numbers in ``0 .. SEED_LIMIT - 1`` (0..2^64-1), for every game."""
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` if it is a seed (an int in ``0..2^64-1``), else :class:`ArgumentError`.
+
+    The one definition of the seed domain: both games' ``new_game``, the
+    record reader and the command line check seeds here, so a seed that one
+    of them accepts is accepted by all (a record the library writes can
+    always be read back).
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.ArgumentError: seed must be a whole number in 0..2^64-1, not -1
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError(f"{what} must be a whole number in 0..2^64-1, not {seed!r:.40}")
+    if not 0 <= seed < SEED_LIMIT:
+        shown = str(seed) if seed.bit_length() <= 128 else f"a number of {seed.bit_length()} bits"
+        raise ArgumentError(f"{what} must be a whole number in 0..2^64-1, not {shown}")
+    return seed
+
+
+def seed_from_text(text: str, what: str = "seed") -> int:
+    """A seed written in decimal (``"7"``); anything else is :class:`ArgumentError`.
+
+    Digit strings too long to be a seed are refused before conversion (Python
+    refuses to convert more than 4300 digits).
+
+    >>> seed_from_text("18446744073709551615")
+    18446744073709551615
+    >>> seed_from_text("9" * 5000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.ArgumentError: seed must be ... not a number of 5000 digits
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise ArgumentError(f"{what} must be a whole number in 0..2^64-1, not {text!r:.40}")
+    if len(digits) > len(str(SEED_LIMIT)):
+        raise ArgumentError(
+            f"{what} must be a whole number in 0..2^64-1, not a number of {len(digits)} digits"
+        )
+    return check_seed(int(digits), what)
 
 
 def _mix(z: int) -> int:
@@ -69,9 +121,10 @@ class Rng:
 
     @classmethod
     def from_seed(cls, seed: int, stream: str = "") -> Rng:
-        """A generator for ``seed``, independent for each ``stream`` name."""
+        """A generator for ``seed`` (see :func:`check_seed`), independent for each ``stream``."""
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"a seed is an int, not {type(seed).__name__}")
+        check_seed(seed)
         digest = hashlib.blake2b(f"{seed}\x00{stream}".encode(), digest_size=8).digest()
         return cls(int.from_bytes(digest, "little"))
 

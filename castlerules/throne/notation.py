@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from itertools import compress
 
-from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
+from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, expect_count, fields, integer
 from castlerules.core.protocol import require
 from castlerules.throne.moves import ALPHABET, NO, PASS, YES, Climb, Move, Place
@@ -659,12 +659,28 @@ def _no_card_check(state: State, eliminated: int) -> _Problem | None:
     return None
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State, text: str, *, check: bool = True) -> Move:
     """The move written ``text`` (``C3``, ``C+``, ``yes``, ``no``, ``pass``), legal in ``state``.
 
-    A malformed text, or a well-formed move that is illegal in ``state``,
-    raises :class:`~castlerules.core.NotationError`; for an illegal move its
-    ``__cause__`` is the :class:`~castlerules.core.IllegalMove` with the clause.
+    A text that is not a move raises :class:`~castlerules.core.NotationError`;
+    a well-formed move that is illegal in ``state`` raises the
+    :class:`~castlerules.core.IllegalMove` of :func:`apply`, with its clause.
+    ``check=False`` reads the notation only and returns the move without
+    judging it (for tools that judge it themselves, such as
+    ``castlerules explain``); ``apply`` then refuses it if it is illegal.
+
+    >>> from castlerules.throne import new_game
+    >>> s = new_game(3)
+    >>> parse_move(s, "C6")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.IllegalMove: Character C cannot be placed on floor 6: ... (B6)
+    >>> parse_move(s, "C6", check=False)
+    Place(character='C', floor=6)
+    >>> parse_move(s, "C@6")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    castlerules.core.errors.NotationError: a move is C3 (place C on floor 3), ... not 'C@6' ...
     """
     require(state, State, "state")
     text = check_text(text, "a Throne move")
@@ -686,10 +702,6 @@ def parse_move(state: State, text: str) -> Move:
             text,
             0,
         )
-    try:
-        apply(state, move)
-    except IllegalMove as err:
-        raise NotationError(f"{text!r} is not legal here: {err}", text, 0) from err
-    except RulesError as err:  # pragma: no cover - apply raises IllegalMove for any move
-        raise NotationError(str(err), text, 0) from err
+    if check:
+        apply(state, move)  # raises the IllegalMove, with its clause
     return move

@@ -777,9 +777,26 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B11",
         "parse_move and illegal moves",
-        "parse_move(state, text) reads a move and checks it against the state; a well-formed "
-        "but illegal move is a NotationError whose __cause__ is the IllegalMove (with its "
-        "clause), so that every reading failure has one type.",
+        "parse_move(state, text) reads a move and checks it against the state, as both games "
+        "do (and as python-chess does): a text that is not a move is a NotationError; a "
+        "well-formed move that is illegal here is the IllegalMove of apply, with its clause. "
+        "parse_move(state, text, check=False) reads the notation only (castlerules explain "
+        "uses it, to judge the move itself).",
+    ),
+    Note(
+        "B4",
+        "the seed is a secret during a game",
+        "The seed determines every round's objectives, so whoever knows it knows every "
+        "seat's objectives (castlerules explain throne new:4:SEED shows them). The seed "
+        "domain is 0..2^64-1 for both games, checked in one place (new_game, the record "
+        "reader and the command line use castlerules.core.check_seed). castlerules play "
+        "draws a secret 64-bit seed (too many to search for the one that deals a seat's own "
+        "objective) "
+        "and never shows it before the game is over: it is printed with the result and kept "
+        "in the saved record, which is read after the game. A seed given with --seed is "
+        "known to whoever gave it: it replays a game. demo, explain and replay show whole "
+        "positions (every objective) by design: they are tools for a finished game or for "
+        "analysis, not for a table.",
     ),
 )
 """Every interpretation decision taken where the seed and the spec are silent."""

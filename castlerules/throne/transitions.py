@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain, compress
 from operator import lt, not_
 
-from castlerules.core.chance import Rng
+from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
@@ -83,8 +83,7 @@ def new_game(
             f"rules must be a castlerules.throne.Rules (or None), not {type(rules).__name__}"
         )
     count = rules.check_players(players)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ArgumentError(f"seed must be a whole number, not {seed!r}")
+    check_seed(seed)  # 0..2^64-1, the one seed domain (castlerules.core.chance)
     if objectives is None:
         masks = deal_objectives(rules, count, seed)
     else:

@@ -227,8 +227,9 @@ def test_bad_player_counts_name_the_allowed_range(players: object) -> None:
     ("kwargs", "needle"),
     [
         ({"rules": "default"}, "Rules"),
-        ({"seed": "7"}, "int"),
-        ({"seed": 1.5}, "int"),
+        ({"seed": "7"}, r"whole number in 0\.\.2\^64-1"),
+        ({"seed": 1.5}, r"whole number in 0\.\.2\^64-1"),
+        ({"seed": -1}, r"whole number in 0\.\.2\^64-1"),
         ({"first_player": 4}, r"0\.\.3"),
         ({"first_player": -1}, r"0\.\.3"),
         ({"first_player": True}, r"0\.\.3"),

@@ -75,7 +75,7 @@ def test_moves_are_written_and_read_back() -> None:
     assert str(Favour(lady)) == "xL1"
     assert str(EndTurn()) == "end"
     for move in (Advance(lady), Favour(lady), EndTurn()):
-        assert ascent.parse_move(s, str(move)) == move
+        assert ascent.parse_move(s, str(move), check=False) == move
 
 
 @pytest.mark.parametrize(

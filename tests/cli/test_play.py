@@ -75,7 +75,8 @@ def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_
         "--save",
         "game.json",
     )
-    term.expect(r"Throne: 3 players \(human seats: 0\), rules SEED, seed 5\n")
+    # The seed deals every objective: it is not shown while the game is on (B4).
+    term.expect(r"Throne: 3 players \(human seats: 0\), rules SEED\n")
     term.expect(r"Your objective \(seat 0, secret\): ")
     term.expect(r"seat 0> ")
     term.send("C6")
@@ -95,8 +96,10 @@ def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_
     term.expect(r"Since your last turn:\n  seat 1 \(bot\) plays ")
     term.expect(r"seat 0> ")
     term.send("quit")
-    term.expect(r"Game stopped after 3 moves\.\nRecord saved to game\.json")
+    term.expect(r"Game stopped after 3 moves\.\nThe seed of this game was 5\.\n")
+    term.expect(r"Record saved to game\.json")
     assert term.wait() == 0
+    assert "seed 5" not in term.output
     record = json.loads((tmp_path / "game.json").read_text())
     assert record["moves"][0] == "C3" and len(record["moves"]) == 3
     assert "result" not in record
@@ -171,7 +174,8 @@ def test_ascent_one_human_against_a_greedy_bot_to_the_end(
     assert done.returncode == 0, done.stderr
 
 
-def test_end_of_input_saves_the_record_and_fails(terminal: Start, tmp_path: Path) -> None:
+def test_end_of_input_saves_the_record_and_is_bad_input(terminal: Start, tmp_path: Path) -> None:
+    # Exit status 1 means "an illegal move was found"; input that ends early is bad input.
     term = terminal(
         "play",
         "throne",
@@ -193,7 +197,7 @@ def test_end_of_input_saves_the_record_and_fails(terminal: Start, tmp_path: Path
     term.expect(r"seat 0> ")
     term.send("\x04")  # Ctrl-D: end of input
     term.expect(r"castlerules play: the input ended before the game did")
-    assert term.wait() == 1
+    assert term.wait() == 2
     assert len(json.loads((tmp_path / "eof.json").read_text())["moves"]) >= 2
 
 

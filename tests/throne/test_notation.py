@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from castlerules.core import NotationError, Rng
+from castlerules.core import IllegalMove, NotationError, Rng
 from castlerules.throne import (
     Climb,
     Move,
@@ -368,9 +368,6 @@ def test_non_strings_are_notation_errors() -> None:
         ("C03", "whole number"),
         ("C-3", "a move is"),
         ("C" + "9" * 5000, "must be in"),
-        ("C6", "not legal here"),
-        ("C+", "not legal here"),
-        ("yes", "not legal here"),
         ("Yes", "a move is"),
         ("pass ", "a move is"),
         ("C3 ", "a move is"),
@@ -382,10 +379,19 @@ def test_bad_moves_are_refused(text: str, words: str) -> None:
     assert words in str(info.value)
 
 
-def test_an_illegal_move_keeps_its_clause_as_the_cause() -> None:
-    with pytest.raises(NotationError) as info:
-        parse_move(new_game(3), "C6")
-    assert getattr(info.value.__cause__, "clause", None) == "B6"
+@pytest.mark.parametrize(("text", "clause"), [("C6", "B6"), ("C+", "B6"), ("yes", "B10")])
+def test_a_well_formed_illegal_move_is_an_illegal_move_with_its_clause(
+    text: str, clause: str
+) -> None:
+    state = new_game(3)
+    with pytest.raises(IllegalMove) as info:
+        parse_move(state, text)
+    assert info.value.clause == clause
+    assert not isinstance(info.value, NotationError)
+    move = parse_move(state, text, check=False)  # the notation only
+    assert str(move) == text
+    with pytest.raises(IllegalMove):
+        apply(state, move)
 
 
 # ---------------------------------------------------------------------------
@@ -406,10 +412,19 @@ def check_position_text(text: object) -> None:
 
 def check_move_text(state: State, text: object) -> None:
     try:
-        move: Move = parse_move(state, text)  # type: ignore[arg-type]
+        unchecked: Move = parse_move(state, text, check=False)  # type: ignore[arg-type]
     except NotationError:
+        with pytest.raises(NotationError):
+            parse_move(state, text)  # type: ignore[arg-type]
         return
-    assert str(move) == text
+    assert str(unchecked) == text
+    try:
+        move: Move = parse_move(state, text)  # type: ignore[arg-type]
+    except IllegalMove:
+        with pytest.raises(IllegalMove):
+            apply(state, unchecked)
+        return
+    assert move == unchecked
     apply(state, move)
 
 

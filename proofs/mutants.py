@@ -76,6 +76,14 @@ _IGNORE = shutil.ignore_patterns(
 )
 
 
+BASELINES = (
+    Mutation("baseline.throne", "-", "no mutation", "castlerules/throne/transitions.py", "", "x"),
+    Mutation("baseline.ascent", "-", "no mutation", "castlerules/ascent/transitions.py", "", "x"),
+)
+"""Run first, with every layer: a layer that fails without a mutation would "kill"
+every mutation, so a failing baseline makes the whole run invalid."""
+
+
 class MutationError(Exception):
     """A mutation's old text is not found exactly once: the list must be updated."""
 
@@ -177,7 +185,8 @@ def run_one(m: Mutation, by_id: dict[str, Mutation], first_kill: bool = True) ->
         shutil.copytree(ROOT, copy, ignore=_IGNORE)
         if m.partner:
             apply_to(copy, by_id[m.partner])
-        apply_to(copy, m)
+        if m not in BASELINES:
+            apply_to(copy, m)
         py = sys.executable
         layers: dict[str, str] = dict.fromkeys(LAYERS, "-")
         seconds: dict[str, float] = {}
@@ -382,12 +391,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {page}")
         return 0
     chosen = [m for m in MUTATIONS if not args.only or m.id.startswith(tuple(args.only))]
+    chosen = [*BASELINES, *chosen]
     by_id = {m.id: m for m in MUTATIONS}
     started = time.perf_counter()
     cpu0 = os.times()
     rows: dict[str, dict[str, Any]] = {}
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_one, m, by_id, not args.all_layers): m for m in chosen}
+        futures = {
+            pool.submit(run_one, m, by_id, not args.all_layers and m not in BASELINES): m
+            for m in chosen
+        }
         for future in as_completed(futures):
             row = future.result()
             rows[str(row["id"])] = row
@@ -396,7 +409,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"[{len(rows)}/{len(chosen)}] {row['id']} ... {verdict} {row['wall']} s",
                 flush=True,
             )
-    ordered = [rows[m.id] for m in chosen]
+    baseline = [rows.pop(m.id) for m in BASELINES]
+    ordered = [rows[m.id] for m in chosen if m not in BASELINES]
+    broken = [f"{b['id']}: {b['killed_by']}" for b in baseline if b["killed_by"]]
     cpu1 = os.times()
     payload: dict[str, Any] = {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -408,11 +423,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "jobs": args.jobs,
         "mode": "all layers" if args.all_layers else "up to the first kill",
         "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
+        "baseline": baseline,
+        "valid": not broken,
         "rows": ordered,
         "summary": summary(ordered),
     }
     Path(args.save).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(payload["summary"], indent=2))
+    if broken:
+        print(f"INVALID RUN: the unmutated code fails {broken}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -420,7 +420,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A10",
         "a favour may take from the mover's own column",
         AT,
-        "tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(PLAYERS.stop)",
+        "tuple(tuple(q for q in range(n) if q != p) for p in range(n))"
+        " for n in range(PLAYERS.stop)",
         "tuple(tuple(q for q in range(n)) for p in range(n)) for n in range(PLAYERS.stop)",
     ),
     M(

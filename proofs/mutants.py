@@ -305,8 +305,20 @@ def docs_page(payload: dict[str, Any]) -> str:
         "=============================",
         "",
         f"Last run: {payload['date']}, commit ``{payload['commit']}``, "
-        f"{payload['seconds']:.0f} s wall with {payload['jobs']} parallel mutations "
-        f"({payload['machine']}).",
+        f"{payload['seconds']:.0f} s wall and {payload.get('cpu_seconds', 0):.0f} s of CPU "
+        f"with {payload['jobs']} parallel mutations ({payload['machine']}; layers "
+        f"{payload.get('mode', 'up to the first kill')}).  Baseline without mutation: "
+        + (
+            "every layer passes."
+            if payload.get("valid")
+            else "**FAILED or not run: the run is not valid**."
+        )
+        + (
+            ""
+            if payload.get("complete", True)
+            else f"  **Interrupted: {len(rows)} of {payload['planned']} mutations run** "
+            "(the issue's table first); the others are listed in ``proofs/mutation_list.py``."
+        ),
         "",
         "Each row is one deliberate mistake, applied alone to a temporary copy of the "
         "repository (``python -m proofs.mutants``; the list is ``proofs/mutation_list.py``). "
@@ -391,11 +403,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {page}")
         return 0
     chosen = [m for m in MUTATIONS if not args.only or m.id.startswith(tuple(args.only))]
+    # The issue's table first, then the mutations that break a proved property and
+    # the weakened properties: an interrupted run has the most telling part.
+    chosen.sort(key=lambda m: (not m.issue, not (m.breaks or m.partner)))
     chosen = [*BASELINES, *chosen]
     by_id = {m.id: m for m in MUTATIONS}
     started = time.perf_counter()
     cpu0 = os.times()
     rows: dict[str, dict[str, Any]] = {}
+
+    def save(final: bool) -> dict[str, Any]:
+        # Saved after every mutation, so that an interrupted run still shows its part.
+        cpu1 = os.times()
+        base = [rows[m.id] for m in BASELINES if m.id in rows]
+        done = [rows[m.id] for m in chosen if m not in BASELINES and m.id in rows]
+        broken = [f"{b['id']}: {b['killed_by']}" for b in base if b["killed_by"]]
+        payload: dict[str, Any] = {
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": _commit(),
+            "seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(
+                cpu1.children_user
+                + cpu1.children_system
+                - cpu0.children_user
+                - cpu0.children_system,
+                1,
+            ),
+            "jobs": args.jobs,
+            "mode": "all layers" if args.all_layers else "up to the first kill",
+            "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
+            "complete": final,
+            "planned": len(chosen) - len(BASELINES),
+            "baseline": base,
+            "valid": len(base) == len(BASELINES) and not broken,
+            "rows": done,
+            "summary": summary(done),
+        }
+        Path(args.save).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        return payload
+
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {
             pool.submit(run_one, m, by_id, not args.all_layers and m not in BASELINES): m
@@ -409,26 +455,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"[{len(rows)}/{len(chosen)}] {row['id']} ... {verdict} {row['wall']} s",
                 flush=True,
             )
-    baseline = [rows.pop(m.id) for m in BASELINES]
-    ordered = [rows[m.id] for m in chosen if m not in BASELINES]
-    broken = [f"{b['id']}: {b['killed_by']}" for b in baseline if b["killed_by"]]
-    cpu1 = os.times()
-    payload: dict[str, Any] = {
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _commit(),
-        "seconds": round(time.perf_counter() - started, 1),
-        "cpu_seconds": round(
-            cpu1.children_user + cpu1.children_system - cpu0.children_user - cpu0.children_system, 1
-        ),
-        "jobs": args.jobs,
-        "mode": "all layers" if args.all_layers else "up to the first kill",
-        "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
-        "baseline": baseline,
-        "valid": not broken,
-        "rows": ordered,
-        "summary": summary(ordered),
-    }
-    Path(args.save).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+            save(final=False)
+    payload = save(final=True)
+    broken = [f"{b['id']}: {b['killed_by']}" for b in payload["baseline"] if b["killed_by"]]
     print(json.dumps(payload["summary"], indent=2))
     if broken:
         print(f"INVALID RUN: the unmutated code fails {broken}", file=sys.stderr)

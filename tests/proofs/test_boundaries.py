@@ -36,8 +36,11 @@ def bridge(players: int) -> Bridge:
 def checked(state: throne.State, plan: Sequence[throne.Move | frozenset[int]]) -> throne.State:
     """Play ``plan`` checking legal moves and successors against the model at each step."""
     model = bridge(state.players)
-    for move in expand(state, plan):
-        assert model.legal_moves(state) == {str(m) for m in throne.legal_moves(state)}
+    for i, move in enumerate(expand(state, plan)):
+        # The legal moves every 4th position (a solver enumeration each), the
+        # successor at every step.
+        if i % 4 == 0:
+            assert model.legal_moves(state) == {str(m) for m in throne.legal_moves(state)}
         after = throne.apply(state, move)
         assert model.successors(state, move) == [abstract(after)], str(move)
         state = after

@@ -60,3 +60,19 @@ def test_a_stale_mutation_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MutationError, match="found 2 times"):
         apply_to(tmp_path, twice)
     assert check([twice], root=tmp_path) != []
+
+
+def test_the_docs_page_is_the_last_run() -> None:
+    """The published table (docs/mutations.rst) is generated from docs/mutations.json."""
+    import json
+
+    from proofs.mutants import ROOT, docs_page
+
+    saved = ROOT / "docs" / "mutations.json"
+    if not saved.exists():
+        pytest.skip("no mutation run saved yet")
+    payload = json.loads(saved.read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "mutations.rst").read_text(encoding="utf-8")
+    assert page == docs_page(payload)
+    assert payload["valid"], "the baseline (no mutation) failed: the run is invalid"
+    assert {r["id"] for r in payload["rows"]} <= {m.id for m in MUTATIONS}

@@ -21,6 +21,8 @@ player count, both sides' actions per second of CPU time (steadier than the
 wall clock on a shared machine) and the per-round ratios (median, range).
 Each worker also reports the length of every game it played: the games are
 seeded, so the common prefix must agree, a check that behaviour is unchanged.
+With ``--together`` the two sides of a round run at the same time instead,
+one process each, so that on a busy shared machine both meet the same load.
 """
 
 from __future__ import annotations
@@ -151,8 +153,8 @@ def export_commit(rev: str, into: Path) -> str:
     return commit
 
 
-def run_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    """One playout measurement in a fresh process with ``tree``'s engine (see ``--worker``)."""
+def start_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> Any:
+    """Start one playout measurement in a fresh process with ``tree``'s engine."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     command = [
         sys.executable,
@@ -168,12 +170,24 @@ def run_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -
         "--seed",
         str(seed),
     ]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        print(f"bench: the worker for {tree} failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def finish_worker(tree: Path, process: Any) -> dict[str, Any]:
+    """The figures of a worker started by :func:`start_worker` (see ``--worker``)."""
+    out, err = process.communicate()
+    if process.returncode != 0:
+        print(f"bench: the worker for {tree} failed: {err.strip()[-500:]}", file=sys.stderr)
         raise SystemExit(2)
-    row: dict[str, Any] = json.loads(done.stdout)
+    row: dict[str, Any] = json.loads(out)
     return row
+
+
+def run_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """One playout measurement in a fresh process with ``tree``'s engine (see ``--worker``)."""
+    return finish_worker(tree, start_worker(tree, game, players, seconds, seed))
 
 
 def worker(tree: str, game: str, players: int, seconds: float, seed: int) -> int:
@@ -191,9 +205,19 @@ def worker(tree: str, game: str, players: int, seconds: float, seed: int) -> int
 
 
 def against(
-    rev: str, games: list[str], players: list[int] | None, seconds: float, seed: int, rounds: int
+    rev: str,
+    games: list[str],
+    players: list[int] | None,
+    seconds: float,
+    seed: int,
+    rounds: int,
+    together: bool = False,
 ) -> dict[str, Any]:
     """This tree (A) against commit ``rev`` (B), alternating A/B, ``rounds`` rounds.
+
+    With ``together``, the two sides of each round run at the same time
+    instead (one process each): on a busy shared machine both then meet the
+    same load, and the ratios scatter much less.
 
     Per game and player count: the actions/s of both sides in each round, the
     ratios A/B of each round (the pair measured back to back), their median
@@ -202,7 +226,7 @@ def against(
     with tempfile.TemporaryDirectory(prefix="castlerules-bench-") as tmp:
         other = Path(tmp)
         commit = export_commit(rev, other)
-        rows: list[dict[str, Any]] = []
+        table: list[dict[str, Any]] = []
         for name in games:
             game = GAMES[name]
             for count in dict.fromkeys(players or game.PLAYERS):
@@ -214,8 +238,16 @@ def against(
                 for r in range(rounds):
                     # A B in even rounds, B A in odd ones: drift of the machine cancels.
                     sides = [("new", ROOT), ("old", other)]
-                    for side, tree in sides if r % 2 == 0 else sides[::-1]:
-                        row = run_worker(tree, name, count, seconds, seed)
+                    rows: dict[str, dict[str, Any]] = {}
+                    if together:
+                        started = [
+                            (s, t, start_worker(t, name, count, seconds, seed)) for s, t in sides
+                        ]
+                        rows = {s: finish_worker(t, process) for s, t, process in started}
+                    else:
+                        for side, tree in sides if r % 2 == 0 else sides[::-1]:
+                            rows[side] = run_worker(tree, name, count, seconds, seed)
+                    for side, row in rows.items():
                         (new if side == "new" else old).append(row["actions_per_cpu_s"])
                         if len(row["lengths"]) > len(lengths[side]):
                             lengths[side] = row["lengths"]
@@ -227,7 +259,7 @@ def against(
                     )
                 ratios = [a / b for a, b in zip(new, old, strict=True)]
                 common = min(len(lengths["new"]), len(lengths["old"]))
-                rows.append(
+                table.append(
                     {
                         "game": name,
                         "players": count,
@@ -241,14 +273,22 @@ def against(
                         "same_games": lengths["new"][:common] == lengths["old"][:common],
                     }
                 )
-    return {"against": rev, "commit": commit, "rounds": rounds, "seconds": seconds, "rows": rows}
+    return {
+        "against": rev,
+        "commit": commit,
+        "rounds": rounds,
+        "seconds": seconds,
+        "together": together,
+        "rows": table,
+    }
 
 
 def print_against(report: dict[str, Any]) -> None:
     """The side-by-side table of :func:`against`."""
     print(
         f"this tree (new) against {report['against']} = {report['commit'][:10]} (old): "
-        f"{report['rounds']} rounds of {report['seconds']} s per side, alternating, one core;"
+        f"{report['rounds']} rounds of {report['seconds']} s per side, "
+        f"{'both sides at once' if report['together'] else 'alternating'}, one core each;"
         " actions per CPU second"
     )
     print(
@@ -288,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
         help="compare the playouts with those of commit REV, side by side (alternating runs)",
     )
     parser.add_argument("--rounds", type=int, default=5, help="A/B rounds with --against")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --against: run both sides of each round at the same time (busy machines)",
+    )
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -296,7 +341,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.rounds < 1:
             parser.error("--rounds must be at least 1")
         names = args.game or sorted(GAMES, reverse=True)
-        result = against(args.against, names, args.players, args.seconds, args.seed, args.rounds)
+        result = against(
+            args.against, names, args.players, args.seconds, args.seed, args.rounds, args.together
+        )
         if args.json:
             json.dump(result, sys.stdout, indent=2)
             print()

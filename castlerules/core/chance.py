@@ -143,17 +143,17 @@ class Rng:
     def choice(self, items: Sequence[T]) -> tuple[T, Rng]:
         """One element of a non-empty sequence, uniformly."""
         n = len(items)
-        if n <= 0:
-            raise ValueError(f"below() needs n >= 1, not {n}")
         # _draw inlined (the random playouts' hot path); the same numbers.
         state = (self.state + _GOLDEN) & _MASK
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         z ^= z >> 31
-        if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):
+        if z < (_LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n):  # _LIMITS[0] is 0
             rng: Rng = _new(Rng)
             _set_state(rng, state)
             return items[z % n], rng
+        if n <= 0:  # an empty sequence: refused as below(0) refuses it
+            raise ValueError(f"below() needs n >= 1, not {n}")
         index, state = _draw(state, n)  # rejected (odds below n / 2**64): draw again
         return items[index], _at(state)
 

@@ -276,39 +276,40 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         _check_move(move)
         _out_of_turn(state, seat)
     kind = type(move)
-    table = state.rules._derived
-    if kind is Climb:
-        if phase_code == MOVEMENT:
-            i = table.index.get(move.character)  # type: ignore[union-attr]
-            if i is not None:
-                f = state.floors[i]
-                # B8 (B7): the floor above must have room; B9: only upwards.
-                if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
-                    return _climb(state, i, f)
-    elif kind is Vote:
+    if kind is Vote:  # the most frequent move after Climb, and it needs no table
         # B11: Yes always; No only with a No card left.
         if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
             return _vote(state, move.yes)  # type: ignore[union-attr]
-    elif kind is Place:
-        if phase_code == PLACEMENT:
-            i = table.index.get(move.character)  # type: ignore[union-attr]
-            f = move.floor  # type: ignore[union-attr]
-            # B6: an unplaced character, on a placement floor; B7: with room.
-            if (
-                i is not None
-                and state.floors[i] == UNPLACED
-                and 0 < f < len(table.place_ok)
-                and table.place_ok[f]
-                and state.counts[f] < table.cap[f]
-            ):
-                return _place(state, i, f)
-    elif kind is Pass and phase_code == MOVEMENT and table.with_pass:
-        return _pass(state)
-    elif isinstance(move, Place | Climb | Vote | Pass):
-        # An instance of a subclass of a move class: judge it as the move it is.
-        plain = _plain(move)
-        if type(plain) is not kind:
-            return apply(state, plain, seat=seat)
+    else:
+        table = state.rules._derived
+        if kind is Climb:
+            if phase_code == MOVEMENT:
+                i = table.index.get(move.character)  # type: ignore[union-attr]
+                if i is not None:
+                    f = state.floors[i]
+                    # B8 (B7): the floor above must have room; B9: only upwards.
+                    if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
+                        return _climb(state, i, f)
+        elif kind is Place:
+            if phase_code == PLACEMENT:
+                i = table.index.get(move.character)  # type: ignore[union-attr]
+                f = move.floor  # type: ignore[union-attr]
+                # B6: an unplaced character, on a placement floor; B7: with room.
+                if (
+                    i is not None
+                    and state.floors[i] == UNPLACED
+                    and 0 < f < len(table.place_ok)
+                    and table.place_ok[f]
+                    and state.counts[f] < table.cap[f]
+                ):
+                    return _place(state, i, f)
+        elif kind is Pass and phase_code == MOVEMENT and table.with_pass:
+            return _pass(state)
+        elif isinstance(move, Place | Climb | Vote | Pass):
+            # An instance of a subclass of a move class: judge it as the move it is.
+            plain = _plain(move)
+            if type(plain) is not kind:
+                return apply(state, plain, seat=seat)
     _refuse(state, move)
     raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
 

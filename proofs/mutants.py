@@ -54,7 +54,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from proofs.mutation_list import MUTATIONS, Mutation
+from proofs.mutation_list import MUTATIONS, NOTES, Mutation
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("unit", "stateful", "equivalence", "proofs")
@@ -366,6 +366,10 @@ def docs_page(payload: dict[str, Any]) -> str:
             *(f"     - {cell(str(layers.get(layer, '-')))}" for layer in LAYERS),
             "     - " + (", ".join(r["failed_properties"]) or "none"),
         ]
+    notes = [(str(r["id"]), NOTES[str(r["id"])]) for r in rows if str(r["id"]) in NOTES]
+    if notes:
+        lines += ["", "Notes on survivors:", ""]
+        lines += [f"- ``{mid}``: {text}" for mid, text in notes]
     lines += [
         "",
         "Which proved property catches which mutation (a property that appears here "

@@ -563,3 +563,21 @@ MUTATIONS: tuple[Mutation, ...] = (
         issue=True,
     ),
 )
+
+
+NOTES: dict[str, str] = {
+    "ascent.flipped_may_advance": (
+        "An equivalent mutant in this engine: a flipped stack stands on its leader's "
+        "arrival square, which is also its ceiling (A6), so the ceiling window leaves it "
+        "no square to go to; the A8 filter in the Advance generator is redundant with A6. "
+        "No test can kill it; ascent.apply_flipped_may_advance (the check in apply) is the "
+        "killable form."
+    ),
+    "ascent.property.flipped_weak": (
+        "Its partner (a favour that may take a flipped stack) also unflips the taken "
+        "cards, so the weakened claim (square and flip kept, column not checked) still "
+        "catches it: a partner that moves a flipped card to another column and keeps it "
+        "flipped would be needed to tell the two claims apart."
+    ),
+}
+"""Why a mutation survives, where that is understood (shown on the docs page)."""

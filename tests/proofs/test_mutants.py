@@ -74,5 +74,6 @@ def test_the_docs_page_is_the_last_run() -> None:
     payload = json.loads(saved.read_text(encoding="utf-8"))
     page = (ROOT / "docs" / "mutations.rst").read_text(encoding="utf-8")
     assert page == docs_page(payload)
-    assert payload["valid"], "the baseline (no mutation) failed: the run is invalid"
+    if payload.get("complete", True):
+        assert payload["valid"], "the baseline (no mutation) failed: the run is invalid"
     assert {r["id"] for r in payload["rows"]} <= {m.id for m in MUTATIONS}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import attrs
@@ -89,6 +89,20 @@ def _ascent_sensitivity(fast: bool) -> list[Result]:
     return ascent.sensitivity_results(fast)
 
 
+def _throne_premises(fast: bool) -> list[Result]:
+    del fast
+    from proofs import premises
+
+    return [premises.throne_result()]
+
+
+def _ascent_premises(fast: bool) -> list[Result]:
+    del fast
+    from proofs import premises
+
+    return [premises.ascent_result()]
+
+
 def tasks() -> list[Task]:
     """The independent jobs of a proof run, in report order."""
     from castlerules import throne
@@ -108,6 +122,8 @@ def tasks() -> list[Task]:
         Task("throne: sensitivity", 11.5, _throne_sensitivity),
         Task("ascent: induction", 13.0, _ascent_induction),
         Task("ascent: sensitivity", 16.0, _ascent_sensitivity),
+        Task("throne: premises", 8.0, _throne_premises),
+        Task("ascent: premises", 3.0, _ascent_premises),
     ]
 
 
@@ -116,22 +132,43 @@ def _run(name: str, fast: bool) -> list[Result]:
     return task.run(fast)
 
 
-def run_all(fast: bool = False, jobs: int | None = None, only: Sequence[str] = ()) -> list[Result]:
+Progress = Callable[[int, int, str, Sequence[Result]], None]
+"""Called as each job finishes: (jobs done, jobs in all, the job's name, its results)."""
+
+
+def run_all(
+    fast: bool = False,
+    jobs: int | None = None,
+    only: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> list[Result]:
     """Run every proof; results in a fixed order (deterministic, whatever ``jobs``).
 
     ``fast`` limits the player counts to the smallest and the largest; ``jobs``
     is the number of processes (default: 2, or 1 on a single core); ``only``
     keeps the tasks whose name starts with one of these prefixes.  The jobs
     start longest first (:attr:`Task.cost`); the results come in report order.
+    ``progress`` is told of each job as it finishes (:data:`Progress`).
     """
     chosen = [t for t in tasks() if not only or t.name.startswith(tuple(only))]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+    done: dict[str, list[Result]] = {}
+
+    def finished(name: str, results: list[Result]) -> None:
+        done[name] = results
+        if progress is not None:
+            progress(len(done), len(chosen), name, results)
+
     if workers <= 1 or len(chosen) <= 1:
-        return merge([r for t in chosen for r in t.run(fast)])
+        for t in chosen:
+            finished(t.name, t.run(fast))
+        return merge([r for t in chosen for r in done[t.name]])
     by_cost = sorted(chosen, key=lambda t: -t.cost)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {t.name: pool.submit(_run, t.name, fast) for t in by_cost}
-        return merge([r for t in chosen for r in futures[t.name].result()])
+        futures = {pool.submit(_run, t.name, fast): t.name for t in by_cost}
+        for future in as_completed(futures):
+            finished(futures[future], future.result())
+    return merge([r for t in chosen for r in done[t.name]])
 
 
 def source_hash() -> str:

@@ -39,7 +39,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save", metavar="FILE", help="also write the JSON report to FILE")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    results = run_all(fast=args.fast, jobs=args.jobs, only=args.only)
+
+    def progress(done: int, jobs: int, name: str, results: Sequence[Result]) -> None:
+        # One line per property as its job finishes (stderr with --json, so that
+        # stdout stays one JSON document).
+        out = sys.stderr if args.json else sys.stdout
+        for r in results:
+            print(
+                f"[{done}/{jobs} jobs] {r.name} ({r.scope[:40]}) ... {r.verdict} {r.seconds:.1f} s",
+                file=out,
+                flush=True,
+            )
+
+    results = run_all(fast=args.fast, jobs=args.jobs, only=args.only, progress=progress)
     wall = time.perf_counter() - started
     ok = all(r.ok for r in results)
     payload = {

@@ -136,6 +136,10 @@ class Prover:
         hyps = [*m.assumptions(), *(sm.card_domain(u, False) for u in sm.reps)]
         hyps += [*sm.consistent(), m.init_turn(sm.turn), m.init_card(c), m.init_card(b)]
         goals = [*m.inv_card(c), *m.inv_pair(c, b), *m.inv_turn(sm.turn)]
+        # No vacuity: the initial positions exist (a theorem over none proves nothing).
+        ledger.queries += 1
+        if satisfiable([as_z3(h) for h in hyps]) is None:
+            raise ProofFailure(f"{self.n}p premise: the initial states are unsatisfiable")
         ledger.check_all(f"{self.n}p initiation", goals, hyps)
         sm = self.small()
         base = sm.base()

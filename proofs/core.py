@@ -37,6 +37,7 @@ from proofs.smt import (
     at_most_one,
     is_sat,
     new_solver,
+    satisfiable,
     valid,
 )
 
@@ -196,6 +197,16 @@ class Ledger:
                 self.check(f"{what}: {name}", goal, hypotheses, solver, abstraction, preprocess)
             raise
 
+    def satisfiable(self, what: str, constraints: Sequence[Expr]) -> Model:
+        """A model of ``constraints`` (a premise of a proof is not empty), or raise
+        :class:`ProofFailure`: a theorem over an empty set of states proves nothing,
+        so an unsatisfiable premise fails the property instead of "proving" it."""
+        self.queries += 1
+        model = satisfiable(list(constraints))
+        if model is None:
+            raise ProofFailure(f"{what}: unsatisfiable, the proof would be vacuous")
+        return model
+
     def seconds(self) -> float:
         """Time since the ledger was opened."""
         return time.perf_counter() - self.started
@@ -292,6 +303,9 @@ def induction(
     case, and carries the counterexample to induction.
     """
     s0 = system.fresh_state("i")
+    # No vacuity: the initial states exist (then, by initiation, so do states of
+    # the invariant); each move kind's witness is checked apart (proofs.premises).
+    ledger.satisfiable("premise: the initial states", [*assumptions, system.init(s0)])
     ledger.check_all("initiation", invariant(s0), [*assumptions, system.init(s0)])
     step = step if step is not None else Step.of(system)
     pre, cases = step.pre, step.cases

@@ -14,4 +14,6 @@ settings.register_profile(
     print_blob=True,
 )
 settings.register_profile("quick", parent=settings.get_profile("default"), max_examples=20)
+# python -m proofs.mutants: one mutated copy per run, a kill needs one failing example.
+settings.register_profile("mutants", parent=settings.get_profile("default"), max_examples=6)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -86,6 +86,47 @@ def places(state: ascent.State) -> dict[Card, Place]:
     return out
 
 
+def check_removal(
+    before: ascent.State,
+    before_places: dict[Card, Place],
+    move: ascent.Move,
+    after_places: dict[Card, Place],
+) -> None:
+    """Independent oracle for A13 (rule 15): a favour removes exactly the exposed
+    remainder of the stack it took from, when that remainder's top stands above its
+    arrival square on a square where removal applies (the upper half, or both
+    halves with removal_in_lower_half); nothing else ever leaves the board."""
+    gone = {c for c, p in before_places.items() if p is not None and after_places[c] is None}
+    expected: set[Card] = set()
+    if isinstance(move, Favour):
+        place = before_places[move.card]
+        assert place is not None
+        q, d = place
+        stack = ascent.stack_at(before, q, d)
+        rest = stack[stack.index(move.card) + 1 :]
+        rules = before.rules
+        if rest and d > rules.arrival_of(rest[0].rank) and rules.removal_applies(d):
+            expected = set(rest)
+    assert gone == expected, f"removed {gone}, expected {expected} (A13)"
+
+
+def check_end(after: ascent.State, after_places: dict[Card, Place]) -> None:
+    """Independent oracle for A14: at a turn's boundary the game is over exactly when at
+    most one column still holds a card that can move (unless last_player_continues),
+    or when no player has a legal Advance."""
+    if ascent.pending_favour(after):
+        return
+    n = after.players
+    alive = {
+        p[0]
+        for c, p in after_places.items()
+        if p is not None and (p[1] == 0 or not ascent.is_flipped(after, c))
+    }
+    stuck = all(not oracle_advances(after, q) for q in range(n))
+    over = stuck or (not after.rules.last_player_continues and len(alive) <= 1)
+    assert ascent.is_over(after) == over, (alive, stuck)
+
+
 def oracle_advances(state: ascent.State, seat: int) -> set[str]:
     """The Advances of ``seat`` computed from the spec's rules 8-11, public API only."""
     rules = state.rules
@@ -248,6 +289,8 @@ class AscentGames(RuleBasedStateMachine):
             if now[0] != was[0]:
                 assert isinstance(move, Favour), f"{c} changed column without a favour"
                 assert now[1] == was[1], "a favour keeps the row (A10)"
+        check_removal(before, before_places, move, after_places)
+        check_end(after, after_places)
 
     def check_position(self, s: ascent.State) -> None:
         n = s.players

@@ -41,12 +41,15 @@ from castlerules.throne import (
     apply,
     current_player,
     describe,
+    floor_of,
     from_text,
     is_over,
     king,
     legal_moves,
+    objective,
     observation,
     parse_move,
+    phase,
     round_scores,
     to_text,
     totals,
@@ -234,6 +237,7 @@ def check_transition(before: State, move: Move, after: State) -> None:
         assert all(b <= a for a, b in zip(before.no_cards, after.no_cards, strict=True))
     if isinstance(move, Place | Climb):
         assert sum(a != b for a, b in zip(before.floors, after.floors, strict=True)) >= 1
+    check_oracles(before, move, after)
     if len(after.results) > len(before.results):
         number = before.round
         scores = round_scores(after)[-1]
@@ -247,6 +251,40 @@ def check_transition(before: State, move: Move, after: State) -> None:
         else:
             assert isinstance(move, Pass)
             assert rules.allow_pass and after.kings[-1] == -1
+
+
+SEED_POINTS = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 10}
+"""B14, written from the seed (not from Rules): points of a favourite per floor."""
+
+
+def check_oracles(before: State, move: Move, after: State) -> None:
+    """Independent oracles (issue 10): the round score by the seed's formula (B14, B15),
+    the seat that resumes after an elimination (B13), the end of the game (B3, B16)."""
+    n = before.players
+    ended = len(after.results) > len(before.results)
+    if ended and isinstance(move, Vote) and after.kings[-1] >= 0:
+        # B12 crowned: the castle as it stands, king on the throne, scores it.
+        for seat in range(n):
+            raw = sum(
+                SEED_POINTS[f]
+                for ch in objective(before, seat)
+                if (f := floor_of(before, ch)) is not None and f >= 1
+            )
+            # B15: 'au troisième et dernier décompte', 0 counts as 33.
+            expected = 33 if raw == 0 and before.round == 3 else raw
+            assert round_scores(after)[-1][seat] == expected, (seat, raw)
+    if (
+        isinstance(move, Vote)
+        and not ended
+        and phase(before) == "election"
+        and phase(after) == "movement"
+    ):
+        # B13: the candidate is eliminated; play resumes with the seat after the
+        # mover (who voted first: the last voter is the seat before the mover).
+        mover = (before.turn + 1) % n
+        assert current_player(after) == (mover + 1) % n
+    # B3, B16: the game is over exactly when the third round has been scored.
+    assert is_over(after) == (len(after.results) == 3)
 
 
 def check_final(s: State) -> None:

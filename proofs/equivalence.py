@@ -1,0 +1,279 @@
+"""Engine and model, move for move, on every reachable position of small games.
+
+The proofs are about the models (:mod:`proofs.throne_model`,
+:mod:`proofs.ascent_model`); this module ties the Throne model to the engine
+*exhaustively* on small scopes: a breadth-first search from every initial
+position (every deal of the objectives of every round: all chance outcomes)
+visits every reachable engine position, and for each position and every move
+the notation can name (:func:`proofs.throne_bridge.move_universe`), legal or
+not, checks that
+
+- every new game (every deal) is an initial state of the model;
+- ``legal_moves`` offers exactly the moves ``apply`` accepts;
+- the engine accepts the move exactly when the model's legality predicate does;
+- the model's successor (with the engine's chance outcome) is the abstraction
+  of the engine's successor: the castle, the phase and the seat to act, the
+  No cards, the election, the round, each seat's total (the scores, B14-B16)
+  and whether the game is over.
+
+The model's formulas are run concretely by :func:`proofs.evaluate.compile_terms`
+(the same Z3 terms the proofs use, compiled to Python).  Small scopes come
+from ``Rules`` options the engine already has (:data:`THRONE_SCOPES`).
+
+``python -m proofs.equivalence`` prints the counts per configuration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from castlerules import throne
+from castlerules.core import IllegalMove
+from castlerules.throne.state import State
+from proofs.evaluate import compile_terms
+from proofs.smt import Expr
+from proofs.throne_bridge import Values, abstract, encode_move, move_universe, next_objectives
+from proofs.throne_model import Params, ThroneSystem
+
+
+@attrs.frozen(slots=True)
+class Scope:
+    """A small Throne game: its options and player count."""
+
+    name: str
+    players: int
+    options: dict[str, object]
+
+    @property
+    def rules(self) -> throne.Rules:
+        return throne.Rules(**self.options)
+
+
+_SMALL: dict[str, object] = {
+    "characters": 3,
+    "floor_capacity": 3,
+    "placement_floors": (5,),
+    "objective_size": 1,
+    "no_cards": (1, 1, 1, 1),
+    # Floor 5 scores 1 and floor 6 scores 0, so that the B15 boundaries (a round
+    # score of 0, of 1, the bonus) occur in these small castles.
+    "points": (0, 1, 2, 3, 1, 0, 10),
+}
+
+THRONE_SCOPES: tuple[Scope, ...] = (
+    Scope(
+        "3 characters, floors of 3, one round with the bonus",
+        3,
+        {**_SMALL, "rounds": 1, "bonus_rounds": (1,)},
+    ),
+    Scope(
+        "3 characters, two rounds (bonus in round 2), no No cards, seat 0 always first",
+        3,
+        {
+            **_SMALL,
+            "rounds": 2,
+            "bonus_rounds": (2,),
+            "no_cards": (0, 0, 0, 0),
+            "first_player_rotates": False,
+        },
+    ),
+    Scope(
+        "3 characters, one round, passing allowed",
+        3,
+        {**_SMALL, "rounds": 1, "bonus_rounds": (1,), "allow_pass": True},
+    ),
+)
+"""The configurations of the exhaustive check (each accepted by the engine and the model)."""
+
+
+@attrs.frozen(slots=True)
+class Count:
+    """What one configuration's search covered."""
+
+    scope: str
+    players: int
+    initial: int
+    states: int
+    pairs: int
+    legal: int
+    over: int
+    seconds: float
+    mismatches: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        return (
+            f"{self.scope} ({self.players} players): {self.initial} initial positions, "
+            f"{self.states} reachable positions, {self.pairs} position x move pairs "
+            f"({self.legal} legal), {self.over} finished games, {self.seconds:.1f} s"
+        )
+
+
+class Evaluator:
+    """The model's legality and successor for concrete values (compiled once)."""
+
+    def __init__(self, system: ThroneSystem) -> None:
+        self.system = system
+        pre = system.fresh_state("e")
+        move = system.fresh_move("em")
+        self.fields = [name for name, _e in pre.fields()]
+        inputs = [e for _n, e in pre.fields()]
+        inputs += [move.kind, move.ch, move.floor, move.yes]
+        inputs += [x for row in move.nobj for x in row]
+        self._legal = compile_terms(inputs, [system.legal_move(pre, move)])
+        self._init = compile_terms(inputs, [system.init(pre)])
+        self._post = compile_terms(inputs, [e for _n, e in system.step(pre, move).fields()])
+
+    def encode(self, move: throne.Move) -> list[int | bool]:
+        """The model's move fields of an engine move (:func:`encode_move`), as values."""
+        m = encode_move(self.system, move, [[False] * self.system.p.chars] * self.system.n)
+        return [_value(m.kind), _value(m.ch), _value(m.floor), _value(m.yes)]
+
+    def state_inputs(self, values: Values, state: State) -> list[int | bool]:
+        """The position's fields, then (after the move's) the chance outcome."""
+        return [values[name] for name in self.fields]
+
+    @staticmethod
+    def chance_inputs(state: State) -> list[int | bool]:
+        return [x for row in next_objectives(state) for x in row]
+
+    def initial(self, row: Sequence[int | bool]) -> bool:
+        """Whether the position (the first fields of ``row``) is an initial state."""
+        return bool(self._init(row)[0])
+
+    def legal(self, row: Sequence[int | bool]) -> bool:
+        return bool(self._legal(row)[0])
+
+    def successor(self, row: Sequence[int | bool]) -> Values:
+        return dict(zip(self.fields, self._post(row), strict=True))
+
+
+def _value(expr: Expr) -> int | bool:
+    import z3
+
+    if z3.is_bool(expr):
+        return bool(z3.is_true(expr))
+    return int(expr.as_long())
+
+
+def initial_positions(scope: Scope) -> list[State]:
+    """Every new game of the scope: every deal of every round's objectives (B4)."""
+    rules = scope.rules
+    letters = rules.letters()
+    cards = ["".join(c) for c in itertools.combinations(letters, rules.objective_size)]
+    deals = [list(d) for d in itertools.permutations(cards, scope.players)]
+    return [
+        throne.new_game(scope.players, rules, objectives=list(rounds))
+        for rounds in itertools.product(deals, repeat=rules.rounds)
+    ]
+
+
+def check_scope(
+    scope: Scope,
+    progress: Callable[[str], None] | None = None,
+    limit: int = 20,
+) -> Count:
+    """Breadth-first search of every reachable position; engine vs model on every
+    (position, move) pair.  Stops collecting after ``limit`` mismatches."""
+    started = time.perf_counter()
+    rules = scope.rules
+    system = ThroneSystem(Params(rules, scope.players))
+    ev = Evaluator(system)
+    universe = [(move, ev.encode(move)) for move in move_universe(system)]
+    starts = initial_positions(scope)
+    seen: set[str] = set()
+    queue: deque[State] = deque()
+    for s in starts:
+        key = throne.to_text(s)
+        if key not in seen:
+            seen.add(key)
+            queue.append(s)
+    pairs = legal_pairs = over = 0
+    bad: list[str] = []
+    for s in starts:
+        row = [*ev.state_inputs(abstract(s), s), *universe[0][1], *ev.chance_inputs(s)]
+        if not ev.initial(row):
+            bad.append(f"{throne.to_text(s)}: a new game that is not an initial state of the model")
+    while queue:
+        state = queue.popleft()
+        values = abstract(state)
+        accepted: set[str] = set()
+        if throne.is_over(state):
+            over += 1
+            if values["phase"] != 3:
+                bad.append(f"{throne.to_text(state)}: engine over, model phase {values['phase']}")
+        head = ev.state_inputs(values, state)
+        tail = ev.chance_inputs(state)
+        for move, code in universe:
+            pairs += 1
+            try:
+                after: State | None = throne.apply(state, move)
+            except IllegalMove:
+                after = None
+            row = [*head, *code, *tail]
+            model_legal = ev.legal(row)
+            if model_legal != (after is not None):
+                if len(bad) < limit:
+                    bad.append(
+                        f"{throne.to_text(state)} {move}: engine "
+                        f"{'accepts' if after is not None else 'refuses'}, model "
+                        f"{'accepts' if model_legal else 'refuses'}"
+                    )
+                continue
+            if after is None:
+                continue
+            legal_pairs += 1
+            accepted.add(str(move))
+            expected = abstract(after)
+            got = ev.successor(row)
+            if got != expected and len(bad) < limit:
+                diff = sorted(k for k in expected if expected[k] != got[k])
+                bad.append(
+                    f"{throne.to_text(state)} {move}: successor differs in "
+                    + ", ".join(f"{k} (engine {expected[k]}, model {got[k]})" for k in diff[:4])
+                )
+            key = throne.to_text(after)
+            if key not in seen:
+                seen.add(key)
+                queue.append(after)
+        offered = {str(m) for m in throne.legal_moves(state)}
+        if offered != accepted and len(bad) < limit:
+            bad.append(
+                f"{throne.to_text(state)}: legal_moves offers {sorted(offered - accepted)} "
+                f"that apply refuses, misses {sorted(accepted - offered)}"
+            )
+        if progress is not None and len(seen) % 5000 == 0:
+            progress(f"{len(seen)} positions")
+    return Count(
+        scope=scope.name,
+        players=scope.players,
+        initial=len(starts),
+        states=len(seen),
+        pairs=pairs,
+        legal=legal_pairs,
+        over=over,
+        seconds=time.perf_counter() - started,
+        mismatches=tuple(bad),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the counts of every scope; exit 1 on a mismatch."""
+    del argv
+    failed = False
+    for scope in THRONE_SCOPES:
+        count = check_scope(scope)
+        print(count.line(), flush=True)
+        for line in count.mismatches:
+            failed = True
+            print(f"  MISMATCH {line}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

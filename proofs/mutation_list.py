@@ -1,0 +1,583 @@
+"""The declared rule mutations of ``python -m proofs.mutants`` (issue 10).
+
+Each :class:`Mutation` is one small, plausible mistake: in the engine (a rule
+written wrong), in a rule table (a wrong number, which reaches the engine and
+the models alike), in a model (the proofs' second encoding), or in a proved
+property itself (a claim weakened until it says nothing).  It is given as
+``(file, exact old text, new text)``; the runner refuses to run if the old
+text is not found exactly once, so that a mutation never silently stops
+applying when the code moves.
+
+A *weakened property* is killed when it no longer catches the mutation it
+exists to catch: the runner applies it together with its ``partner`` and the
+property, which failed under the partner alone, now holds.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Mutation:
+    """One mutation: where, what, which clause, what it should break."""
+
+    id: str
+    clause: str
+    what: str
+    file: str
+    old: str
+    new: str
+    kind: str = "engine"
+    """``engine``, ``table`` (a rule number, shared by engine and model), ``model``
+    or ``property`` (a weakened claim)."""
+    breaks: tuple[str, ...] = ()
+    """Proved properties this mutation makes false (then the proofs or the
+    equivalence check must kill it)."""
+    partner: str = ""
+    """For a weakened property: the mutation the property must still catch."""
+    issue: bool = False
+    """One of the mutations of issue 10's table."""
+
+
+TT = "castlerules/throne/transitions.py"
+TR = "castlerules/throne/rules.py"
+TM = "proofs/throne_model.py"
+TP = "proofs/throne.py"
+AT = "castlerules/ascent/transitions.py"
+AR = "castlerules/ascent/rules.py"
+AM = "proofs/ascent_model.py"
+AP = "proofs/ascent.py"
+
+M = Mutation
+
+MUTATIONS: tuple[Mutation, ...] = (
+    # ------------------------------------------------------------- Throne engine
+    M(
+        "throne.bonus_for_one",
+        "B15",
+        "the 33-point bonus also for a round-3 score of 1",
+        TT,
+        "if total == 0 and rules.bonus_applies(round_number):",
+        "if total <= 1 and rules.bonus_applies(round_number):",
+        issue=True,
+    ),
+    M(
+        "throne.no_bonus",
+        "B15",
+        "no bonus at all: a round-3 score of 0 stays 0",
+        TT,
+        "if total == 0 and rules.bonus_applies(round_number):",
+        "if total == 0 and rules.bonus_applies(round_number) and False:",
+    ),
+    M(
+        "throne.bonus_every_round",
+        "B15",
+        "the bonus in every round",
+        TT,
+        "if total == 0 and rules.bonus_applies(round_number):",
+        "if total == 0:",
+    ),
+    M(
+        "throne.climb_into_full_floor",
+        "B7",
+        "a climb into a full floor allowed",
+        TT,
+        "if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:",
+        "if 0 < f < table.top and state.counts[f + 1] <= table.cap[f + 1]:",
+        issue=True,
+    ),
+    M(
+        "throne.mover_again_after_elimination",
+        "B13",
+        "the mover plays again after an elimination",
+        TT,
+        "resume = nxt + 1",
+        "resume = nxt + 0",
+        issue=True,
+    ),
+    M(
+        "throne.points_off_by_one",
+        "B14",
+        "a favourite scores the points of the floor below",
+        TT,
+        "            total += points[f]",
+        "            total += points[f - 1]",
+    ),
+    M(
+        "throne.eliminated_scores",
+        "B13",
+        "an eliminated favourite still scores",
+        TT,
+        "if f > 0 and mask >> i & 1:",
+        "if f != 0 and mask >> i & 1:",
+    ),
+    M(
+        "throne.place_any_floor",
+        "B6",
+        "a character may be placed on any floor",
+        TT,
+        "                and table.place_ok[f]\n",
+        "                and True\n",
+    ),
+    M(
+        "throne.place_into_full_floor",
+        "B7",
+        "placement into a full floor allowed",
+        TT,
+        "                and state.counts[f] < table.cap[f]\n",
+        "                and state.counts[f] <= table.cap[f]\n",
+    ),
+    M(
+        "throne.place_twice",
+        "B6",
+        "a character already placed may be placed again",
+        TT,
+        "                and state.floors[i] == UNPLACED\n",
+        "                and True\n",
+    ),
+    M(
+        "throne.no_without_card",
+        "B11",
+        "a No vote without a No card left",
+        TT,
+        "(move.yes or state.no_cards[state.turn] > 0)",
+        "(move.yes or state.no_cards[state.turn] >= 0)",
+    ),
+    M(
+        "throne.no_card_kept",
+        "B11",
+        "a No voter keeps the No card",
+        TT,
+        "n - 1 if v == 0 else n for n, v",
+        "n if v == 0 else n for n, v",
+    ),
+    M(
+        "throne.one_yes_crowns",
+        "B12",
+        "one Yes vote is enough to crown",
+        TT,
+        "if 0 not in votes:",
+        "if 1 in votes:",
+    ),
+    M(
+        "throne.no_election",
+        "B10",
+        "reaching the throne starts no election",
+        TT,
+        "if f + 1 == rules._derived.top:",
+        "if f + 1 == rules._derived.top + 1:",
+    ),
+    M(
+        "throne.leftovers_floor_two",
+        "B6",
+        "with equal placement the leftovers go to floor 2",
+        TT,
+        "                    floors[j] = 1",
+        "                    floors[j] = 2",
+    ),
+    M(
+        "throne.game_one_round_short",
+        "B3",
+        "the game ends a round early",
+        TT,
+        "if number == rules.rounds:",
+        "if number == rules.rounds - 1:",
+    ),
+    M(
+        "throne.no_cards_never_reset",
+        "B11",
+        "No cards are not given back at a new round",
+        TT,
+        "if rules.no_cards_reset_each_round:",
+        "if not rules.no_cards_reset_each_round:",
+    ),
+    M(
+        "throne.first_player_off",
+        "B3",
+        "round k is started by seat k instead of k-1",
+        TT,
+        "return (round_number - 1) % players if rules.first_player_rotates else 0",
+        "return round_number % players if rules.first_player_rotates else 0",
+    ),
+    M(
+        "throne.legal_climb_into_full",
+        "B8",
+        "legal_moves offers climbs into full floors",
+        TR,
+        "room = [False, *map(lt, counts[2:], table.cap_above), False, False]",
+        "room = [False, *(c <= k for c, k in zip(counts[2:], table.cap_above)), False, False]",
+    ),
+    M(
+        "throne.legal_no_without_card",
+        "B11",
+        "legal_moves offers No without a No card",
+        TT,
+        "return table.votes_no if state.no_cards[state.turn] else table.votes_yes",
+        "return table.votes_no",
+    ),
+    M(
+        "throne.pass_round_end_early",
+        "B8",
+        "a round ends when all but one player passed",
+        TT,
+        "if passes == state.players:",
+        "if passes == state.players - 1:",
+    ),
+    M(
+        "throne.duplicate_objectives",
+        "B4",
+        "two seats may get the same objective",
+        TT,
+        "                if mask not in masks:",
+        "                if True:",
+    ),
+    M(
+        "throne.winner_lowest",
+        "B16",
+        "the winner is the lowest total",
+        TT,
+        "    best = max(final)\n",
+        "    best = min(final)\n",
+    ),
+    # ---------------------------------------------------------- Throne tables
+    M(
+        "throne.table.throne_holds_two",
+        "B1",
+        "the throne holds two characters",
+        TR,
+        "return 1 if floor == self.throne_floor else self.floor_capacity",
+        "return 2 if floor == self.throne_floor else self.floor_capacity",
+        kind="table",
+        breaks=("throne.capacity",),
+    ),
+    M(
+        "throne.table.floor_of_five",
+        "B7",
+        "floors hold five characters",
+        TR,
+        'default=4, validator=validator(_int_in(1, 26), "a whole number in 1..26")',
+        'default=5, validator=validator(_int_in(1, 26), "a whole number in 1..26")',
+        kind="table",
+        breaks=("throne.capacity", "throne.round_score"),
+    ),
+    M(
+        "throne.table.king_eleven",
+        "B14",
+        "the king scores 11",
+        TR,
+        "default=(0, 1, 2, 3, 4, 5, 10),",
+        "default=(0, 1, 2, 3, 4, 5, 11),",
+        kind="table",
+        breaks=("throne.round_score",),
+    ),
+    M(
+        "throne.table.bonus_34",
+        "B15",
+        "the bonus is worth 34",
+        TR,
+        'default=33, validator=validator(_int_in(0, 1000), "a whole number in 0..1000")',
+        'default=34, validator=validator(_int_in(0, 1000), "a whole number in 0..1000")',
+        kind="table",
+        breaks=("throne.round_score", "throne.totals"),
+    ),
+    M(
+        "throne.table.placement_on_six",
+        "B6",
+        "characters may be placed on floor 6",
+        TR,
+        "default=(1, 2, 3, 4, 5),",
+        "default=(1, 2, 3, 4, 5, 6),",
+        kind="table",
+    ),
+    # ---------------------------------------------------------- Throne model
+    M(
+        "throne.model.no_initial_state",
+        "B3",
+        "the model's initial states made unsatisfiable",
+        TM,
+        "                s.rnd == 1,\n                s.phase == PLACE,",
+        "                s.rnd == 1,\n                s.rnd == 0,"
+        "\n                s.phase == PLACE,",
+        kind="model",
+        issue=True,
+    ),
+    M(
+        "throne.model.turn_reversed",
+        "B8",
+        "the model's turn order reversed",
+        TM,
+        "return ite(seat == players - 1, 0, seat + 1)",
+        "return ite(seat == 0, players - 1, seat - 1)",
+        kind="model",
+    ),
+    M(
+        "throne.model.climb_into_full",
+        "B7",
+        "the model lets a character climb into a full floor",
+        TM,
+        "all_of([s.fl[c] == f, self.on(s, f + 1) < self.p.cap(f + 1)])",
+        "all_of([s.fl[c] == f, self.on(s, f + 1) <= self.p.cap(f + 1)])",
+        kind="model",
+        breaks=("throne.capacity",),
+    ),
+    M(
+        "throne.model.bonus_for_one",
+        "B15",
+        "the model's bonus also for a score of 1",
+        TM,
+        "ite(all_of([bonus_round, r == 0]), rules.bonus_points, r)",
+        "ite(all_of([bonus_round, r <= 1]), rules.bonus_points, r)",
+        kind="model",
+    ),
+    M(
+        "throne.model.eliminated_to_nobles",
+        "B13",
+        "the model sends an eliminated candidate down to the nobles' floor",
+        TM,
+        "fl_elim = tuple(lit(GONE) if d == c else s.fl[d] for d in self.chars)",
+        "fl_elim = tuple(lit(p.noble) if d == c else s.fl[d] for d in self.chars)",
+        kind="model",
+        breaks=("throne.no_descent",),
+    ),
+    # ------------------------------------------------------ Throne properties
+    M(
+        "throne.property.no_descent_weak",
+        "B9",
+        "property no_descent weakened to g >= f-1",
+        TP,
+        "any_of([g >= f, all_of([f == system.p.top, g == GONE])])",
+        "any_of([g >= f - 1, all_of([f == system.p.top, g == GONE])])",
+        kind="property",
+        partner="throne.model.eliminated_to_nobles",
+        issue=True,
+    ),
+    M(
+        "throne.property.capacity_weak",
+        "B7",
+        "property capacity weakened to 5 a floor",
+        TP,
+        "CLAIM_FLOOR = 4\n",
+        "CLAIM_FLOOR = 5\n",
+        kind="property",
+        partner="throne.table.floor_of_five",
+    ),
+    # ------------------------------------------------------------- Ascent engine
+    M(
+        "ascent.flipped_may_advance",
+        "A8",
+        "a flipped stack may advance",
+        AT,
+        "    live = oc & ~fl  # A8: flipped stacks never move",
+        "    live = oc  # A8: flipped stacks never move",
+        issue=True,
+        breaks=("ascent.flipped",),
+    ),
+    M(
+        "ascent.apply_flipped_may_advance",
+        "A8",
+        "apply lets a flipped card advance",
+        AT,
+        "        if fl >> s & 1:\n            raise IllegalMove(",
+        "        if False:\n            raise IllegalMove(",
+    ),
+    M(
+        "ascent.removal_lower_half",
+        "A13",
+        "removal also in the lower half",
+        AT,
+        "if rest and t.removal >> d & 1 and d > t.arrival[rest[0]]:",
+        "if rest and d > t.arrival[rest[0]]:",
+        issue=True,
+    ),
+    M(
+        "ascent.no_removal",
+        "A13",
+        "an exposed remainder is never removed",
+        AT,
+        "if rest and t.removal >> d & 1 and d > t.arrival[rest[0]]:",
+        "if rest and t.removal >> d & 1 and d > t.arrival[rest[0]] and False:",
+    ),
+    M(
+        "ascent.favour_equal_rank",
+        "A10",
+        "a favour may take an equal rank",
+        AT,
+        "            if st and value[st[0]] < r and not flipped[q] >> d & 1:",
+        "            if st and value[st[0]] <= r and not flipped[q] >> d & 1:",
+    ),
+    M(
+        "ascent.favour_flipped",
+        "A10",
+        "a favour may take a flipped stack",
+        AT,
+        "            if st and value[st[0]] < r and not flipped[q] >> d & 1:",
+        "            if st and value[st[0]] < r:",
+        breaks=("ascent.flipped",),
+    ),
+    M(
+        "ascent.favour_own_column",
+        "A10",
+        "a favour may take from the mover's own column",
+        AT,
+        "tuple(tuple(q for q in range(n) if q != p) for p in range(n))"
+        " for n in range(PLAYERS.stop)",
+        "tuple(tuple(q for q in range(n)) for p in range(n)) for n in range(PLAYERS.stop)",
+    ),
+    M(
+        "ascent.favour_on_top",
+        "A10",
+        "a favour puts the taken cards on top of the taker",
+        AT,
+        "colp[d] = taker[:m] + taken + taker[m:]",
+        "colp[d] = taken + taker",
+    ),
+    M(
+        "ascent.no_flip_on_arrival",
+        "A8",
+        "arrival does not flip the stack",
+        AT,
+        "    flip_now = d == arr[lead]\n",
+        "    flip_now = False\n",
+        breaks=("ascent.invariant",),
+    ),
+    M(
+        "ascent.exposing_split",
+        "A7",
+        "a split may expose a card above its ceiling",
+        AT,
+        "                    if s <= arr[st[i + 1]]:",
+        "                    if s <= arr[st[i + 1]] + 1:",
+    ),
+    M(
+        "ascent.no_favour_limit",
+        "A10",
+        "no limit on favours per Advance",
+        AT,
+        "    if k >= t.favour_limit:\n        return []",
+        "    if False:\n        return []",
+    ),
+    M(
+        "ascent.game_never_ends_alive",
+        "A14",
+        "the game goes on with one player left",
+        AT,
+        "    if alive <= 1 and not t.last_player_continues:",
+        "    if alive <= 0 and not t.last_player_continues:",
+    ),
+    M(
+        "ascent.score_on_arrival_minus",
+        "A15",
+        "a card on its arrival square scores minus",
+        AT,
+        "total += val[c] if s >= arr[c] else -val[c]",
+        "total += val[c] if s > arr[c] else -val[c]",
+    ),
+    M(
+        "ascent.removed_scores_zero",
+        "A16",
+        "removed cards score nothing",
+        AT,
+        "        for c in state.removed_cards[q]:\n            total -= val[c]",
+        "        for c in state.removed_cards[q]:\n            total -= 0",
+    ),
+    M(
+        "ascent.turn_skips_seat",
+        "A3",
+        "the turn skips a seat",
+        AT,
+        "    tuple(tuple((p + k) % n for k in range(1, n + 1)) for p in range(n))",
+        "    tuple(tuple((p + k + 1) % n for k in range(1, n + 1)) for p in range(n))",
+    ),
+    # ---------------------------------------------------------- Ascent tables
+    M(
+        "ascent.table.ceiling_off_by_one",
+        "A6",
+        "the ceiling off by one",
+        AR,
+        "path & ~((1 << (source + 1)) - 1) & ((1 << (ceiling + 1)) - 1)",
+        "path & ~((1 << (source + 1)) - 1) & ((1 << (ceiling + 2)) - 1)",
+        issue=True,
+    ),
+    M(
+        "ascent.table.upper_half_off",
+        "A13",
+        "the upper half starts one square lower",
+        AR,
+        "return 1 <= square <= self.squares and square >= self.upper_half\n",
+        "return 1 <= square <= self.squares and square >= self.upper_half - 1\n",
+        kind="table",
+    ),
+    # ---------------------------------------------------------- Ascent model
+    M(
+        "ascent.model.turn_reversed",
+        "A3",
+        "the model's turn order reversed",
+        AM,
+        "                q = (me + k) % n",
+        "                q = (me - k) % n",
+        kind="model",
+        issue=True,
+    ),
+    M(
+        "ascent.model.favour_flipped",
+        "A8",
+        "the model lets a favour take a flipped stack",
+        AM,
+        'return True if self.p.mutation == "favour_flipped" else neg(u.flp)',
+        "return True",
+        kind="model",
+        breaks=("ascent.flipped",),
+    ),
+    M(
+        "ascent.model.ceiling_off_by_one",
+        "A6",
+        "the model's ceiling off by one",
+        AM,
+        "d <= self.arr(lead),  # A6: not above the leader's ceiling",
+        "d <= self.arr(lead) + 1,  # A6: not above the leader's ceiling",
+        kind="model",
+        breaks=("ascent.invariant",),
+    ),
+    # ------------------------------------------------------ Ascent properties
+    M(
+        "ascent.property.flipped_weak",
+        "A8",
+        "property flipped weakened (column not checked)",
+        AP,
+        "implies(c.flp, all_of([after.col == c.col, after.sq == c.sq, after.flp])),",
+        "implies(c.flp, all_of([after.sq == c.sq, after.flp])),",
+        kind="property",
+        partner="ascent.model.favour_flipped",
+        issue=True,
+    ),
+    M(
+        "ascent.property.ceiling_weak",
+        "A6",
+        "property ceiling weakened (one square of slack)",
+        AP,
+        "above = all_of([c.on_path(), c.sq > m.arr(c)])",
+        "above = all_of([c.on_path(), c.sq > m.arr(c) + 1])",
+        kind="property",
+        partner="ascent.model.ceiling_off_by_one",
+        issue=True,
+    ),
+)
+
+
+NOTES: dict[str, str] = {
+    "ascent.flipped_may_advance": (
+        "An equivalent mutant in this engine: a flipped stack stands on its leader's "
+        "arrival square, which is also its ceiling (A6), so the ceiling window leaves it "
+        "no square to go to; the A8 filter in the Advance generator is redundant with A6. "
+        "No test can kill it; ascent.apply_flipped_may_advance (the check in apply) is the "
+        "killable form."
+    ),
+    "ascent.property.flipped_weak": (
+        "Its partner (a favour that may take a flipped stack) also unflips the taken "
+        "cards, so the weakened claim (square and flip kept, column not checked) still "
+        "catches it: a partner that moves a flipped card to another column and keeps it "
+        "flipped would be needed to tell the two claims apart."
+    ),
+}
+"""Why a mutation survives, where that is understood (shown on the docs page)."""

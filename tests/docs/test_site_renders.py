@@ -441,7 +441,8 @@ def test_api_reference_uses_import_names_without_value_walls(site: Path) -> None
         assert f'id="castlerules.core.svg.{private}"' not in everything
     # NOTES, CLAUSES, PLACES, BY_CODE: their size, not their repr
     assert "Note(clause=" not in everything and "Clause(id=" not in everything
-    assert "Place(character=" not in everything
+    # A move or two in a doctest is fine (parse_move's); a table's repr prints dozens.
+    assert everything.count("Place(character=") <= 3
 
 
 def test_clause_pages_link_code_to_lines_of_the_highlighted_source(site: Path) -> None:

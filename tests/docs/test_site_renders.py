@@ -5,7 +5,8 @@ Chromium opens pages on ``file://`` URLs:
 
 - ``--dump-dom`` (after the pages' scripts ran) checks that every clause
   section carries its anchors (``#b7``, ``#clause-b7``), its French text and
-  a board drawn by ``svg()`` (an image of its own ``.svg`` file); that the search finds ``A9`` and ``B15`` first;
+  a board drawn by ``svg()`` (an image of its own ``.svg`` file); that the
+  search finds ``A9`` and ``B15`` first;
 - ``--screenshot`` of a clause anchor checks that the page is painted and
   that the board's own colours are on screen (so the SVG really renders).
 
@@ -282,10 +283,7 @@ def _boards(site: Path, dom: str, game: str, page: str = "") -> list[str]:
         alt = re.search(r'alt="([^"]+)"', tag)
         assert alt and alt.group(1).strip(), f"a board without alt text: {tag}"
         path = source.group(1)
-        if path.startswith("file://"):
-            target = Path(path[len("file://") :])
-        else:
-            target = base / path
+        target = base / path
         assert target.is_file(), f"the board {path} is missing"
         drawn = target.read_text(encoding="utf-8")
         assert drawn.startswith('<svg xmlns="http://www.w3.org/2000/svg"'), path
@@ -347,13 +345,22 @@ def test_clause_page_and_its_diagram_render(
 def test_casebook_and_register_render_their_boards(
     site: Path, chromium: list[str], tmp_path: Path
 ) -> None:
-    for page in ("casebook-ascent.html", "register.html", "tutorial.html", "index.html"):
-        shot = screenshot(chromium, _url(site, page), page.replace(".html", ".png"), tmp_path)
+    for page in ("casebook/ascent-1.html", "register.html", "tutorial.html", "index.html"):
+        name = page.replace("/", "-").replace(".html", ".png")
+        shot = screenshot(chromium, _url(site, page), name, tmp_path)
         found = colours(shot)
         total = sum(found.values())
         assert total - _near(found, "#ffffff", 3) > total * 0.03, f"{page} is blank"
-    dom = dump_dom(chromium, _url(site, "casebook-ascent.html"))
-    assert len(_boards(site, dom, "ascent")) >= 2 * 30  # before and after, per case
+    # The casebook's cases are split in pages; the index (by clause, by question)
+    # links every case to its page, and the pages draw its boards.
+    index = dump_dom(chromium, _url(site, "casebook-ascent.html"))
+    links = set(re.findall(r'href="(casebook/ascent-\d+\.html)#case-ascent-[a-z0-9-]+"', index))
+    assert len(links) >= 2, "the casebook's index does not link to its pages"
+    boards = []
+    for page in sorted(links):
+        text = (site / page).read_text(encoding="utf-8")
+        boards += _boards(site, text, "ascent", page)
+    assert len(boards) >= 2 * 30  # before and after, per case
 
 
 def test_proof_page_draws_the_33_point_witness(

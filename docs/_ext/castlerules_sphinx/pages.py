@@ -50,7 +50,9 @@ def write_all(site: Site, generated: Path) -> None:
     table, proof_parts = proofs_parts(site)
     write_if_changed(generated / "proofs.rst", table)
     write_parts(generated.parent / "proofs", proof_parts)
-    write_if_changed(generated / "tests.rst", tests_page(site))
+    tests_overview, tests_pages = tests_parts(site)
+    write_if_changed(generated / "tests.rst", tests_overview)
+    write_parts(generated.parent / "tests-by-file", tests_pages)
     write_if_changed(generated / "timings.rst", timings(site))
     write_if_changed(generated / "clause-index.rst", clause_index(site))
 
@@ -588,12 +590,16 @@ def casebook_parts(site: Site, game: str) -> tuple[str, dict[str, str]]:
     out.append("\n")
     parts: dict[str, str] = {}
     sections = [(s.case.clauses[0], _case_section(s)) for s in shown]
-    for number, group in enumerate(pack(sections), 1):
-        first, last = group[0][0], group[-1][0]
-        span = first if first == last else f"{first} to {last}"
-        title = f"{TITLES[game]} cases, {span}"
-        parts[f"{game}-{number}"] = head + rst.title(title, "=") + "\n" + "".join(
-            t for _, t in group
+    groups = pack(sections)
+    for number, group in enumerate(groups, 1):
+        title = f"{TITLES[game]} casebook, page {number} of {len(groups)}"
+        about = sorted({c for c, _ in group}, key=lambda c: (len(c), c))
+        parts[f"{game}-{number}"] = (
+            head
+            + rst.title(title, "=")
+            + f"\nCases about {clause_refs(about)}; the index of every case by clause and "
+            + f"by question is on :doc:`/casebook-{game}`.\n\n"
+            + "".join(t for _, t in group)
         )
     out.append(rst.title("The cases, page by page", "-"))
     out.append("\n.. toctree::\n   :maxdepth: 1\n\n")
@@ -862,8 +868,16 @@ def _proof(p: ProofRow) -> str:
 # --------------------------------------------------------------------------- tests
 
 
-def tests_page(site: Site) -> str:
-    out = [".. This file is generated at build time from the test sources; do not edit.\n\n"]
+def tests_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The tests page (included by tests.rst: the tests of each clause, and the
+    table of contents of the pages by file) and its pages, by file stem
+    (``docs/tests-by-file/<n>.rst``: each test with its label, docstring and clauses).
+
+    The test files are packed, in order, into pages of at most :data:`PAGE_BUDGET`
+    characters, so that the page stays small as the tests grow.
+    """
+    head = ".. This file is generated at build time from the test sources; do not edit.\n\n"
+    out = [head]
     out.append(rst.title("By clause", "-"))
     out.append("\n")
     for game in GAMES:
@@ -875,17 +889,26 @@ def tests_page(site: Site) -> str:
     by_file: dict[str, list[TestRef]] = {}
     for t in site.tests:
         by_file.setdefault(t.path, []).append(t)
-    out.append(rst.title("By file", "-"))
-    out.append("\n")
+    sections = []
     for path, tests in by_file.items():
-        out.append(rst.title(rst.literal(path), "~"))
-        out.append("\n")
+        text = [rst.title(rst.literal(path), "-"), "\n"]
         for t in tests:
-            out.append(rst.labels(t.anchor))
-            out.append(f"{rst.literal(t.name)} (line {t.line})\n")
+            text.append(rst.labels(t.anchor))
+            text.append(f"{rst.literal(t.name)} (line {t.line})\n")
             doc = rst.escape(t.doc) + " " if t.doc else ""
-            out.append(f"   {doc}Clauses: {clause_refs(t.clauses)}.\n\n")
-    return "".join(out)
+            text.append(f"   {doc}Clauses: {clause_refs(t.clauses)}.\n\n")
+        sections.append((path, "".join(text)))
+    parts: dict[str, str] = {}
+    for number, group in enumerate(pack(sections), 1):
+        first, last = group[0][0], group[-1][0]
+        span = first if first == last else f"{first} to {last}"
+        title = f"Tests by file: {rst.escape(span)}"
+        parts[str(number)] = head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+    out.append(rst.title("By file", "-"))
+    out.append("\n.. toctree::\n   :maxdepth: 2\n\n")
+    out.extend(f"   tests-by-file/{stem}\n" for stem in parts)
+    out.append("\n")
+    return "".join(out), parts
 
 
 def clause_index(site: Site) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from castlerules_sphinx.pages import _coverage, casebook_page  # noqa: E402
+from castlerules_sphinx.pages import BOARDS, _coverage, board_file, casebook_page  # noqa: E402
 from castlerules_sphinx.site import (  # noqa: E402
     GAMES,
     Cache,
@@ -21,7 +23,7 @@ from castlerules_sphinx.site import (  # noqa: E402
     illustrate,
 )
 
-from castlerules import casebook  # noqa: E402
+from castlerules import ascent, casebook  # noqa: E402
 from castlerules.core import clauses_of  # noqa: E402
 
 
@@ -58,7 +60,27 @@ def test_the_casebook_page_indexes_every_case_by_clause_and_question(site: Site,
         assert f".. _case-{case.key}:" in page
         assert f"_generated/records/{case.key}.json" in page
     assert "By clause" in page and "By question" in page
-    assert page.count("<svg") >= 2 * len(casebook.cases(game)) - 20  # refusals: one board
+    # Each board is its own .svg file, shown by a figure (refusals: one board).
+    boards = re.findall(r"^ *\.\. figure:: /_generated/boards/([0-9a-f]+\.svg)$", page, re.M)
+    assert len(boards) >= 2 * len(casebook.cases(game)) - 20
+    assert "<svg" not in page, "a board is inlined in the page"
+    for name in set(boards):
+        drawn = (BOARDS / name).read_text(encoding="utf-8")
+        assert drawn.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+        assert f'class="castlerules-board {game}-board"' in drawn
+        assert hashlib.sha256(drawn.encode("utf-8")).hexdigest()[:20] + ".svg" == name
+
+
+def test_a_board_file_is_named_by_its_drawing(tmp_path: Path) -> None:
+    """The same drawing, the same file; another drawing, another file; nothing half written."""
+    svg = ascent.svg(ascent.new_game(3, seed=1))
+    name, board_class = board_file(svg, tmp_path)
+    assert board_file(svg, tmp_path) == (name, board_class)
+    assert board_class == "castlerules-board ascent-board"
+    assert (tmp_path / name).read_text(encoding="utf-8") == svg
+    other, _ = board_file(svg.replace("</svg>", "<g/></svg>"), tmp_path)
+    assert other != name
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([name, other])
 
 
 def test_reading_cases_show_both_readings_side_by_side(site: Site) -> None:

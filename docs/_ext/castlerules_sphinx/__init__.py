@@ -20,7 +20,6 @@ error naming it.
 from __future__ import annotations
 
 import ast
-import html
 import importlib
 import inspect
 import re
@@ -118,17 +117,22 @@ class BoardDirective(SphinxDirective):
         if "seat" in self.options and game == "throne":
             extra["seat"] = self.options["seat"]
         svg = pages.svg_of(game, state, **extra)
-        caption = self.options.get("caption", "")
-        body = f'<figure class="castlerules-diagram">{svg}'
+        caption = " ".join(self.options.get("caption", "").split())
+        name, board_class = pages.board_file(svg)
+        image = nodes.image(
+            uri=f"/_generated/boards/{name}",
+            alt=caption or f"A {game} board.",
+            classes=board_class.split(),
+        )
+        figure = nodes.figure("", image, classes=["castlerules-diagram"])
         if caption:
-            body += f"<figcaption>{html.escape(caption)}</figcaption>"
-        body += "</figure>"
-        raw = nodes.raw("", body, format="html")
+            figure += nodes.caption(caption, caption)
+        self.set_source_info(figure)
         text = module.to_text(state)
         literal = nodes.paragraph()
         literal += nodes.Text("Position: ")
         literal += nodes.literal(text, text)
-        return [raw, literal]
+        return [figure, literal]
 
 
 def generate(app: Sphinx) -> None:

@@ -7,7 +7,8 @@ Sphinx re-reads only what changed.
 
 from __future__ import annotations
 
-import html
+import hashlib
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -39,13 +40,19 @@ def write_all(site: Site, generated: Path) -> None:
     overview, parts = register_parts(site)
     write_if_changed(generated / "register.rst", overview)
     write_parts(generated.parent / "register", parts)
+    case_parts: dict[str, str] = {}
     for game in GAMES:
-        write_if_changed(generated / f"casebook-{game}.rst", casebook_page(site, game))
+        overview, parts = casebook_parts(site, game)
+        write_if_changed(generated / f"casebook-{game}.rst", overview)
+        case_parts.update(parts)
+    write_parts(generated.parent / "casebook", case_parts)
     write_records(site, generated / "records")
     table, proof_parts = proofs_parts(site)
     write_if_changed(generated / "proofs.rst", table)
     write_parts(generated.parent / "proofs", proof_parts)
-    write_if_changed(generated / "tests.rst", tests_page(site))
+    tests_overview, tests_pages = tests_parts(site)
+    write_if_changed(generated / "tests.rst", tests_overview)
+    write_parts(generated.parent / "tests-by-file", tests_pages)
     write_if_changed(generated / "timings.rst", timings(site))
     write_if_changed(generated / "clause-index.rst", clause_index(site))
 
@@ -85,33 +92,58 @@ def value_text(value: object) -> str:
     return rst.literal(options_text.to_text(value))
 
 
-def figure(svg: str, caption: str, classes: str = "") -> str:
-    """A raw HTML figure holding an SVG drawn by the library.
+#: Where the boards are written, one ``.svg`` file each (``docs/_generated/boards``):
+#: a page shows them as images, so that no page carries its drawings inline
+#: (the casebook pages were megabytes of inline SVG; issue 12: pages of ~200 KB).
+BOARDS = Path(__file__).resolve().parents[2] / "_generated" / "boards"
+_CLASS = re.compile(r'^<svg\b[^>]*?\sclass="([^"]*)"')
 
-    One element per line: docutils refuses lines over 10,000 characters, and
-    a line break between two tags changes nothing in an SVG drawing.
+
+def board_file(svg: str, folder: Path = BOARDS) -> tuple[str, str]:
+    """Write a drawing to ``folder/<hash of its text>.svg`` if it is not there yet.
+
+    Returns the name of the file (stable: the same drawing, the same name) and
+    the class of the drawing's ``<svg>`` element (``castlerules-board throne-board``).
+    The file is written under a temporary name and renamed, so that two builds at
+    once (pytest-xdist) never read half a file.
     """
-    body = (
-        f'<figure class="castlerules-diagram {classes.strip()}">{svg}'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
-    lines = body.replace("><", ">\n<").splitlines()
-    return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+    name = hashlib.sha256(svg.encode("utf-8")).hexdigest()[:20] + ".svg"
+    target = folder / name
+    if not target.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = folder / f".{name}.{os.getpid()}.tmp"
+        temporary.write_text(svg, encoding="utf-8")
+        os.replace(temporary, target)
+    found = _CLASS.match(svg)
+    return name, found.group(1) if found else ""
+
+
+def _figure_directive(svg: str, caption: str, classes: str = "", indent: str = "") -> str:
+    """One ``figure`` directive: the drawing as an image file, its caption as text and alt."""
+    name, board_class = board_file(svg)
+    words = " ".join(caption.split())
+    lines = [f".. figure:: /_generated/boards/{name}"]
+    lines.append(f"   :alt: {words or 'A board.'}")
+    if board_class:
+        lines.append(f"   :class: {board_class}")
+    lines.append(f"   :figclass: {' '.join(['castlerules-diagram', *classes.split()])}")
+    lines.append("")
+    if words:
+        lines.append(f"   {rst.escape(words)}")
+        lines.append("")
+    return "".join(f"{indent}{line}\n" if line else "\n" for line in lines)
+
+
+def figure(svg: str, caption: str, classes: str = "") -> str:
+    """A figure: a board drawn by the library, written to its own ``.svg`` file."""
+    return _figure_directive(svg, caption, classes) + "\n"
 
 
 def figures(items: list[tuple[str, str]], classes: str = "") -> str:
     """Several figures side by side (they wrap on a narrow screen)."""
-    body = (
-        f'<div class="{" ".join(["castlerules-figures", *classes.split()])}">'
-        + "".join(
-            f'<figure class="castlerules-diagram">{svg}'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-            for svg, caption in items
-        )
-        + "</div>"
-    )
-    lines = body.replace("><", ">\n<").splitlines()
-    return ".. raw:: html\n\n" + "".join(f"   {line}\n" for line in lines) + "\n"
+    group = " ".join(["castlerules-figures", *classes.split()])
+    body = "".join(_figure_directive(svg, caption, indent="   ") for svg, caption in items)
+    return f".. container:: {group}\n\n{body}\n"
 
 
 def linked(text: str) -> str:
@@ -305,10 +337,12 @@ def options_table(site: Site, game: str) -> str:
 # --------------------------------------------------------------------------- register
 
 
-PAGE_BUDGET = 170_000
-"""Characters of generated reStructuredText per page.  Raw SVG boards make up
-most of it and pass through unchanged, so a page of this budget stays under
-the ~200 KB of HTML a reader's browser (and a phone) loads comfortably."""
+PAGE_BUDGET = 45_000
+"""Characters of generated reStructuredText per page.  The boards are image
+files (:func:`board_file`), so the text is what makes a page: its HTML is about
+3.5 times its reStructuredText (tables, links, the theme's navigation), and a
+page of this budget stays under the ~200 KB of HTML a reader's browser (and a
+phone) loads comfortably."""
 
 
 def pack(sections: list[tuple[str, str]], budget: int = PAGE_BUDGET) -> list[list[tuple[str, str]]]:
@@ -517,10 +551,17 @@ def write_records(site: Site, directory: Path) -> None:
             write_if_changed(directory / record_name(shown.case.key, which), text)
 
 
-def casebook_page(site: Site, game: str) -> str:
-    """A game's casebook: indexed by clause and by question, then every case."""
+def casebook_parts(site: Site, game: str) -> tuple[str, dict[str, str]]:
+    """A game's casebook: its overview (included by ``casebook-<game>.rst``: the
+    index by clause and by question, and the table of contents of the pages) and
+    its pages of cases (``docs/casebook/<game>-<n>.rst``), by file stem.
+
+    The cases are packed, in order, into pages of at most :data:`PAGE_BUDGET`
+    characters; the links of the index go to the case's label on its page.
+    """
+    head = ".. This file is generated at build time from castlerules; do not edit.\n\n"
     shown = [s for s in site.cases if s.case.game == game]
-    out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
+    out = [head]
     kinds = {k: sum(1 for s in shown if s.case.kind == k) for k in KIND_TEXT}
     out.append(
         f"{len(shown)} cases: "
@@ -547,9 +588,30 @@ def casebook_page(site: Site, game: str) -> str:
     for s in shown:
         out.append(f"- {rst.escape(s.case.settles)} {case_ref(s)}\n")
     out.append("\n")
-    for s in shown:
-        out.append(_case_section(s))
-    return "".join(out)
+    parts: dict[str, str] = {}
+    sections = [(s.case.clauses[0], _case_section(s)) for s in shown]
+    groups = pack(sections)
+    for number, group in enumerate(groups, 1):
+        title = f"{TITLES[game]} casebook, page {number} of {len(groups)}"
+        about = sorted({c for c, _ in group}, key=lambda c: (len(c), c))
+        parts[f"{game}-{number}"] = (
+            head
+            + rst.title(title, "=")
+            + f"\nCases about {clause_refs(about)}; the index of every case by clause and "
+            + f"by question is on :doc:`/casebook-{game}`.\n\n"
+            + "".join(t for _, t in group)
+        )
+    out.append(rst.title("The cases, page by page", "-"))
+    out.append("\n.. toctree::\n   :maxdepth: 1\n\n")
+    out.extend(f"   casebook/{stem}\n" for stem in parts)
+    out.append("\n")
+    return "".join(out), parts
+
+
+def casebook_page(site: Site, game: str) -> str:
+    """All the text of a game's casebook, its overview then its pages (for the tests)."""
+    overview, parts = casebook_parts(site, game)
+    return overview + "".join(parts.values())
 
 
 def _said(events: Iterable[Any]) -> str:
@@ -622,7 +684,7 @@ def _case_section(shown: casebook.Shown) -> str:
     out.append(figures(boards))
     out.append(_moves_table(shown))
     downloads = ", ".join(
-        f":download:`{label} <_generated/records/{record_name(case.key, which)}>`"
+        f":download:`{label} </_generated/records/{record_name(case.key, which)}>`"
         for which, label in (
             ((0, case.reading_label(0)), (1, case.reading_label(1)))
             if case.versus is not None
@@ -806,8 +868,16 @@ def _proof(p: ProofRow) -> str:
 # --------------------------------------------------------------------------- tests
 
 
-def tests_page(site: Site) -> str:
-    out = [".. This file is generated at build time from the test sources; do not edit.\n\n"]
+def tests_parts(site: Site) -> tuple[str, dict[str, str]]:
+    """The tests page (included by tests.rst: the tests of each clause, and the
+    table of contents of the pages by file) and its pages, by file stem
+    (``docs/tests-by-file/<n>.rst``: each test with its label, docstring and clauses).
+
+    The test files are packed, in order, into pages of at most :data:`PAGE_BUDGET`
+    characters, so that the page stays small as the tests grow.
+    """
+    head = ".. This file is generated at build time from the test sources; do not edit.\n\n"
+    out = [head]
     out.append(rst.title("By clause", "-"))
     out.append("\n")
     for game in GAMES:
@@ -819,17 +889,26 @@ def tests_page(site: Site) -> str:
     by_file: dict[str, list[TestRef]] = {}
     for t in site.tests:
         by_file.setdefault(t.path, []).append(t)
-    out.append(rst.title("By file", "-"))
-    out.append("\n")
+    sections = []
     for path, tests in by_file.items():
-        out.append(rst.title(rst.literal(path), "~"))
-        out.append("\n")
+        text = [rst.title(rst.literal(path), "-"), "\n"]
         for t in tests:
-            out.append(rst.labels(t.anchor))
-            out.append(f"{rst.literal(t.name)} (line {t.line})\n")
+            text.append(rst.labels(t.anchor))
+            text.append(f"{rst.literal(t.name)} (line {t.line})\n")
             doc = rst.escape(t.doc) + " " if t.doc else ""
-            out.append(f"   {doc}Clauses: {clause_refs(t.clauses)}.\n\n")
-    return "".join(out)
+            text.append(f"   {doc}Clauses: {clause_refs(t.clauses)}.\n\n")
+        sections.append((path, "".join(text)))
+    parts: dict[str, str] = {}
+    for number, group in enumerate(pack(sections), 1):
+        first, last = group[0][0], group[-1][0]
+        span = first if first == last else f"{first} to {last}"
+        title = f"Tests by file: {rst.escape(span)}"
+        parts[str(number)] = head + rst.title(title, "=") + "\n" + "".join(t for _, t in group)
+    out.append(rst.title("By file", "-"))
+    out.append("\n.. toctree::\n   :maxdepth: 2\n\n")
+    out.extend(f"   tests-by-file/{stem}\n" for stem in parts)
+    out.append("\n")
+    return "".join(out), parts
 
 
 def clause_index(site: Site) -> str:

@@ -405,6 +405,16 @@ def test_every_page_stays_under_200_kb(site: Path) -> None:
     assert not too_big, "; ".join(too_big)
 
 
+def test_no_page_shows_raw_markup(site: Path) -> None:
+    """No reStructuredText role is left unrendered (a role nested in *emphasis* is)."""
+    raw = [
+        str(page.relative_to(site))
+        for page in sorted(site.rglob("*.html"))
+        if ":clause:`" in page.read_text(encoding="utf-8")
+    ]
+    assert not raw, f"pages with a raw :clause: role: {', '.join(raw[:5])}"
+
+
 @pytest.mark.parametrize(("query", "page"), [("A9", "ascent.html"), ("B15", "throne.html")])
 def test_search_finds_a_clause_first(
     site: Path, chromium: list[str], query: str, page: str

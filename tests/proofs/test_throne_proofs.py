@@ -6,6 +6,8 @@ these tests keep one case of each kind in the test suite.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import proofs
@@ -138,9 +140,14 @@ def test_main_prints_the_table_saves_json_and_fails_on_an_unexpected_verdict(
 
     calls: list[tuple[bool, object, object]] = []
 
-    def fake_run_all(fast: bool = False, jobs: object = None, only: object = ()) -> list[Result]:
+    def fake_run_all(
+        fast: bool = False, jobs: object = None, only: object = (), progress: Any = None
+    ) -> list[Result]:
         calls.append((fast, jobs, only))
-        return [_result("p", True, 1.0), _result("q", False, 0.5)]
+        results = [_result("p", True, 1.0), _result("q", False, 0.5)]
+        if progress is not None:  # one job holding both properties
+            progress(1, 1, "job", results)
+        return results
 
     monkeypatch.setattr(entry, "run_all", fake_run_all)
     target = Path(str(tmp_path)) / "out" / "proofs.json"
@@ -149,6 +156,7 @@ def test_main_prints_the_table_saves_json_and_fails_on_an_unexpected_verdict(
     assert calls == [(True, 1, ["throne"])]
     printed = capsys.readouterr()
     assert "FAILED q" in printed.err
+    assert "[1/1 jobs] p (" in printed.out and "[1/1 jobs] q (" in printed.out
     assert "2 properties, 1 failed" in printed.out
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["ok"] is False

@@ -655,7 +655,7 @@ def _case_section(shown: casebook.Shown) -> str:
         who = "Once the game is over" if seat is None else f"Seat {seat} tries"
         out.append(
             f"After move {focus.ply}: {who} {rst.literal(focus.text)}; the engine refuses: "
-            f"*{linked(str(focus.error))}*\n\n"
+            f"{linked(str(focus.error))}\n\n"  # no emphasis: a :clause: role cannot nest in it
         )
     elif isinstance(focus, Split):
         where = f"After move {len(found.moves)}" if found.moves else "At the start"

@@ -314,3 +314,23 @@ __all__ = [
     "with_options",
     "write_file",
 ]
+
+
+def seat_kinds(players: int, texts: Sequence[str]) -> dict[int, str]:
+    """``--bot`` values (``["1=greedy", "2=mcts:50"]``) -> the kind of bot of each seat named.
+
+    The one reader of ``SEAT=KIND`` for ``play`` and ``study``; the kinds are
+    lower-cased, not yet checked (``castlerules.bots.check_kind`` does that).
+    """
+    kinds: dict[int, str] = {}
+    for text in texts:
+        seat_text, sep, kind = text.partition("=")
+        if not sep or not seat_text.strip().isdigit():
+            raise ArgumentError(f"--bot is written SEAT=KIND (e.g. 1=greedy), not {text!r}")
+        seat = int(seat_text)
+        if not 0 <= seat < players:
+            raise ArgumentError(f"--bot {text}: the seats are 0..{players - 1}")
+        if seat in kinds:
+            raise ArgumentError(f"--bot: seat {seat} is given twice")
+        kinds[seat] = kind.strip().lower()
+    return kinds

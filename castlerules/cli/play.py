@@ -104,20 +104,10 @@ def add_parser(sub: Any, name: str) -> None:
 
 def parse_bots(module: Any, players: int, texts: list[str], seed: int) -> dict[int, Any]:
     """``["1=greedy", "2=random"]`` -> the bot of each seat."""
-    out: dict[int, Any] = {}
-    kinds: dict[int, str] = {}
-    for text in texts:
-        seat_text, sep, kind = text.partition("=")
-        if not sep or not seat_text.strip().isdigit():
-            raise ArgumentError(f"--bot is written SEAT=KIND (e.g. 1=greedy), not {text!r}")
-        seat = int(seat_text)
-        if not 0 <= seat < players:
-            raise ArgumentError(f"--bot {text}: the seats are 0..{players - 1}")
-        if seat in kinds:
-            raise ArgumentError(f"--bot: seat {seat} is given twice")
-        kinds[seat] = kind.strip().lower()
-        out[seat] = bots.make_bot(kinds[seat], module, seat, seed)
-    return out
+    return {
+        seat: bots.make_bot(kind, module, seat, seed)
+        for seat, kind in common.seat_kinds(players, texts).items()
+    }
 
 
 class Session:

@@ -91,18 +91,8 @@ def add_parser(sub: Any, name: str) -> None:
 
 def _bots(players: int, every: str, texts: list[str]) -> tuple[str, ...]:
     kinds = [every.strip().lower()] * players
-    seen: set[int] = set()
-    for text in texts:
-        seat_text, sep, kind = text.partition("=")
-        if not sep or not seat_text.strip().isdigit():
-            raise ArgumentError(f"--bot is written SEAT=KIND (e.g. 1=montecarlo), not {text!r}")
-        seat = int(seat_text)
-        if not 0 <= seat < players:
-            raise ArgumentError(f"--bot {text}: the seats are 0..{players - 1}")
-        if seat in seen:
-            raise ArgumentError(f"--bot: seat {seat} is given twice")
-        seen.add(seat)
-        kinds[seat] = kind.strip().lower()
+    for seat, kind in common.seat_kinds(players, texts).items():
+        kinds[seat] = kind
     for kind in kinds:
         check_kind(kind)
     return tuple(kinds)

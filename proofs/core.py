@@ -290,7 +290,8 @@ def induction(
     assumptions: Sequence[Expr] = (),
     step: Step[S, M] | None = None,
     preprocess: bool = False,
-) -> None:
+    joint: Callable[[GuardedCase[S]], Sequence[tuple[str, Expr]]] | None = None,
+) -> set[tuple[str, str]]:
     """Prove that the conjunction of ``invariant`` is inductive.
 
     Initiation: ``Init => Inv``.  Consecution, case by case: for each guarded
@@ -301,6 +302,15 @@ def induction(
     ``preprocess`` asks the consecution queries with the equation-solving
     tactic.  On failure the :class:`ProofFailure` names the conjunct and the
     case, and carries the counterexample to induction.
+
+    ``joint`` gives, per case, other named goals with the same hypotheses
+    (``Inv and guard``): the step obligations of other properties.  They are
+    asked in the same query as the case's consecution (a conjunction is valid
+    exactly when each conjunct is; one query instead of several, measured
+    about half the solver time).  Returns the ``(name, case label)`` pairs so
+    proved; when a joint query fails, the consecution is asked alone (and
+    raises if it is the invariant that fails), and that case's other goals are
+    left to their properties, which ask them one by one.
     """
     s0 = system.fresh_state("i")
     # No vacuity: the initial states exist (then, by initiation, so do states of
@@ -313,15 +323,21 @@ def induction(
     legal = system.legal(pre, step.move)
     ledger.check("the cases cover every legal move", any_of(c.guard for c in cases), [*hyps, legal])
     ledger.check("the cases exclude each other", at_most_one([c.guard for c in cases]), hyps)
+    settled: set[tuple[str, str]] = set()
     for case in cases:
+        goals = invariant(case.post)
+        case_hyps = [*hyps, step.chance, case.guard]
+        extra = list(joint(case)) if joint is not None else []
+        if extra:
+            ledger.queries += 1
+            both = all_of([conj(goals), *(g for _n, g in extra)])
+            if valid(both, case_hyps, preprocess=preprocess).holds:
+                settled.update((name, case.label) for name, _g in extra)
+                continue
         # A fresh solver per query: Z3's incremental mode skips preprocessing
         # that these counting arguments need (measured: 10-30x slower).
-        ledger.check_all(
-            f"consecution ({case.label})",
-            invariant(case.post),
-            [*hyps, step.chance, case.guard],
-            preprocess=preprocess,
-        )
+        ledger.check_all(f"consecution ({case.label})", goals, case_hyps, preprocess=preprocess)
+    return settled
 
 
 @attrs.frozen(slots=True)

@@ -19,6 +19,7 @@ a guess (:class:`Unsupported`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import z3
 
@@ -49,26 +50,38 @@ _BINARY = {
 
 def compile_terms(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Compiled:
     """A Python function: the values of ``inputs`` (Z3 constants, in order) to the
-    values of ``outputs``.  Every free constant of ``outputs`` must be an input."""
+    values of ``outputs``.  Every free constant of ``outputs`` must be an input.
+
+    The term DAG is walked through Z3's C API (raw AST handles, no Python
+    wrapper per node): the walk is most of the compilation time."""
+    if not outputs:
+        return lambda _v: []
+    ctx = outputs[0].ctx
+    ref = ctx.ref()
     names: dict[int, str] = {}
     for i, var in enumerate(inputs):
-        names[var.get_id()] = f"v[{i}]"
+        names[z3.Z3_get_ast_id(ref, var.as_ast())] = f"v[{i}]"
     lines: list[str] = []
 
     def name_of(expr: Expr) -> str:
         # Iterative post-order over the DAG (terms are deep: no recursion).
-        stack: list[tuple[Expr, bool]] = [(expr, False)]
+        root = expr.as_ast()
+        stack: list[tuple[Any, bool]] = [(root, False)]
         while stack:
             node, ready = stack.pop()
-            key = node.get_id()
+            key = z3.Z3_get_ast_id(ref, node)
             if key in names:
                 continue
             if not ready:
                 stack.append((node, True))
-                stack.extend((c, False) for c in node.children() if c.get_id() not in names)
+                if z3.Z3_get_ast_kind(ref, node) == z3.Z3_APP_AST:
+                    for i in range(z3.Z3_get_app_num_args(ref, node)):
+                        child = z3.Z3_get_app_arg(ref, node, i)
+                        if z3.Z3_get_ast_id(ref, child) not in names:
+                            stack.append((child, False))
                 continue
-            names[key] = _emit(node, [names[c.get_id()] for c in node.children()], lines)
-        return names[expr.get_id()]
+            names[key] = _emit(ref, node, names, lines)
+        return names[z3.Z3_get_ast_id(ref, root)]
 
     results = [name_of(e) for e in outputs]
     body = "\n".join(f"    {line}" for line in lines)
@@ -80,35 +93,43 @@ def compile_terms(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Compiled:
     return run
 
 
-def _emit(node: Expr, args: list[str], lines: list[str]) -> str:
-    """The Python name (or literal) of one node; its definition appended to ``lines``."""
-    if z3.is_int_value(node):
-        return str(node.as_long())
-    if z3.is_true(node):
+def _emit(ref: Any, node: Any, names: dict[int, str], lines: list[str]) -> str:
+    """The Python name (or literal) of one node, whose children are named in
+    ``names``; its definition appended to ``lines``."""
+    kind = z3.Z3_get_ast_kind(ref, node)
+    if kind == z3.Z3_NUMERAL_AST:
+        return str(int(z3.Z3_get_numeral_string(ref, node)))
+    if kind != z3.Z3_APP_AST:
+        raise Unsupported(f"not an application: {z3.Z3_ast_to_string(ref, node)[:80]}")
+    op = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, node))
+    if op == z3.Z3_OP_TRUE:
         return "True"
-    if z3.is_false(node):
+    if op == z3.Z3_OP_FALSE:
         return "False"
-    if z3.is_const(node):
-        raise Unsupported(f"free constant {node} is not an input")
-    kind = node.decl().kind()
-    if kind in _NARY:
-        text = _NARY[kind].join(args)
-    elif kind in _BINARY and len(args) == 2:
-        text = f"{args[0]} {_BINARY[kind]} {args[1]}"
-    elif kind == z3.Z3_OP_NOT:
+    args = [
+        names[z3.Z3_get_ast_id(ref, z3.Z3_get_app_arg(ref, node, i))]
+        for i in range(z3.Z3_get_app_num_args(ref, node))
+    ]
+    if op == z3.Z3_OP_UNINTERPRETED and not args:
+        raise Unsupported(f"free constant {z3.Z3_ast_to_string(ref, node)} is not an input")
+    if op in _NARY:
+        text = _NARY[op].join(args)
+    elif op in _BINARY and len(args) == 2:
+        text = f"{args[0]} {_BINARY[op]} {args[1]}"
+    elif op == z3.Z3_OP_NOT:
         text = f"not {args[0]}"
-    elif kind == z3.Z3_OP_IMPLIES:
+    elif op == z3.Z3_OP_IMPLIES:
         text = f"(not {args[0]}) or {args[1]}"
-    elif kind == z3.Z3_OP_ITE:
+    elif op == z3.Z3_OP_ITE:
         text = f"{args[1]} if {args[0]} else {args[2]}"
-    elif kind == z3.Z3_OP_SUB:
+    elif op == z3.Z3_OP_SUB:
         text = " - ".join(args)
-    elif kind == z3.Z3_OP_UMINUS:
+    elif op == z3.Z3_OP_UMINUS:
         text = f"-{args[0]}"
-    elif kind == z3.Z3_OP_DISTINCT:
+    elif op == z3.Z3_OP_DISTINCT:
         text = f"len({{{', '.join(args)}}}) == {len(args)}"
     else:
-        raise Unsupported(f"operator {node.decl()} ({kind}) in {str(node)[:80]}")
+        raise Unsupported(f"operator {op} in {z3.Z3_ast_to_string(ref, node)[:80]}")
     temp = f"t{len(lines)}"
     lines.append(f"{temp} = {text}")
     return temp

@@ -98,8 +98,20 @@ def any_of(items: Iterable[Expr]) -> Expr:
     return fast if fast is not None else z3.Or(*items)
 
 
+_TERMS = (z3.BoolRef, z3.ArithRef, z3.IntNumRef)
+
+
 def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
-    """``If(cond, then, other)``."""
+    """``If(cond, then, other)``; built by the C API when the three are Z3 terms of
+    one context and the branches of one sort (else by ``z3.If``, which coerces)."""
+    if type(cond) is z3.BoolRef and type(then) in _TERMS and type(other) in _TERMS:
+        ctx = cond.ctx
+        if then.ctx is ctx and other.ctx is ctx:
+            ref = ctx.ref()
+            a, b = then.as_ast(), other.as_ast()
+            if z3.Z3_is_eq_sort(ref, z3.Z3_get_sort(ref, a), z3.Z3_get_sort(ref, b)):
+                kind = z3.BoolRef if type(then) is z3.BoolRef else z3.ArithRef
+                return kind(z3.Z3_mk_ite(ref, cond.as_ast(), a, b), ctx)
     return z3.If(cond, then, other)
 
 
@@ -126,7 +138,17 @@ def total(items: Iterable[Expr]) -> Expr:
 
 def count(conditions: Iterable[Expr]) -> Expr:
     """How many of the Boolean expressions hold."""
-    return total(z3.If(c, 1, 0) for c in conditions)
+    return total(_indicator(c) for c in conditions)
+
+
+def _indicator(cond: Expr) -> Expr:
+    """``If(cond, 1, 0)``; built by the C API when ``cond`` is a Z3 Boolean (the
+    Python ``z3.If`` coerces and checks each argument: most of a proof's Python time)."""
+    if type(cond) is not z3.BoolRef:
+        return z3.If(cond, 1, 0)
+    ctx = cond.ctx
+    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
+    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), one.as_ast(), zero.as_ast()), ctx)
 
 
 def table(index: Expr, values: Sequence[int], default: int = 0) -> Expr:
@@ -287,18 +309,33 @@ class Abstraction:
     def __init__(self, indicators: Sequence[Expr], cuts: Sequence[Expr]) -> None:
         self.pairs = [(term, z3.FreshInt("ind")) for term in indicators]
         self.cuts = tuple(cuts)
-        self._memo: dict[tuple[int, ...], tuple[Sequence[Expr], Expr]] = {}
+        self._memo: dict[int, tuple[Expr, Expr]] = {}
+        # The substitution's two arrays, built once (z3.substitute rebuilds and
+        # checks them at every call).
+        k = len(self.pairs)
+        self._from, self._to = (z3.Ast * k)(), (z3.Ast * k)()
+        for i, (term, var) in enumerate(self.pairs):
+            if not term.sort().eq(var.sort()):
+                raise ValueError(f"indicator {term} is not an integer term")
+            self._from[i], self._to[i] = term.as_ast(), var.as_ast()
+
+    def _one(self, formula: Expr) -> Expr:
+        """``formula`` with every indicator replaced (memoised on its identity; the
+        formula is kept alive with the entry, so that its identity is not reused)."""
+        hit = self._memo.get(formula.get_id())
+        if hit is None:
+            ctx = formula.ctx
+            done = z3.Z3_substitute(
+                ctx.ref(), formula.as_ast(), len(self.pairs), self._from, self._to
+            )
+            hit = (formula, z3.BoolRef(done, ctx))
+            self._memo[formula.get_id()] = hit
+        return hit[1]
 
     def apply(self, formulas: Sequence[Expr]) -> Expr:
-        """The conjunction of ``formulas`` with every indicator replaced (memoised
-        on the formulas' identities; the formulas are kept alive with the entry)."""
-        key = tuple(f.get_id() for f in formulas)
-        hit = self._memo.get(key)
-        if hit is None:
-            whole = z3.And(*formulas) if formulas else z3.BoolVal(True)
-            hit = (tuple(formulas), z3.substitute(whole, *self.pairs) if self.pairs else whole)
-            self._memo[key] = hit
-        return hit[1]
+        """The conjunction of ``formulas`` with every indicator replaced (each formula
+        substituted once, then reused by every query that has it)."""
+        return all_of([self._one(f) for f in formulas])
 
     def refutes(self, hypotheses: Sequence[Expr], goal: Expr, timeout_ms: int) -> bool:
         """Whether the abstraction alone proves ``hypotheses => goal`` (sound; a

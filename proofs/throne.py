@@ -22,6 +22,7 @@ import attrs
 from castlerules import throne
 from castlerules.throne.state import State
 from proofs.core import (
+    GuardedCase,
     Ledger,
     ProofFailure,
     Result,
@@ -155,6 +156,8 @@ class Tally:
     seconds: float
     queries: int
     failure: str = ""
+    shared: int = 0
+    """Obligations proved inside the invariant's joint queries (:func:`proofs.core.induction`)."""
 
 
 class Checker:
@@ -180,6 +183,15 @@ class Checker:
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
         self.wanted: set[str] | None = None
+        self.settled: set[tuple[str, str]] = set()
+        """(obligation key, case label) pairs proved in the invariant's joint queries."""
+        self.shared = 0
+        # Terms of the pre-state every case's joint query repeats (built once).
+        self.measure_pre = _measure(s, self.pre)
+        self.totals_pre = all_of(c for _n, c in s.totals_invariant(self.pre, CLAIM_ROUND_MAX))
+
+    def wants(self, name: str) -> bool:
+        return self.wanted is None or name in self.wanted
 
     def run(self, name: str, body: Callable[[Ledger], None], needs_invariant: bool = True) -> None:
         if self.wanted is not None and name not in self.wanted:
@@ -188,11 +200,14 @@ class Checker:
         if needs_invariant and not self.invariant_ok:
             self.tallies[name] = Tally(False, 0.0, 0, "the invariant is not proved")
             return
+        self.shared = 0
         try:
             body(ledger)
-            self.tallies[name] = Tally(True, ledger.seconds(), ledger.queries)
+            self.tallies[name] = Tally(True, ledger.seconds(), ledger.queries, shared=self.shared)
         except ProofFailure as failure:
-            self.tallies[name] = Tally(False, ledger.seconds(), ledger.queries, str(failure))
+            self.tallies[name] = Tally(
+                False, ledger.seconds(), ledger.queries, str(failure), self.shared
+            )
 
     def per_case(
         self,
@@ -202,8 +217,15 @@ class Checker:
         extra: Sequence[Expr] = (),
         only: Callable[[Case], bool] = lambda _c: True,
         abstract: bool = False,
+        key: str = "",
     ) -> None:
+        """Prove ``claim`` for every case (``only`` those), under the invariant, the
+        case's guard and ``extra``; a case whose obligation ``key`` was proved in the
+        invariant's joint query (:meth:`joint`) is not asked again."""
         for case in self.cases:
+            if key and (key, case.label) in self.settled:
+                self.shared += 1
+                continue
             if only(case):
                 ledger.check(
                     f"{what} ({case.label})",
@@ -212,6 +234,29 @@ class Checker:
                     abstraction=self.abstraction if abstract else None,
                 )
 
+    def joint(self, step_case: GuardedCase[TState]) -> list[tuple[str, Expr]]:
+        """The other properties' step obligations for ``case`` that have exactly the
+        consecution's hypotheses (invariant, chance, guard), asked in its query.
+        Each is the obligation :meth:`all` would otherwise ask on its own (an extra
+        hypothesis ``h`` becomes ``h => goal``), under the key :meth:`per_case` skips."""
+        s, pre = self.system, self.pre
+        case = step_case
+        assert isinstance(case, Case)
+        out: list[tuple[str, Expr]] = []
+        if self.wants("throne.no_descent"):
+            out.append(("B9", _no_descent(s, pre, case.post)))
+        if self.wants("throne.no_cards"):
+            out.append(("B11", _no_cards_step(s, pre, case.post)))
+        if self.wants("throne.round_ends_with_king"):
+            if case.scored:
+                out.append(("B12", implies(neg(s.p.allow_pass), lit(case.crowned))))
+            else:
+                out.append(("rank", _measure(s, case.post) > self.measure_pre))
+        if self.wants("throne.totals") and not case.scored:
+            post = s.totals_invariant(case.post, CLAIM_ROUND_MAX)
+            out.append(("B16", implies(self.totals_pre, all_of(c for _n, c in post))))
+        return out
+
     def all(self, only: Sequence[str] | None = None) -> dict[str, Tally]:
         """Run the properties (``only`` these, with the invariant they rest on)."""
         self.wanted = None if only is None else {"throne.invariant", *only}
@@ -219,7 +264,9 @@ class Checker:
         pre = self.pre
 
         def invariant(ledger: Ledger) -> None:
-            induction(ledger, s, s.invariant, step=self.step, preprocess=True)
+            self.settled = induction(
+                ledger, s, s.invariant, step=self.step, preprocess=True, joint=self.joint
+            )
             self.invariant_ok = True
 
         self.run("throne.invariant", invariant, needs_invariant=False)
@@ -229,11 +276,15 @@ class Checker:
         )
         self.run(
             "throne.no_descent",
-            lambda ledger: self.per_case(ledger, "B9", lambda c: _no_descent(s, pre, c.post)),
+            lambda ledger: self.per_case(
+                ledger, "B9", lambda c: _no_descent(s, pre, c.post), key="B9"
+            ),
         )
         self.run(
             "throne.no_cards",
-            lambda ledger: self.per_case(ledger, "B11", lambda c: _no_cards_step(s, pre, c.post)),
+            lambda ledger: self.per_case(
+                ledger, "B11", lambda c: _no_cards_step(s, pre, c.post), key="B11"
+            ),
         )
 
         def move_exists(ledger: Ledger) -> None:
@@ -262,6 +313,7 @@ class Checker:
                 "ranking function rises",
                 lambda c: _measure(s, c.post) > _measure(s, pre),
                 only=lambda c: not c.scored,
+                key="rank",
             )
             placing = pre.phase == PLACE
             unplaced = any_of(f == 0 for f in pre.fl)
@@ -295,6 +347,7 @@ class Checker:
                 lambda c: lit(c.crowned),
                 extra=[neg(s.p.allow_pass)],
                 only=lambda c: c.scored,
+                key="B12",
             )
 
         self.run("throne.round_ends_with_king", king)
@@ -319,6 +372,9 @@ class Checker:
             s0 = s.fresh_state("i")
             ledger.check_all("initiation", s.totals_invariant(s0, CLAIM_ROUND_MAX), [s.init(s0)])
             for case in self.cases:
+                if ("B16", case.label) in self.settled:
+                    self.shared += 1
+                    continue
                 # A round end adds the round score: once throne.round_score is proved
                 # for this case, its bounds are a lemma and the step is linear.
                 lemma = [claim(case)] if case.scored and score_proved else []
@@ -393,6 +449,12 @@ def merge(name: str, tallies: Sequence[tuple[Config, Tally]], detail: str = "") 
     :func:`proofs.merge` joins the results of the configurations run apart)."""
     title, clauses, method = PROPERTIES[name]
     failed = [f"{c.label}: {t.failure}" for c, t in tallies if not t.holds]
+    shared = sum(t.shared for _c, t in tallies)
+    if shared:
+        # Their time is counted in throne.invariant's.
+        detail = "; ".join(
+            filter(None, [detail, f"{shared} step obligations asked in throne.invariant's queries"])
+        )
     return Result(
         name=name,
         game=GAME,

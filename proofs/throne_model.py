@@ -194,6 +194,7 @@ class ThroneSystem:
         self.chars = range(params.chars)
         self.floors = range(1, params.top + 1)
         self._memo: dict[tuple[int, str, int], tuple[TState, Expr]] = {}
+        self._objectives_memo: dict[int, tuple[Sequence[Sequence[Expr]], Expr]] = {}
 
     def _cached(self, s: TState, what: str, key: int, build: Callable[[], Expr]) -> Expr:
         """Build a derived term of ``s`` once (terms are shared, and Z3 calls are slow)."""
@@ -239,6 +240,16 @@ class ThroneSystem:
 
     def objectives_valid(self, obj: Sequence[Sequence[Expr]]) -> Expr:
         """Each seat holds ``objective_size`` characters; no two seats the same set (B4)."""
+        # Most successors keep their predecessor's objectives (the same tuple):
+        # built once per tuple (kept alive with the entry, so its id is not reused).
+        hit = self._objectives_memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        built = self._objectives_valid(obj)
+        self._objectives_memo[id(obj)] = (obj, built)
+        return built
+
+    def _objectives_valid(self, obj: Sequence[Sequence[Expr]]) -> Expr:
         size = self.p.rules.objective_size
         parts = [count(row) == size for row in obj]
         for s in self.seats:

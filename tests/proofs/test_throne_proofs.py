@@ -15,6 +15,7 @@ from castlerules import throne
 from proofs import merge
 from proofs.__main__ import main, table
 from proofs.core import Result
+from proofs.smt import all_of
 from proofs.throne import (
     CLAIM_FLOOR,
     PROPERTIES,
@@ -29,11 +30,36 @@ from proofs.throne import (
 def test_b7_b9_b11_b14_every_property_is_proved_for_seed_three_players() -> None:
     """B6-B16: the invariant is inductive and every claim holds (SEED, 3 players,
     allow_pass / reset / rotation symbolic)."""
-    tallies = Checker(Config("SEED", 3, throne.Rules.preset("SEED"))).all()
+    checker = Checker(Config("SEED", 3, throne.Rules.preset("SEED")))
+    tallies = checker.all()
     assert set(tallies) == set(PROPERTIES)
     failed = {name: t.failure for name, t in tallies.items() if not t.holds}
     assert not failed
-    assert all(t.queries > 0 for t in tallies.values())
+    # Every obligation is asked: alone, or in the invariant's joint query of its case.
+    assert all(t.queries + t.shared > 0 for t in tallies.values())
+    cases = len(checker.cases)
+    assert tallies["throne.no_descent"].queries + tallies["throne.no_descent"].shared == cases
+    assert tallies["throne.no_cards"].queries + tallies["throne.no_cards"].shared == cases
+
+
+def test_b9_a_false_step_claim_fails_its_property_not_the_invariant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B9: a step obligation asked in the invariant's joint query still fails when it
+    is false (planted: "no character ever moves"); the invariant and the other
+    properties of that query still hold."""
+
+    def nobody_moves(system: Any, pre: Any, post: Any) -> Any:
+        del system
+        return all_of([g == f for f, g in zip(pre.fl, post.fl, strict=True)])
+
+    monkeypatch.setattr(proofs.throne, "_no_descent", nobody_moves)
+    checker = Checker(Config("SEED", 3, throne.Rules.preset("SEED")))
+    tallies = checker.all(only=["throne.no_descent", "throne.no_cards"])
+    assert tallies["throne.invariant"].holds
+    assert tallies["throne.no_cards"].holds
+    assert not tallies["throne.no_descent"].holds
+    assert tallies["throne.no_descent"].failure.startswith("B9 (place")
 
 
 def test_b14_b15_a_round_score_of_33_is_reached_in_the_engine() -> None:

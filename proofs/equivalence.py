@@ -49,6 +49,9 @@ class Scope:
     name: str
     players: int
     options: dict[str, object]
+    reaches: tuple[str, ...] = ()
+    """Boundaries the search must meet (names of :class:`Count` counters that must be
+    above 0): what the scope is there for."""
 
     @property
     def rules(self) -> throne.Rules:
@@ -88,6 +91,20 @@ THRONE_SCOPES: tuple[Scope, ...] = (
         3,
         {**_SMALL, "rounds": 1, "bonus_rounds": (1,), "allow_pass": True},
     ),
+    Scope(
+        # Floors of 2, placed on floors 4 and 5: a climb fills a floor, and a climb
+        # into a full floor is refused (B7), which the castles above never reach.
+        "3 characters, floors of 2 placed on floors 4 and 5, one round with the bonus",
+        3,
+        {
+            **_SMALL,
+            "floor_capacity": 2,
+            "placement_floors": (4, 5),
+            "rounds": 1,
+            "bonus_rounds": (1,),
+        },
+        reaches=("fills", "into_full"),
+    ),
 )
 """The configurations of the exhaustive check (each accepted by the engine and the model)."""
 
@@ -105,12 +122,17 @@ class Count:
     over: int
     seconds: float
     mismatches: tuple[str, ...] = ()
+    fills: int = 0
+    """Legal climbs that fill the floor they reach to its capacity (B7)."""
+    into_full: int = 0
+    """Climbs asked of a character whose floor above is full, in the movement phase (B7)."""
 
     def line(self) -> str:
         return (
             f"{self.scope} ({self.players} players): {self.initial} initial positions, "
             f"{self.states} reachable positions, {self.pairs} position x move pairs "
-            f"({self.legal} legal), {self.over} finished games, {self.seconds:.1f} s"
+            f"({self.legal} legal), {self.over} finished games, {self.fills} climbs filling "
+            f"a floor, {self.into_full} climbs into a full floor, {self.seconds:.1f} s"
         )
 
 
@@ -193,7 +215,7 @@ def check_scope(
         if key not in seen:
             seen.add(key)
             queue.append(s)
-    pairs = legal_pairs = over = 0
+    pairs = legal_pairs = over = fills = into_full = 0
     bad: list[str] = []
     for s in starts:
         row = [*ev.state_inputs(abstract(s), s), *universe[0][1], *ev.chance_inputs(s)]
@@ -209,8 +231,11 @@ def check_scope(
                 bad.append(f"{throne.to_text(state)}: engine over, model phase {values['phase']}")
         head = ev.state_inputs(values, state)
         tail = ev.chance_inputs(state)
+        moving = values["phase"] == 1  # the movement phase (B8)
         for move, code in universe:
             pairs += 1
+            full_above = moving and isinstance(move, throne.Climb) and _full_above(state, move)
+            into_full += full_above
             try:
                 after: State | None = throne.apply(state, move)
             except IllegalMove:
@@ -229,6 +254,7 @@ def check_scope(
                 continue
             legal_pairs += 1
             accepted.add(str(move))
+            fills += isinstance(move, throne.Climb) and _full_at(after, move.character)
             expected = abstract(after)
             got = ev.successor(row)
             if got != expected and len(bad) < limit:
@@ -259,7 +285,30 @@ def check_scope(
         over=over,
         seconds=time.perf_counter() - started,
         mismatches=tuple(bad),
+        fills=fills,
+        into_full=into_full,
     )
+
+
+def _on(state: State, floor: int) -> int:
+    return sum(1 for ch in state.rules.letters() if throne.floor_of(state, ch) == floor)
+
+
+def _full_at(state: State, character: str) -> bool:
+    """The character stands on floors 1-6 and its floor is at capacity."""
+    floor = throne.floor_of(state, character)
+    top = state.rules.throne_floor
+    return floor is not None and floor < top and _on(state, floor) == state.rules.capacity(floor)
+
+
+def _full_above(state: State, move: throne.Climb) -> bool:
+    """The character stands on floors 1-5 and the floor above it is at capacity (the
+    throne is empty in the movement phase, B10: it is never the full floor)."""
+    floor = throne.floor_of(state, move.character)
+    top = state.rules.throne_floor
+    if floor is None or not 1 <= floor < top - 1:
+        return False
+    return _on(state, floor + 1) == state.rules.capacity(floor + 1)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

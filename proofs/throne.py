@@ -33,7 +33,7 @@ from proofs.core import (
 )
 from proofs.smt import Abstraction, Expr, all_of, any_of, implies, ite, lit, neg, total
 from proofs.throne_bridge import (
-    Bridge,
+    Transition,
     abstract,
     concrete,
     decode_move,
@@ -504,12 +504,13 @@ def play_plan(
 ) -> tuple[bool, Trace, State, int]:
     """Play ``plan`` through the engine, checking every step against the model: the
     Z3 transition relation (which includes the legality predicate) must admit the
-    move and exactly the engine's successor, so the game is a path of the model.
+    move and exactly the engine's successor, so the game is a path of the model
+    (the relation's terms run on the concrete values, :class:`Transition`).
     (That the legality predicate admits *only* the engine's legal moves is the
     bridge tests' business, tests/proofs/test_throne_bridge.py.)  Returns whether
     every step agreed, the trace, the last state and the number of solver checks."""
     rules = config.rules
-    bridge = Bridge(ThroneSystem(Params(rules, config.players)))
+    bridge = Transition(ThroneSystem(Params(rules, config.players)))
     first = (
         start
         if start is not None

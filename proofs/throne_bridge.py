@@ -294,3 +294,49 @@ class Bridge:
             return found
         finally:
             solver.pop()
+
+
+class Transition:
+    """The model's transition relation on concrete engine positions, without a solver.
+
+    The relation is ``legal(pre, move)`` (the chance part included) and
+    ``post == step(pre, move)``, where ``step`` is a function of ``pre`` and the
+    move: for fixed values it admits the one successor ``step`` gives, or none.
+    Both terms are compiled once (:func:`proofs.evaluate.compile_terms`, the same
+    Z3 terms); :meth:`successors` answers as :meth:`Bridge.successors` does.
+    """
+
+    def __init__(self, system: ThroneSystem) -> None:
+        from proofs.evaluate import compile_terms
+
+        self.system = system
+        pre = system.fresh_state("t")
+        move = system.fresh_move("tm")
+        self.fields = [name for name, _e in pre.fields()]
+        inputs = [e for _n, e in pre.fields()]
+        inputs += [move.kind, move.ch, move.floor, move.yes]
+        inputs += [x for row in move.nobj for x in row]
+        outputs = [system.legal(pre, move), *(e for _n, e in system.step(pre, move).fields())]
+        self._run = compile_terms(inputs, outputs)
+
+    def successors(self, state: State, move: throne.Move) -> list[Values]:
+        """The successors the relation admits for ``move`` in ``state`` with the
+        engine's chance outcome: none, or exactly one."""
+        values = abstract(state)
+        code = encode_move(self.system, move, next_objectives(state))
+        row: list[int | bool] = [values[name] for name in self.fields]
+        row += [_value(code.kind), _value(code.ch), _value(code.floor), _value(code.yes)]
+        row += [_value(x) for r in code.nobj for x in r]
+        out = self._run(row)
+        if not out[0]:
+            return []
+        return [dict(zip(self.fields, out[1:], strict=True))]
+
+
+def _value(expr: Expr) -> int | bool:
+    """The Python value of a constant (``lit``) term."""
+    import z3
+
+    if z3.is_bool(expr):
+        return bool(z3.is_true(expr))
+    return int(expr.as_long())

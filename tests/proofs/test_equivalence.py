@@ -23,3 +23,5 @@ def test_b1_b16_engine_and_model_agree_on_every_reachable_position(scope: Scope)
     assert count.states > 1000
     assert count.over > 0
     assert 0 < count.legal < count.pairs
+    for boundary in scope.reaches:  # e.g. B7: climbs into a full floor, refused
+        assert getattr(count, boundary) > 0, boundary

@@ -77,6 +77,23 @@ def test_b14_b15_a_round_score_of_33_is_reached_in_the_engine() -> None:
     assert throne.round_scores(state)[0][0] == 33
 
 
+def test_b14_the_witness_fails_when_the_model_scores_a_floor_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B14: the witness game is checked step by step against the model's transition
+    (planted: the model gives floor 5 one point more than the engine)."""
+    from proofs.throne_model import ThroneSystem
+
+    points = ThroneSystem.points
+    monkeypatch.setattr(
+        ThroneSystem, "points", lambda self, floor: points(self, floor) + (floor == 5)
+    )
+    ok, _seconds, _checks, _trace, _detail = witness_33(
+        Config("SEED", 3, throne.Rules.preset("SEED"))
+    )
+    assert not ok
+
+
 def test_b7_sensitivity_a_floor_of_five_is_refuted_with_a_replayed_game() -> None:
     """B7: with floor_capacity=5 the capacity claim fails, and the engine shows it."""
     wrong = next(w for w in WRONG if w.name == "throne.sensitivity.capacity5")

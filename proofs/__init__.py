@@ -42,9 +42,8 @@ class Task:
     """One independent job of a proof run.
 
     ``cost`` is its CPU time in seconds on one core, as measured by
-    ``python benchmarks/bench.py --proofs`` (2026-11-30: 138 s for all jobs):
-    only used to start the longest jobs first, so that the two processes
-    finish together.
+    ``python benchmarks/bench.py --proofs`` (:data:`COSTS`): only used to start
+    the longest jobs first, so that the two processes finish together.
     """
 
     name: str
@@ -103,28 +102,44 @@ def _ascent_premises(fast: bool) -> list[Result]:
     return [premises.ascent_result()]
 
 
+COSTS: dict[str, float] = {
+    "throne: induction SEED 3p": 8.7,
+    "throne: induction SEED 4p": 10.5,
+    "throne: induction SEED 5p": 10.0,
+    "throne: induction SEED 6p": 17.4,
+    "throne: induction ORIGINAL 3p": 14.1,
+    "throne: induction ORIGINAL 4p": 12.7,
+    "throne: induction ORIGINAL 5p": 14.8,
+    "throne: induction ORIGINAL 6p": 16.2,
+    "throne: witnesses": 8.8,
+    "throne: sensitivity": 14.2,
+    "ascent: induction": 21.8,
+    "ascent: sensitivity": 22.5,
+    "throne: premises": 2.1,
+    "ascent: premises": 1.0,
+}
+"""CPU seconds of each job on one core (2026-12-01, quiet machine, 175 s for all):
+the schedule's estimates (a job missing here counts 10 s)."""
+
+
 def tasks() -> list[Task]:
     """The independent jobs of a proof run, in report order."""
     from castlerules import throne
 
-    out = [
-        Task(
-            f"throne: induction {preset} {n}p",
-            2.4 * n + (2.5 if preset == "ORIGINAL" else -1.0),
-            _throne_config(preset, n),
-        )
+    jobs: list[tuple[str, Callable[[bool], list[Result]]]] = [
+        (f"throne: induction {preset} {n}p", _throne_config(preset, n))
         for preset in ("SEED", "ORIGINAL")
         for n in throne.PLAYERS
     ]
-    return [
-        *out,
-        Task("throne: witnesses", 9.5, _throne_witnesses),
-        Task("throne: sensitivity", 11.5, _throne_sensitivity),
-        Task("ascent: induction", 13.0, _ascent_induction),
-        Task("ascent: sensitivity", 16.0, _ascent_sensitivity),
-        Task("throne: premises", 8.0, _throne_premises),
-        Task("ascent: premises", 3.0, _ascent_premises),
+    jobs += [
+        ("throne: witnesses", _throne_witnesses),
+        ("throne: sensitivity", _throne_sensitivity),
+        ("ascent: induction", _ascent_induction),
+        ("ascent: sensitivity", _ascent_sensitivity),
+        ("throne: premises", _throne_premises),
+        ("ascent: premises", _ascent_premises),
     ]
+    return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]
 
 
 def _run(name: str, fast: bool) -> list[Result]:

@@ -167,6 +167,7 @@ def test_tasks_cover_every_player_count_and_both_presets_once() -> None:
             assert f"throne: induction {preset} {n}p" in names
     assert {"throne: witnesses", "throne: sensitivity", "ascent: induction"} <= set(names)
     assert all(t.cost > 0 for t in proofs.tasks())
+    assert set(names) == set(proofs.COSTS)  # every job has a measured cost to schedule by
 
 
 def test_main_prints_the_table_saves_json_and_fails_on_an_unexpected_verdict(

@@ -13,7 +13,7 @@ import pytest
 from proofs.equivalence import THRONE_SCOPES, Scope, check_scope
 
 
-@pytest.mark.parametrize("scope", THRONE_SCOPES, ids=lambda s: s.name.split(",")[-1].strip())
+@pytest.mark.parametrize("scope", THRONE_SCOPES, ids=lambda s: s.name)
 def test_b1_b16_engine_and_model_agree_on_every_reachable_position(scope: Scope) -> None:
     """B1-B16: legality, successor, scores and the end agree on every (position, move)."""
     count = check_scope(scope)

@@ -43,6 +43,26 @@ class Found:
     tried: str | None
     found_by: str
     source: str = ""
+    proof: str = ""
+    """For a game found by BMC (``found_by == "bmc"``): what the proof of "shortest" covers."""
+    depth: int | None = None
+    """For a game found by BMC: the depth it was found at (moves before the case's focus);
+    every shallower depth was refuted."""
+
+    @property
+    def proven_shortest(self) -> bool:
+        """Whether BMC proved that no shorter game shows the case (in :attr:`proof`'s scope)."""
+        return self.found_by == "bmc"
+
+    @property
+    def how(self) -> str:
+        """How the game was found and whether it is the shortest, in one sentence."""
+        if self.proven_shortest:
+            return (
+                f"shortest possible: proven by bounded model checking to depth {self.depth} "
+                f"({self.proof})"
+            )
+        return f"shortest the search found: {self.found_by}"
 
     @property
     def plies(self) -> int:
@@ -58,6 +78,7 @@ class Found:
             "found_by": self.found_by,
             "plies": self.plies,
             "source": self.source,
+            **({"proof": self.proof, "depth": self.depth} if self.proven_shortest else {}),
         }
 
     @classmethod
@@ -70,6 +91,8 @@ class Found:
             tried=None if data.get("tried") is None else str(data["tried"]),
             found_by=str(data.get("found_by", "")),
             source=str(data.get("source", "")),
+            proof=str(data.get("proof", "")),
+            depth=None if data.get("depth") is None else int(data["depth"]),
         )
 
 
@@ -185,11 +208,43 @@ def _unchecked(case: Case, state: Any, text: str) -> Any:
     raise _fail(case, f"{text} is not a move a player might try here")
 
 
+def _earlier(case: Case, found: Found, states: list[Any], moments: list[Moment]) -> None:
+    """A game proved shortest shows the case at its end and nowhere before."""
+    if found.depth != len(found.moves):
+        raise _fail(case, f"its BMC depth {found.depth} is not its {len(found.moves)} moves")
+    when = case.when
+    assert when is not None
+    for ply in range(len(found.moves)):
+        if case.kind == "step" and ply + 1 < len(found.moves):
+            moment = attrs.evolve(moments[ply], earlier=tuple(moments[:ply]))
+            if when(moment):
+                raise _fail(case, f"it is not the shortest: move {ply + 1} already shows it")
+        if case.kind == "refusal":
+            from castlerules.casebook.play import tries
+
+            module = case.module
+            legal = {str(m) for m in module.legal_moves(states[ply])}
+            for move in tries(module, states[ply]):
+                if str(move) in legal:
+                    continue
+                refused = outcome(module, states[ply], move, ply)
+                if isinstance(refused, Refusal) and when(refused):
+                    raise _fail(
+                        case, f"it is not the shortest: after {ply} moves {move} is refused so"
+                    )
+
+
 def verify(case: Case, found: Found) -> Shown:
-    """Replay ``found`` and check that it shows ``case``; raise :class:`CaseError` if not."""
+    """Replay ``found`` and check that it shows ``case``; raise :class:`CaseError` if not.
+
+    A game found by BMC (proved shortest) must also show the case at no
+    earlier ply, and its recorded depth must be its length.
+    """
     states, moments = _play(case, case.rules(), found)
     ply = len(found.moves)
     when = case.when
+    if found.proven_shortest:
+        _earlier(case, found, states, moments)
     if case.kind == "step":
         if not moments:
             raise _fail(case, "its game has no move")

@@ -206,6 +206,9 @@ class Case:
     """The seat the case is about (its favourites are marked on Throne boards)."""
     budget: int = 300
     """How many seeded playouts the search may try."""
+    bmc: Callable[[Any], Any] | None = None
+    """The condition over the proofs' Z3 model (``castlerules.casebook.bmc``), if any:
+    the search then finds the shortest game by bounded model checking."""
 
     @property
     def module(self) -> Any:
@@ -269,6 +272,7 @@ def _case(
     guide: str = "random",
     seat: int | None = None,
     budget: int = 300,
+    bmc: Callable[[Any], Any] | None = None,
 ) -> Case:
     game = "throne" if clauses.startswith("B") else "ascent"
     second: tuple[str | None, tuple[tuple[str, object], ...]] | None = None
@@ -291,6 +295,7 @@ def _case(
         guide=guide,
         seat=seat,
         budget=budget,
+        bmc=bmc,
     )
 
 
@@ -300,7 +305,9 @@ def step(
     """A case whose game ends with a move satisfying ``when(moment)``.
 
     ``clauses`` is a space-separated list of clause IDs, the first the one
-    the case is about; the game is the one these IDs belong to.
+    the case is about; the game is the one these IDs belong to.  ``bmc=``
+    (optional) states the same condition over the proofs' Z3 model
+    (:mod:`castlerules.casebook.bmc`): the game is then the shortest there is.
     """
     return _case("step", key, clauses, statement, settles, when, **kw)
 

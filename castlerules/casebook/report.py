@@ -20,7 +20,7 @@ def summary(shown: Shown) -> str:
     found = shown.found
     return (
         f"{shown.case.game}, {found.players} players, seed {found.seed}, "
-        f"{found.plies} plies; found by {found.found_by}"
+        f"{found.plies} plies; {found.how}"
     )
 
 

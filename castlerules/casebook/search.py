@@ -218,13 +218,23 @@ GUIDES: dict[str, Policy] = {
 class Result:
     """A game found for a case: where it starts, its moves, how it was found."""
 
-    __slots__ = ("found_by", "hit", "players", "seed")
+    __slots__ = ("depth", "found_by", "hit", "players", "proof", "seed")
 
-    def __init__(self, players: int, seed: int, hit: Hit, found_by: str) -> None:
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        hit: Hit,
+        found_by: str,
+        proof: str = "",
+        depth: int | None = None,
+    ) -> None:
         self.players = players
         self.seed = seed
         self.hit = hit
         self.found_by = found_by
+        self.proof = proof
+        self.depth = depth
 
     @property
     def plies(self) -> int:
@@ -343,8 +353,13 @@ def shorten(case: Case, players: int, seed: int, hit: Hit, budget: int = 250) ->
     return hit, evals
 
 
-def find(case: Case, *, examples: int = 80) -> Result:
-    """Search for a game that shows ``case``: Hypothesis, then playouts; then shorten it."""
+def find(case: Case, *, examples: int = 80, bmc: bool = True) -> Result:
+    """Search for a game that shows ``case``: Hypothesis, then playouts; then shorten it.
+
+    A case with a symbolic condition (``case.bmc``) then gets the shortest
+    game there is, by bounded model checking up to the length found
+    (:mod:`castlerules.casebook.bmc`); if Z3 gives up, the game found stays.
+    """
     players = case.players[0]
     hit = _hypothesis(case, players, examples) if examples else None
     if hit is not None:
@@ -367,4 +382,27 @@ def find(case: Case, *, examples: int = 80) -> Result:
     after = len(hit.moves)
     if after < before:
         how += f"; shortened from {before} to {after} moves before the one shown"
+    if case.bmc is not None and bmc:
+        return _bmc(case, players, seed, hit, how)
     return Result(players, seed, hit, how)
+
+
+def _bmc(case: Case, players: int, seed: int, hit: Hit, how: str) -> Result:
+    """The shortest game by BMC, bounded by the game ``hit`` the generic search found."""
+    from castlerules.casebook import bmc
+
+    try:
+        witness = bmc.find(case, players, seed, len(hit.moves))
+    except bmc.BmcError as err:
+        if "pip install" in str(err):
+            raise SearchError(str(err)) from err
+        return Result(players, seed, hit, f"{how}; BMC gave no answer: {err}")
+    compared = bmc.agreement(case, players, [hit.moves, witness.hit.moves], seed)
+    depth = witness.depth
+    refuted = f"depths 0 to {depth - 1} refuted" if depth else "depth 0, the first position"
+    proof = (
+        f"{witness.scope}; {refuted}, {witness.queries} "
+        f"queries, {witness.seconds:.0f} s; the symbolic and Python conditions agree on "
+        f"{compared} steps of other games"
+    )
+    return Result(players, seed, witness.hit, "bmc", proof, witness.depth)

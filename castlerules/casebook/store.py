@@ -17,14 +17,18 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
+import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
+from castlerules.casebook import declare
 from castlerules.casebook.check import CaseError, Found, verify
 from castlerules.casebook.declare import Case
 
-__all__ = ["PATH", "case_hash", "game_hash", "load", "refresh", "save"]
+__all__ = ["PATH", "case_hash", "closure_source", "game_hash", "load", "refresh", "save"]
 
 PATH = Path(__file__).with_name("found.json")
 FORMAT = "castlerules.casebook"
@@ -43,14 +47,79 @@ def game_hash(game: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _declaration(case: Case) -> str:
-    when = case.when
+_OWN = "castlerules.casebook"
+"""Helpers of this package are hashed with the conditions that call them (the engine is
+hashed whole, by :func:`game_hash`)."""
+
+
+def _source(item: object) -> str:
     try:
-        source = "" if when is None else inspect.getsource(when)
+        return inspect.getsource(item)  # type: ignore[arg-type]
     except (OSError, TypeError):  # pragma: no cover - conditions are defined in files
-        source = repr(when)
+        return repr(item)
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+def closure_source(*functions: object, views: Sequence[type] = ()) -> str:
+    """The source of ``functions`` and of every helper of the casebook they call.
+
+    Followed: the globals a function's code names that are functions or
+    classes defined in ``castlerules.casebook`` (a case module's ``_shared``,
+    the methods of ``views`` it names: ``says``, ``cites`` ...), the functions held
+    in its closure cells, recursively.  So a changed helper changes the hash
+    of every case whose condition calls it, and of no other.
+    """
+    seen: dict[str, str] = {}
+    todo = [f for f in functions if f is not None]
+    while todo:
+        item = todo.pop()
+        code = getattr(item, "__code__", None)
+        name = f"{getattr(item, '__module__', '')}.{getattr(item, '__qualname__', repr(item))}"
+        if code is None or name in seen:
+            continue
+        seen[name] = _source(item)
+        names = {n for c in _codes(code) for n in c.co_names}
+        scope = getattr(item, "__globals__", {})
+        for n in sorted(names):
+            found = scope.get(n)
+            if callable(found) and getattr(found, "__module__", "").startswith(_OWN):
+                todo.append(found)
+            for view in views:
+                attr = inspect.getattr_static(view, n, None)
+                if attr is not None and n not in ("__init__",):
+                    target = attr.fget if isinstance(attr, property) else attr
+                    if hasattr(target, "__code__"):
+                        todo.append(target)
+        for cell in getattr(item, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # pragma: no cover - an empty cell
+                continue
+            if callable(value) and getattr(value, "__module__", "").startswith(_OWN):
+                todo.append(value)
+    return "\n".join(f"# {k}\n{v}" for k, v in sorted(seen.items()))
+
+
+def _declaration(case: Case) -> str:
+    from castlerules.casebook.search import GUIDES
+
     data = (case.kind, case.clauses, case.players, case.preset, case.options, case.versus)
-    return f"{data!r} {case.guide} {case.budget} {source}"
+    views = (declare.Moment, declare.Game, declare.Refusal, declare.Split)
+    text = f"{data!r} {case.guide} {case.budget} "
+    text += closure_source(case.when, GUIDES[case.guide], views=views)
+    if case.bmc is not None:
+        from castlerules.casebook import bmc
+
+        steps = (bmc.ThroneStep, bmc.AscentStep)
+        model = bmc.model_sources(case.game)
+        text += f" bmc {closure_source(case.bmc, bmc.find, views=steps)} {model}"
+    return text
 
 
 def case_hash(case: Case) -> str:
@@ -113,9 +182,7 @@ def refresh(
                     action = "kept" if old.source == key_hash else "re-verified"
         if action in ("kept", "re-verified"):
             assert old is not None
-            out[case.key] = Found(
-                case.key, old.players, old.seed, old.moves, old.tried, old.found_by, key_hash
-            )
+            out[case.key] = attrs.evolve(old, source=key_hash)
         else:
             try:
                 result = find(case)
@@ -135,6 +202,8 @@ def refresh(
                 hit.tried,
                 result.found_by,
                 key_hash,
+                result.proof,
+                result.depth,
             )
             verify(case, found)
             out[case.key] = found

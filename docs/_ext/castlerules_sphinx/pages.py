@@ -638,7 +638,7 @@ def _case_section(shown: casebook.Shown) -> str:
         f"- Rules: {rst.literal(case.rules_code(0))}"
         + (f" against {rst.literal(case.rules_code(1))}" if case.versus is not None else "")
         + f"; {found.players} players, seed {found.seed}.\n"
-        f"- Found by {rst.escape(found.found_by)}: {found.plies} plies.\n\n"
+        f"- {found.plies} plies; {rst.escape(found.how)}.\n\n"
     )
     if isinstance(focus, Moment | Game):
         last = focus if isinstance(focus, Moment) else focus.moments[-1]

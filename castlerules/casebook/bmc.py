@@ -1,0 +1,579 @@
+"""The shortest witness of a case, proved shortest by bounded model checking (Z3).
+
+A step or refusal case may declare, beside its Python condition, a *symbolic*
+one (``bmc=lambda z: ...``) over the proofs' Z3 model of its game
+(:mod:`proofs.throne_model`, :mod:`proofs.ascent_model`): ``z`` is a
+:class:`ThroneStep` or :class:`AscentStep`, the symbolic position before the
+move (``z.pre``), the move (``z.move``) and the position after it
+(``z.post``), with a few words to state conditions in (``z.climb``,
+``z.crowned``, ``z.moved_card`` ...).  A step case's symbolic condition is
+about the last move; a refusal case's about the position where the move is
+tried (``z.pre``; there is no move).
+
+:func:`find` unrolls the model from the case's concrete first position
+(``new_game(players, rules, seed)``), depth 0, 1, 2 ... up to an upper bound
+(the length of a game the generic search found), and asks Z3 at each depth
+whether the condition can hold there.  The first depth where it can is the
+shortest game there is: every shallower depth was refuted.  The witness is
+decoded as engine moves, replayed from ``new_game`` through the public API,
+and the case's own Python condition must hold on it, at its last move and at
+no earlier one; the two conditions must also agree at every step of the
+generic search's game and of a few seeded random games.  A disagreement is an
+error of the declaration (:class:`~castlerules.casebook.search.SearchError`).
+
+Throne's unrolling is strengthened by facts proved here, before the search,
+by induction over the same model: its invariant
+(:meth:`proofs.throne_model.ThroneSystem.invariant`) and, from a new game,
+"after ``k`` plies of the placement phase, ``k`` characters are placed".  A
+proved fact only removes states that cannot be reached, so the refutations
+stay proofs; without them Z3 does not refute depth 10 within minutes.
+
+This module imports Z3 and :mod:`proofs` only when a search runs: the
+casebook, its replay and its pages need neither.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from castlerules import ascent, throne
+from castlerules.casebook.declare import Case
+from castlerules.casebook.play import Hit, outcome, run, start, tries
+
+__all__ = ["AscentStep", "Witness", "find", "holds_on", "model_sources", "require"]
+
+TIMEOUT_MS = 60_000
+"""A BMC query that takes longer gives up: the case then keeps the generic search's game."""
+
+AGREEMENT_GAMES = 3
+"""Seeded random games on which the symbolic and Python conditions must agree, step by step."""
+
+AGREEMENT_PLIES = 60
+"""How many moves of each of those games are compared."""
+
+MODEL_FILES = {
+    "throne": (
+        "proofs/smt.py",
+        "proofs/core.py",
+        "proofs/throne_model.py",
+        "proofs/throne_bridge.py",
+    ),
+    "ascent": ("proofs/smt.py", "proofs/ascent_model.py", "proofs/ascent_bridge.py"),
+}
+"""The sources a BMC proof of each game depends on (part of a BMC case's cache key)."""
+
+
+class BmcError(RuntimeError):
+    """BMC could not run or decide (missing extra, a query gave up): not a wrong case."""
+
+
+def require() -> None:
+    """Raise :class:`BmcError` with a one-line hint when Z3 is not installed."""
+    try:
+        import z3  # noqa: F401
+    except ImportError as err:
+        raise BmcError(
+            "the casebook's BMC search needs Z3: pip install 'castlerules[casebook]'"
+        ) from err
+
+
+def model_sources(game: str) -> str:
+    """The text of the model files a game's BMC proofs use (hashed into the cache key)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    parts = []
+    for name in MODEL_FILES[game]:
+        path = root / name
+        parts.append(path.read_text(encoding="utf-8") if path.is_file() else f"<no {name}>")
+    return "\n".join(parts)
+
+
+@attrs.frozen(slots=True)
+class Witness:
+    """The shortest game BMC found: its moves, the move tried (refusals), the depth."""
+
+    hit: Hit
+    depth: int
+    """Moves before the case's focus: every shallower depth was refuted."""
+    seconds: float
+    queries: int
+    scope: str
+    """What the proof covers, in words."""
+
+
+# --------------------------------------------------------------------------- Throne
+
+
+class ThroneStep:
+    """The words of a Throne symbolic condition: ``pre``, ``move``, ``post`` and helpers."""
+
+    def __init__(self, system: Any, pre: Any, move: Any, post: Any) -> None:
+        from proofs import smt, throne_model
+
+        self.system, self.pre, self.move, self.post = system, pre, move, post
+        self.n = system.n
+        self.rules = system.p.rules
+        self.smt = smt
+        m = throne_model
+        self.PLACE, self.MOVE, self.ELECT, self.OVER, self.GONE = (
+            m.PLACE,
+            m.MOVE,
+            m.ELECT,
+            m.OVER,
+            m.GONE,
+        )
+        self._kinds = (m.K_PLACE, m.K_CLIMB, m.K_VOTE, m.K_PASS)
+
+    def all(self, *items: Any) -> Any:
+        return self.smt.all_of(list(items))
+
+    def any(self, items: Any) -> Any:
+        return self.smt.any_of(list(items))
+
+    def _kind(self, k: int) -> Any:
+        return self.move.kind == self._kinds[k]
+
+    @property
+    def place(self) -> Any:
+        return self._kind(0)
+
+    @property
+    def climb(self) -> Any:
+        return self._kind(1)
+
+    @property
+    def vote(self) -> Any:
+        return self._kind(2)
+
+    @property
+    def passed(self) -> Any:
+        return self._kind(3)
+
+    def moved(self, state: Any) -> Any:
+        """The floor, in ``state``, of the character the move names."""
+        return self.smt.select(self.move.ch, list(state.fl))
+
+    def on(self, state: Any, floor: Any) -> Any:
+        """How many characters stand on ``floor`` (a number or a term)."""
+        return self.smt.count([f == floor for f in state.fl])
+
+    def full(self, state: Any, floor: int) -> Any:
+        return self.on(state, floor) == self.rules.capacity(floor)
+
+    @property
+    def mine(self) -> Any:
+        """The moved character is a favourite of the seat that moves it."""
+        rows = [self.smt.select(self.move.ch, list(row)) for row in self.pre.obj]
+        return self.any(self.all(self.pre.turn == s, rows[s]) for s in range(self.n))
+
+    @property
+    def crowned(self) -> Any:
+        """The last vote of an election, every vote Yes: a king (B12)."""
+        return self.all(
+            self.vote,
+            self.move.yes,
+            self.pre.phase == self.ELECT,
+            self.pre.voted == self.n - 1,
+            *(self.smt.neg(x) for x in self.pre.said_no),
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def _throne_lemmas(rules: throne.Rules, players: int) -> int:
+    """Prove, over the model, the facts the unrolling is strengthened with; the queries.
+
+    Raises :class:`BmcError` if one is not proved.  (A pure function of the
+    rules and the players: proved once per configuration in a search run.)
+    """
+    from proofs.core import Ledger, ProofFailure
+    from proofs.throne_model import Params, ThroneSystem
+
+    system = ThroneSystem(Params(rules, players))
+    ledger = Ledger()
+    try:
+        _prove_lemmas(system, ledger)
+    except ProofFailure as err:
+        raise BmcError(f"the facts BMC relies on are not proved: {err}") from err
+    return ledger.queries
+
+
+def _prove_lemmas(system: Any, ledger: Any) -> None:
+    from proofs.core import Step, induction
+    from proofs.smt import all_of, implies
+    from proofs.throne_model import MOVE, PLACE
+
+    step = Step.of(system)
+    induction(ledger, system, system.invariant, step=step)
+    pre, move = step.pre, step.move
+    post = system.step(pre, move)
+    total = system.p.placements
+    done = system.placed(pre) + 1
+    ledger.check(
+        "placement: one more character placed a ply, the last starts the movement phase",
+        all_of(
+            [
+                implies(done < total, all_of([post.phase == PLACE, system.placed(post) == done])),
+                implies(done == total, post.phase == MOVE),
+            ]
+        ),
+        [
+            *(c for _n, c in system.invariant(pre)),
+            pre.phase == PLACE,
+            system.legal_move(pre, move),
+            step.chance,
+        ],
+    )
+
+
+def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[..., Any]) -> Witness:
+    import z3
+
+    from proofs.smt import all_of, ite, lit, new_solver
+    from proofs.throne_bridge import abstract, concrete, decode_move
+    from proofs.throne_model import MOVE, PLACE, Params, ThroneSystem
+
+    tick = time.perf_counter()
+    rules = case.rules()
+    first = throne.new_game(players, rules, seed=seed)
+    system = ThroneSystem(Params(rules, players))
+    queries = _throne_lemmas(rules, players)
+    letters = rules.letters()
+    deals = [
+        tuple(tuple(lit(ch in deal[s]) for ch in letters) for s in range(players))
+        for deal in (throne.objectives_of_round(first, r) for r in range(1, rules.rounds + 1))
+    ]
+
+    def next_deal(rnd: Any) -> Any:
+        # A round's end deals the next round's objectives: the engine's, from the seed.
+        out = deals[-1]
+        for r in range(rules.rounds - 1, 0, -1):
+            out = tuple(
+                tuple(ite(rnd == r, a, b) for a, b in zip(ra, rb, strict=True))
+                for ra, rb in zip(deals[r], out, strict=True)
+            )
+        return out
+
+    solver = new_solver(timeout_ms=TIMEOUT_MS)
+    states = [concrete(system, abstract(first))]
+    moves: list[Any] = []
+    placements = rules.placements_for(players)
+    for k in range(bound + 1):
+        if k > 0:
+            pre = states[-1]
+            move = attrs.evolve(system.fresh_move(f"b{k}"), nobj=next_deal(pre.rnd))
+            nxt = system.fresh_state(f"s{k}")
+            facts = [system.legal_move(pre, move), system.equal(nxt, system.step(pre, move))]
+            facts += [c for _n, c in system.invariant(nxt)]
+            if k < placements:
+                facts.append(all_of([nxt.phase == PLACE, system.placed(nxt) == k]))
+            elif k == placements:
+                facts.append(nxt.phase == MOVE)
+            solver.add(*facts)
+            states.append(nxt)
+            moves.append(move)
+        if case.kind == "step":
+            if k == 0:
+                continue
+            target = cond(ThroneStep(system, states[-2], moves[-1], states[-1]))
+        else:
+            target = cond(ThroneStep(system, states[-1], None, None))
+        solver.push()
+        solver.add(target)
+        queries += 1
+        answer = solver.check()
+        if answer == z3.sat:
+            model = solver.model()
+            found = [str(decode_move(system, model, m)) for m in moves]
+            return _witness(
+                case, players, seed, found, k, tick, queries, _scope(case, players, seed)
+            )
+        if answer != z3.unsat:
+            raise BmcError(f"Z3 gave up at depth {k} ({solver.reason_unknown()})")
+        solver.pop()
+    raise _Disagree(bound)
+
+
+# --------------------------------------------------------------------------- Ascent
+
+
+class AscentStep:
+    """The words of an Ascent symbolic condition: ``pre``, ``move``, ``post`` and helpers."""
+
+    def __init__(self, model: Any, pre: Any, move: Any, post: Any) -> None:
+        from proofs import ascent_model
+
+        self.model, self.pre, self.move, self.post = model, pre, move, post
+        self.am = ascent_model
+        self.k = model.p.k
+
+    def all(self, *items: Any) -> Any:
+        return self.am.all_of(list(items))
+
+    def any(self, items: Any) -> Any:
+        return self.am.any_of(list(items))
+
+    @property
+    def advance(self) -> Any:
+        return self.move.kind == self.k(self.am.ADVANCE)
+
+    @property
+    def favour(self) -> Any:
+        return self.move.kind == self.k(self.am.FAVOUR)
+
+    def moved_card(self, test: Callable[[Any, Any], Any]) -> Any:
+        """``test(before, after)`` holds for the card the move names (an Advance's card)."""
+        return self.any(
+            self.all(self.move.x.idx == self.k(i), test(a, b))
+            for i, (a, b) in enumerate(zip(self.pre.cards, self.post.cards, strict=True))
+        )
+
+    def some_card(self, test: Callable[[Any, Any], Any]) -> Any:
+        """``test(before, after)`` holds for some card."""
+        return self.any(test(a, b) for a, b in zip(self.pre.cards, self.post.cards, strict=True))
+
+
+def _ascent(case: Case, players: int, seed: int, bound: int, cond: Callable[..., Any]) -> Witness:
+    import z3
+
+    from proofs.ascent_bridge import concrete, fields, move_in
+    from proofs.ascent_model import AscentModel, Params, as_z3, unroll
+
+    tick = time.perf_counter()
+    rules = case.rules()
+    first = ascent.new_game(players, rules, seed=seed)
+    model = AscentModel(Params(rules, players, bitvector=True))
+    origin = concrete(model, fields(first))
+    scope = _scope(case, players, seed)
+    queries: list[int] = []
+    if case.kind == "refusal":
+        queries.append(1)
+        if z3.is_true(z3.simplify(as_z3(cond(AscentStep(model, origin, None, None))))):
+            return _witness(case, players, seed, [], 0, tick, 1, scope)
+        path = unroll(
+            model,
+            lambda s: cond(AscentStep(model, s, None, None)),
+            bound,
+            start=origin,
+            queries=queries,
+        )
+    else:
+        path = unroll(
+            model,
+            None,
+            bound,
+            bad_step=lambda a, m, b: cond(AscentStep(model, a, m, b)),
+            start=origin,
+            queries=queries,
+        )
+    if path is None:
+        raise _Disagree(bound)
+    found = [str(move_in(path.model, m)) for m in path.moves]
+    return _witness(case, players, seed, found, path.depth, tick, len(queries), scope)
+
+
+# --------------------------------------------------------------------------- common
+
+
+class _Disagree(Exception):
+    def __init__(self, bound: int) -> None:
+        super().__init__(bound)
+        self.bound = bound
+
+
+def _scope(case: Case, players: int, seed: int) -> str:
+    model = "proofs/throne_model.py" if case.game == "throne" else "proofs/ascent_model.py"
+    return f"from new_game({players}, {case.rules_code()}, seed={seed}), in the Z3 model of {model}"
+
+
+def _witness(
+    case: Case,
+    players: int,
+    seed: int,
+    moves: Sequence[str],
+    depth: int,
+    tick: float,
+    queries: int,
+    scope: str,
+) -> Witness:
+    """Replay the decoded moves through the public API; the case's Python condition decides."""
+    from castlerules.casebook.search import SearchError
+
+    states = start(case, players, seed)
+    chosen = list(moves)
+
+    def choose(ply: int, _state: Any, legal: Sequence[Any]) -> Any:
+        if ply >= len(chosen):
+            return None
+        for move in legal:
+            if str(move) == chosen[ply]:
+                return move
+        raise SearchError(
+            f"case {case.key!r}: the BMC witness's move {ply + 1} ({chosen[ply]}) is not "
+            "legal in the engine (the model and the engine disagree)"
+        )
+
+    hit = run(case, states, choose, limit=len(chosen) + 1)
+    if hit is None:
+        raise SearchError(
+            f"case {case.key!r}: the BMC witness of {depth} moves does not show the case: "
+            "the symbolic condition is weaker than the Python one"
+        )
+    if len(hit.moves) != depth:
+        raise SearchError(
+            f"case {case.key!r}: the Python condition holds after {len(hit.moves)} moves of the "
+            f"BMC witness, not {depth}: the symbolic condition is stricter than the Python one"
+        )
+    return Witness(hit, depth, time.perf_counter() - tick, queries, scope)
+
+
+def find(case: Case, players: int, seed: int, bound: int) -> Witness:
+    """The shortest game (at most ``bound`` moves before the focus) showing ``case``, by BMC.
+
+    Raises :class:`BmcError` when Z3 is missing or gives up, and
+    :class:`~castlerules.casebook.search.SearchError` when the symbolic and
+    Python conditions disagree.
+    """
+    from castlerules.casebook.search import SearchError
+
+    require()
+    cond = case.bmc
+    if cond is None or case.kind not in ("step", "refusal"):
+        raise BmcError(f"case {case.key!r} declares no symbolic condition")
+    search = _throne if case.game == "throne" else _ascent
+    try:
+        witness = search(case, players, seed, bound, cond)
+    except _Disagree as err:
+        raise SearchError(
+            f"case {case.key!r}: BMC finds no game of at most {err.bound} moves, but the "
+            "generic search found one: the symbolic condition is stricter than the Python one"
+        ) from None
+    return witness
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
+    """The case's symbolic condition on one concrete step (or position, for a refusal).
+
+    The symbolic condition is built over the model's constants and simplified
+    by Z3 to ``True`` or ``False``.
+    """
+    import z3
+
+    cond = case.bmc
+    assert cond is not None
+    players = before.players
+    rules = case.rules()
+    if case.game == "throne":
+        from proofs.throne_bridge import abstract, concrete, encode_move, next_objectives
+        from proofs.throne_model import Params, ThroneSystem
+
+        system = ThroneSystem(Params(rules, players))
+        pre = concrete(system, abstract(before))
+        if case.kind == "refusal":
+            term = cond(ThroneStep(system, pre, None, None))
+        else:
+            sym = encode_move(system, move, next_objectives(before))
+            term = cond(ThroneStep(system, pre, sym, concrete(system, abstract(after))))
+    else:
+        from proofs.ascent_bridge import concrete as aconcrete
+        from proofs.ascent_bridge import encode_move as aencode
+        from proofs.ascent_bridge import fields
+        from proofs.ascent_model import AscentModel, as_z3, fresh_move
+        from proofs.ascent_model import Params as AParams
+
+        model = AscentModel(AParams(rules, players, bitvector=True))
+        here = aconcrete(model, fields(before))
+        if case.kind == "refusal":
+            term = cond(AscentStep(model, here, None, None))
+        else:
+            kind, idx = aencode(move)
+            blank = fresh_move("agree", model.p.var)
+            named = attrs.evolve(blank.x, idx=model.p.k(idx))
+            made = attrs.evolve(blank, kind=model.p.k(kind), x=named)
+            term = cond(AscentStep(model, here, made, aconcrete(model, fields(after))))
+        term = as_z3(term)
+    value = z3.simplify(term)
+    if z3.is_true(value):
+        return True
+    if z3.is_false(value):
+        return False
+    raise BmcError(f"case {case.key!r}: the symbolic condition is not decided on a position")
+
+
+def python_holds(case: Case, before: Any, move: Any, moment: Any) -> bool:
+    """The case's Python condition on the same step (or position, for a refusal)."""
+    assert case.when is not None
+    if case.kind == "step":
+        return bool(case.when(moment))
+    module = case.module
+    legal = {str(m) for m in module.legal_moves(before)}
+    for tried in tries(module, before):
+        if str(tried) in legal:
+            continue
+        refused = outcome(module, before, tried, 0)
+        from castlerules.casebook.declare import Refusal
+
+        if isinstance(refused, Refusal) and case.when(refused):
+            return True
+    return False
+
+
+def agreement(case: Case, players: int, games: Sequence[Sequence[str]], seed: int = 0) -> int:
+    """Check that the symbolic and Python conditions agree at every step of ``games``
+    (move lists from ``new_game(players, seed=seed)``) and of a few seeded random games;
+    return how many steps were compared.  Raises ``SearchError`` on a disagreement."""
+    from castlerules.casebook.search import SearchError
+    from castlerules.core.chance import Rng
+
+    module = case.module
+    rules = case.rules()
+    plans: list[tuple[int, Sequence[str] | None]] = [(seed, g) for g in games]
+    plans += [(s, None) for s in range(AGREEMENT_GAMES)]
+    compared = 0
+    earlier: list[Any] = []
+    for game_seed, moves in plans:
+        state = module.new_game(players, rules=rules, seed=game_seed)
+        rng = Rng.from_seed(game_seed, f"casebook.agreement.{case.key}")
+        earlier = []
+        for ply in range(len(moves) if moves is not None else AGREEMENT_PLIES):
+            legal = list(module.legal_moves(state))
+            if case.kind == "refusal":
+                mine = holds_on(case, state, None, None)
+                theirs = python_holds(case, state, None, None)
+                compared += 1
+                if mine != theirs:
+                    raise SearchError(
+                        f"case {case.key!r}: after {ply} moves of a game (seed {game_seed}) the "
+                        f"symbolic condition says {mine}, the Python condition {theirs}"
+                    )
+            if not legal:
+                break
+            if moves is not None:
+                move = module.parse_move(state, moves[ply])
+            else:
+                index, rng = rng.below(len(legal))
+                move = legal[index]
+            moment = outcome(module, state, move, ply)
+            assert moment is not None and not hasattr(moment, "error")
+            if case.kind == "step":
+                moment = attrs.evolve(moment, earlier=tuple(earlier))
+                mine = holds_on(case, state, move, moment.after)
+                theirs = python_holds(case, state, move, moment)
+                compared += 1
+                if mine != theirs:
+                    raise SearchError(
+                        f"case {case.key!r}: at move {ply + 1} ({move}) of a game (seed "
+                        f"{game_seed}) the symbolic condition says {mine}, the Python "
+                        f"condition {theirs}"
+                    )
+            earlier.append(moment)
+            state = moment.after
+    return compared

@@ -53,8 +53,6 @@ from castlerules.throne.state import (
 # Setting up
 
 _DEFAULT_RULES = Rules()
-_BITS: tuple[int, ...] = tuple(1 << i for i in range(26))
-"""``_BITS[i]``: the bit of character ``i`` in an objective mask."""
 
 
 def new_game(
@@ -98,7 +96,7 @@ def new_game(
 def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], ...]:
     """Every round's objectives dealt from ``seed``, as bit masks per round per seat (B4)."""
     rng = Rng.from_seed(seed, "throne/objectives")
-    everyone = range(rules.characters)
+    characters, size = rules.characters, rules.objective_size
     out: list[tuple[int, ...]] = []
     for _ in range(rules.rounds):
         masks: list[int] = []
@@ -107,9 +105,9 @@ def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, .
             masks = [letters_mask(rules, card) for card in cards[:players]]
         else:
             while len(masks) < players:
-                picked, rng = rng.sample(everyone, rules.objective_size)
-                mask = sum(map(_BITS.__getitem__, picked))  # bit i: character i
-                if mask not in masks:
+                # rng.sample(range(characters), size) as a mask (bit i: character i).
+                mask, rng = rng.sample_mask(characters, size)
+                if mask not in masks:  # B4: a deck has no two identical cards
                     masks.append(mask)
         out.append(tuple(masks))
     return tuple(out)
@@ -262,9 +260,48 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):  # inlined require(): apply is the hot path
         require(state, State, "state")
+    phase_code = state.phase
     if seat is not None:
         _seat(state, seat)
-    phase_code = state.phase
+        if phase_code != OVER and seat != state.turn:
+            _check_move(move)
+            _out_of_turn(state, seat)
+    # The legal moves first, the most frequent first (Climb, Vote, Place); an
+    # illegal one falls through to _refuse, which says why (B3 once over).
+    kind = type(move)
+    if kind is Climb:
+        if phase_code == MOVEMENT:
+            table = state.rules._derived
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            if i is not None:
+                f = state.floors[i]
+                # B8 (B7): the floor above must have room; B9: only upwards.
+                if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
+                    return _climb(state, i, f, table.top)
+    elif kind is Vote:
+        # B11: Yes always; No only with a No card left.
+        if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
+            return _vote(state, move.yes)  # type: ignore[union-attr]
+    elif kind is Place:
+        if phase_code == PLACEMENT:
+            table = state.rules._derived
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            f = move.floor  # type: ignore[union-attr]
+            # B6: an unplaced character, on a placement floor; B7: with room.
+            if (
+                i is not None
+                and state.floors[i] == UNPLACED
+                and 0 < f < len(table.place_ok)
+                and table.place_ok[f]
+                and state.counts[f] < table.cap[f]
+            ):
+                return _place(state, i, f)
+    elif kind is Pass:
+        if phase_code == MOVEMENT and state.rules._derived.with_pass:
+            return _pass(state)
+    elif phase_code != OVER and isinstance(move, Place | Climb | Vote | Pass):
+        # An instance of a subclass of a move class: judge it as the move it is.
+        return apply(state, _plain(move), seat=seat)
     if phase_code == OVER:
         _check_move(move)
         # B3: the game has three rounds (option rounds); nothing follows the last scoring.
@@ -273,44 +310,6 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             f"so {_show(move)} cannot be played",
             "B3",
         )
-    if seat is not None and seat != state.turn:
-        _check_move(move)
-        _out_of_turn(state, seat)
-    kind = type(move)
-    if kind is Vote:  # the most frequent move after Climb, and it needs no table
-        # B11: Yes always; No only with a No card left.
-        if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
-            return _vote(state, move.yes)  # type: ignore[union-attr]
-    else:
-        table = state.rules._derived
-        if kind is Climb:
-            if phase_code == MOVEMENT:
-                i = table.index.get(move.character)  # type: ignore[union-attr]
-                if i is not None:
-                    f = state.floors[i]
-                    # B8 (B7): the floor above must have room; B9: only upwards.
-                    if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
-                        return _climb(state, i, f)
-        elif kind is Place:
-            if phase_code == PLACEMENT:
-                i = table.index.get(move.character)  # type: ignore[union-attr]
-                f = move.floor  # type: ignore[union-attr]
-                # B6: an unplaced character, on a placement floor; B7: with room.
-                if (
-                    i is not None
-                    and state.floors[i] == UNPLACED
-                    and 0 < f < len(table.place_ok)
-                    and table.place_ok[f]
-                    and state.counts[f] < table.cap[f]
-                ):
-                    return _place(state, i, f)
-        elif kind is Pass and phase_code == MOVEMENT and table.with_pass:
-            return _pass(state)
-        elif isinstance(move, Place | Climb | Vote | Pass):
-            # An instance of a subclass of a move class: judge it as the move it is.
-            plain = _plain(move)
-            if type(plain) is not kind:
-                return apply(state, plain, seat=seat)
     _refuse(state, move)
     raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
 
@@ -334,7 +333,7 @@ def _play(state: State, move: Move) -> State:
     table = state.rules._derived
     if kind is Climb:
         i = table.index[move.character]  # type: ignore[union-attr]
-        return _climb(state, i, state.floors[i])
+        return _climb(state, i, state.floors[i], table.top)
     if kind is Place:
         return _place(state, table.index[move.character], move.floor)  # type: ignore[union-attr]
     if kind is Vote:
@@ -342,17 +341,17 @@ def _play(state: State, move: Move) -> State:
     return _pass(state)
 
 
-def _climb(state: State, i: int, f: int) -> State:
+def _climb(state: State, i: int, f: int, top: int) -> State:
+    """Character ``i`` climbs from floor ``f`` (checked by the caller, B8); ``top``: the throne."""
     floors = list(state.floors)
-    floors[i] = f + 1
+    floors[i] = f = f + 1
     counts = list(state.counts)
-    counts[f] -= 1
-    counts[f + 1] += 1
-    rules = state.rules
-    if f + 1 == rules._derived.top:
+    counts[f - 1] -= 1
+    counts[f] += 1
+    if f == top:
         # B10: reaching the throne triggers the election; the mover votes first (B11).
         return build_state(
-            rules,
+            state.rules,
             state.players,
             state.round,
             ELECTION,
@@ -370,7 +369,7 @@ def _climb(state: State, i: int, f: int) -> State:
     if turn == state.players:
         turn = 0
     return build_state(
-        rules,
+        state.rules,
         state.players,
         state.round,
         MOVEMENT,
@@ -457,7 +456,11 @@ def _vote(state: State, yes: bool) -> State:
         return _end_round(state, state.floors, state.counts, state.no_cards, candidate)
     # B13: at least one No: the candidate is eliminated and play resumes;
     # B11: each No voter discards a No card.
-    no_cards = tuple(n - 1 if v == 0 else n for n, v in zip(state.no_cards, votes, strict=True))
+    no_cards_left = list(state.no_cards)
+    for voter, v in enumerate(votes):
+        if not v:
+            no_cards_left[voter] -= 1
+    no_cards = tuple(no_cards_left)
     floors = list(state.floors)
     floors[candidate] = ELIMINATED
     counts = list(state.counts)

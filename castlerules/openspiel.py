@@ -53,10 +53,10 @@ from castlerules.core.errors import ArgumentError
 from castlerules.interop import (
     AscentActions,
     ThroneActions,
+    ThroneEncoder,
     ascent_tensor,
     ascent_tensor_size,
     options_from,
-    throne_tensor,
     throne_tensor_size,
     throne_view,
 )
@@ -203,6 +203,7 @@ class ThroneGame(pyspiel.Game):  # type: ignore[misc]
         blank = ((0,) * players,) * self.rules.rounds
         self.start = attrs.evolve(throne.new_game(players, self.rules), objectives=blank)
         self.obs_size = throne_tensor_size(self.rules, players)
+        self.encoder = ThroneEncoder(self.rules, players)
         # History block of the information state: (kind, value) per entry.
         self.history_size = 2 * (self.table.max_game_length() + self.rules.rounds * players)
 
@@ -277,10 +278,6 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         engine: throne.State = self._core.value[0]
         return engine
 
-    def _chance(self) -> bool:
-        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
-        return bool(rounds_dealt < engine.round and engine.phase != _OVER)
-
     def current_player(self) -> int:
         """The seat to act, or CHANCE while a round's objectives are dealt, or TERMINAL."""
         core = self._core.value
@@ -295,6 +292,24 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         table: ThroneActions = self.get_game().table
         return table.legal(self._core.value[0])
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list).
+
+        The C++ method would call back into Python several times (the seat
+        to act, the node's kind, ``_legal_actions``); other calls go to it.
+        """
+        core = self._core.value
+        engine = core[0]
+        if not player and engine.phase != _OVER and core[2] >= engine.round:
+            table: ThroneActions = self.get_game().table
+            return table.legal(engine)
+        return list(pyspiel.State.legal_actions(self, *player))
+
+    def is_chance_node(self) -> bool:
+        """Whether a round's objectives are being dealt (pyspiel's, answered in Python)."""
+        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
+        return bool(rounds_dealt < engine.round and engine.phase != _OVER)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next seat may be dealt, all equally likely (B4)."""
@@ -386,7 +401,7 @@ class ThroneObserver:
     def set_from(self, state: ThroneState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s view of ``state``."""
         self.tensor.fill(0)
-        throne_tensor(throne.observation(state.engine, player), self.tensor)
+        self._game.encoder.write(throne.observation(state.engine, player), self.tensor)
         if self._recall:
             history = self.dict["history"]
             for k, (kind, _who, value) in enumerate(state.visible_log(player)):
@@ -483,6 +498,18 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         table: AscentActions = self.get_game().table
         return table.legal(self._core.value[0])
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list)."""
+        engine, rolled = self._core.value
+        if not player and rolled and engine.actor >= 0:
+            table: AscentActions = self.get_game().table
+            return table.legal(engine)
+        return list(pyspiel.State.legal_actions(self, *player))
+
+    def is_chance_node(self) -> bool:
+        """Whether the die is to be rolled (pyspiel's, answered in Python)."""
+        return not self._core.value[1]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The seat the die designates, each equally likely (A18: rerolled above n)."""

@@ -81,7 +81,7 @@ def builder(cls: type[T]) -> Callable[..., T]:
         "    return self\n"
     )
     namespace: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
-    exec(compile(source, f"<builder of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, f"<builder of {cls.__qualname__}>", "exec"), namespace)
     build: Callable[..., T] = namespace["build"]
     build.__qualname__ = build.__name__ = f"build_{cls.__name__}"
     build.__module__ = cls.__module__

@@ -32,6 +32,7 @@ from castlerules.throne.rules import (
     derived,
     floor_label,
     floors_text,
+    letter_set,
     members,
     place_rows,
     room_of,
@@ -46,6 +47,7 @@ from castlerules.throne.state import (
     UNPLACED,
     Observation,
     State,
+    build_observation,
     build_state,
 )
 
@@ -854,15 +856,21 @@ def objective(state: State, seat: int) -> frozenset[str]:
     """
     me = _seat(state, seat)
     mask = state.objectives[state.round - 1][me]
-    return frozenset(mask_letters(state.rules, mask))
+    table = state.rules._derived
+    return table.letter_sets.get(mask) or letter_set(table, mask)
 
 
 def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str], ...]:
     """Every seat's objective in round ``round_number`` (full information)."""
     number = _round_number(state, round_number)
-    return tuple(
-        frozenset(mask_letters(state.rules, mask)) for mask in state.objectives[number - 1]
-    )
+    return _letter_sets(state.rules, state.objectives[number - 1])
+
+
+def _letter_sets(rules: Rules, masks: tuple[int, ...]) -> tuple[frozenset[str], ...]:
+    """The objectives ``masks`` as sets of letters (memoised per mask in the rules' tables)."""
+    table = rules._derived
+    known = table.letter_sets
+    return tuple([known.get(mask) or letter_set(table, mask) for mask in masks])
 
 
 def _round_number(state: State, round_number: object) -> int:
@@ -904,33 +912,45 @@ def observation(state: State, seat: int) -> Observation:
     """What ``seat`` may know: everything but hidden objectives, votes and counts (B4, B11)."""
     me = _seat(state, seat)
     rules = state.rules
-    public = rules.no_cards_public
+    table = rules._derived
+    known = table.letter_sets
     finished = len(state.results)
-    if state.phase == ELECTION:
-        voted = tuple(v >= 0 for v in state.votes)
+    players = state.players
+    phase_code = state.phase
+    if phase_code == ELECTION:
+        # B11: the votes are cast face down: whether each seat has voted, and this seat's vote.
+        voted = tuple([v >= 0 for v in state.votes])
         mine = state.votes[me]
         vote = None if mine < 0 else mine == 1
     else:
-        voted = (False,) * state.players
+        voted = (False,) * players
         vote = None
-    return Observation(
-        seat=me,
-        rules=rules,
-        players=state.players,
-        round=state.round,
-        phase=PHASES[state.phase],
-        turn=current_player(state),
-        floors=state.floors,
-        no_cards=tuple(
-            n if public or other == me else None for other, n in enumerate(state.no_cards)
-        ),
-        objective=objective(state, me),
-        voted=voted,
-        vote=vote,
-        passes=state.passes,
-        revealed=tuple(objectives_of_round(state, r) for r in range(1, finished + 1)),
-        round_scores=state.results,
-        kings=tuple(king(state, r) for r in range(1, finished + 1)),
+    if rules.no_cards_public:
+        no_cards: tuple[int | None, ...] = state.no_cards
+    else:  # B11: the other seats' No cards are hidden unless the option makes them public
+        hidden: list[int | None] = [None] * players
+        hidden[me] = state.no_cards[me]
+        no_cards = tuple(hidden)
+    # B4: this seat's objective of the current round; B14: every objective of a scored round.
+    mask = state.objectives[state.round - 1][me]
+    letters = table.letters
+    return build_observation(
+        me,
+        rules,
+        players,
+        state.round,
+        PHASES[phase_code],
+        None if phase_code == OVER else state.turn,
+        state.floors,
+        no_cards,
+        known.get(mask) or letter_set(table, mask),
+        voted,
+        vote,
+        state.passes,
+        tuple([_letter_sets(rules, deal) for deal in state.objectives[:finished]]),
+        state.results,
+        tuple([None if k < 0 else letters[k] for k in state.kings[:finished]])
+        + (None,) * (finished - len(state.kings)),  # (a round without its king: None)
     )
 
 

@@ -26,9 +26,7 @@ def test_the_builder_takes_exactly_the_states_fields_in_order(game: Any, build: 
 
 
 @pytest.mark.parametrize(("game", "build"), ENGINES, ids=["throne", "ascent"])
-def test_the_builder_gives_the_same_frozen_state_along_random_games(
-    game: Any, build: Any
-) -> None:
+def test_the_builder_gives_the_same_frozen_state_along_random_games(game: Any, build: Any) -> None:
     rng = Rng.from_seed(5, "builder")
     for players in (3, 4):
         state = game.new_game(players, seed=players)

@@ -79,10 +79,13 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B11",
         "adapters: what the search bots draw",
-        "The mcts bot and openspiel.determinize keep a seat's observation and draw what it "
-        "cannot see uniformly: the other seats' objectives of the round (distinct cards), "
+        "The montecarlo and mcts bots draw their positions with one function "
+        "(castlerules.throne.sampling.determinize; openspiel.determinize for the mcts bot), "
+        "from a seat's observation alone: the seat's view is kept and what it cannot see is "
+        "drawn uniformly: the other seats' objectives of the round (distinct cards), "
         "their face-down votes (No only with a No card left) and, when the No counts are "
-        "not public, those counts (0 to the round's allowance).",
+        "not public, those counts (0 to the round's allowance); the montecarlo bot also "
+        "deals the rounds to come, the mcts bot leaves them to OpenSpiel's chance nodes.",
         "no_cards_public",
     ),
 )

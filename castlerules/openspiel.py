@@ -60,6 +60,7 @@ from castlerules.interop import (
     throne_tensor_size,
     throne_view,
 )
+from castlerules.throne.sampling import determinize as sample_state
 from castlerules.throne.state import ELECTION
 from castlerules.throne.state import OVER as _OVER
 
@@ -595,88 +596,14 @@ def game_of(rules: Any, players: int) -> Any:
 def determinize(obs: throne.Observation, rng: Rng) -> tuple[throne.State, Rng]:
     """A Throne state drawn from what one seat knows (``observation(state, seat)``) alone.
 
-    The seat's own view is kept as it is; what it cannot see is drawn at
-    random: the other seats' objectives of the current round (distinct cards,
-    none equal to its own, B4), their face-down votes in the current election
-    (Yes or No, No only with a No card left, B11) and, when the No counts are
-    not public, their counts (0 to the round's allowance).  The rounds to come
-    are left undealt (their objectives are 0), for the chance nodes of the
-    OpenSpiel game to deal.  Used by the search bots (information-set MCTS),
-    so that they never read a hidden fact.
+    :func:`castlerules.throne.sampling.determinize` with the rounds to come
+    left undealt (their objectives are 0), for the chance nodes of the
+    OpenSpiel game to deal: the seat's own view is kept, the other seats'
+    objectives of the round, their face-down votes and hidden No counts are
+    drawn (B4, B11).  Used by the search bots (information-set MCTS), so that
+    they never read a hidden fact.
     """
-    rules, players, seat = obs.rules, obs.players, obs.seat
-    letters = rules.letters()
-    index = {ch: i for i, ch in enumerate(letters)}
-
-    def mask(card: frozenset[str]) -> int:
-        return sum(1 << index[ch] for ch in card)
-
-    allowance = rules.no_cards_for(players)
-    counts_no: list[int] = []
-    for known in obs.no_cards:
-        if known is None:
-            drawn_count, rng = rng.below(allowance + 1)
-            counts_no.append(drawn_count)
-        else:
-            counts_no.append(known)
-    objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
-    if len(objectives) < obs.round:
-        mine = mask(obs.objective)
-        deal = [0] * players
-        deal[seat] = mine
-        taken = {mine}
-        for other in range(players):
-            if other == seat:
-                continue
-            while True:
-                if rules.objective_deck is not None:
-                    card, rng = rng.choice(rules.objective_deck)
-                    drawn = sum(1 << index[ch] for ch in card)
-                else:
-                    picked, rng = rng.sample(range(rules.characters), rules.objective_size)
-                    drawn = sum(1 << i for i in picked)
-                if drawn not in taken:
-                    break
-            taken.add(drawn)
-            deal[other] = drawn
-        objectives.append(tuple(deal))
-    while len(objectives) < rules.rounds:
-        objectives.append((0,) * players)
-    votes: tuple[int, ...] = ()
-    if obs.phase == "election":
-        drawn_votes = []
-        for other, voted in enumerate(obs.voted):
-            if not voted:
-                drawn_votes.append(-1)
-            elif other == seat:
-                drawn_votes.append(1 if obs.vote else 0)
-            elif counts_no[other] == 0:
-                drawn_votes.append(1)
-            else:
-                yes, rng = rng.below(2)
-                drawn_votes.append(yes)
-        votes = tuple(drawn_votes)
-    counts = [0] * (rules.floors + 1)
-    for floor in obs.floors:
-        if floor >= 0:
-            counts[floor] += 1
-    phase = ("placement", "movement", "election", "over").index(obs.phase)
-    state = throne.State(
-        rules,
-        players,
-        obs.round,
-        phase,
-        -1 if obs.turn is None else obs.turn,
-        obs.floors,
-        tuple(counts),
-        tuple(counts_no),
-        votes,
-        obs.passes,
-        tuple(objectives),
-        obs.round_scores,
-        tuple(-1 if k is None else index[k] for k in obs.kings),
-    )
-    return state, rng
+    return sample_state(obs, rng, deal_future=False)
 
 
 def throne_state(game: Any, engine: throne.State) -> ThroneState:

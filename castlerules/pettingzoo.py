@@ -5,7 +5,8 @@ Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
 :mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
 ``observation(state, seat)`` alone, so a seat never sees another's objective
-or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act).
+or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act),
+each computed when first read (a :class:`LazyObservation`).
 The chance of the game (Throne's objectives, Ascent's die) is dealt from the
 seed of ``reset(seed=...)``, exactly as ``new_game(players, rules, seed)``
 deals it.  The rewards come at the end: each seat's final score (B14-B16,

@@ -95,15 +95,19 @@ class LazyObservation(dict):  # type: ignore[type-arg]
         return dict.__iter__(self)
 
     def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]`` (computed if needed), or ``default`` for another key."""
         return self[key] if key in self else default  # noqa: SIM401 (self.get is this)
 
     def values(self) -> Any:
+        """The computed entries."""
         return self._computed().values()
 
     def items(self) -> Any:
+        """The keys with their computed entries."""
         return self._computed().items()
 
     def copy(self) -> dict[str, Any]:
+        """A plain dict of the computed entries."""
         return self._computed()
 
     def __eq__(self, other: object) -> bool:

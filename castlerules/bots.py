@@ -53,13 +53,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
-
-import attrs
 
 from castlerules import ascent, throne
 from castlerules.core import ArgumentError, Rng
+from castlerules.throne.sampling import determinize as sample_state
 
 __all__ = [
     "FACTORIES",
@@ -149,46 +148,14 @@ def ascent_greedy(state: Any, seat: int) -> Any:
 # Determinization: the hidden parts of a position, sampled from one seat's view
 
 
-def _mask(rules: Any, letters: frozenset[str]) -> int:
-    index = {ch: i for i, ch in enumerate(rules.letters())}
-    return sum(1 << index[ch] for ch in letters)
-
-
-def _random_objectives(
-    rules: Any, count: int, fixed: Mapping[int, int], rng: Rng
-) -> tuple[tuple[int, ...], Rng]:
-    """``count`` distinct objective masks, the seats in ``fixed`` keeping theirs (B4)."""
-    letters = rules.letters()
-    if rules.objective_deck is not None:
-        deck = [_mask(rules, frozenset(card)) for card in rules.objective_deck]
-        for mask in fixed.values():
-            if mask in deck:
-                deck.remove(mask)
-        cards, rng = rng.shuffled(deck)
-        it = iter(cards)
-        return tuple(fixed[s] if s in fixed else next(it) for s in range(count)), rng
-    taken = set(fixed.values())
-    out: list[int] = []
-    for seat in range(count):
-        if seat in fixed:
-            out.append(fixed[seat])
-            continue
-        while True:
-            chosen, rng = rng.sample(range(len(letters)), rules.objective_size)
-            mask = sum(1 << i for i in chosen)
-            if mask not in taken:
-                break
-        taken.add(mask)
-        out.append(mask)
-    return tuple(out), rng
-
-
 def determinize(module: Any, state: Any, seat: int, rng: Rng) -> tuple[Any, Rng]:
     """A position ``seat`` cannot tell from ``state``, its hidden parts drawn from ``rng``.
 
-    Only what ``observation(state, seat)`` shows is kept; everything else is
-    sampled (see the interpretation note of :mod:`castlerules.study` on
-    determinization):
+    Only what ``observation(state, seat)`` shows is kept, and the sample is
+    drawn from that observation alone
+    (:func:`castlerules.throne.sampling.determinize`, every round dealt: the
+    function the mcts bot's samples come from too; interpretation note
+    "adapters: what the search bots draw", B11):
 
     - Throne: the other seats' objectives of the current round and every
       seat's objectives of later rounds (distinct cards, B4); the other seats'
@@ -205,44 +172,8 @@ def determinize(module: Any, state: Any, seat: int, rng: Rng) -> tuple[Any, Rng]
     """
     if module is not throne or throne.is_over(state):
         return state, rng
-    seen = throne.observation(state, seat)
-    rules = seen.rules
-    players = seen.players
-    no_cards = list(seen.no_cards)
-    dealt = rules.no_cards_for(players)
-    counts: list[int] = []
-    for count in no_cards:
-        drawn = count
-        if drawn is None:
-            drawn, rng = rng.below(dealt + 1)
-        counts.append(drawn)
-    rounds: list[tuple[int, ...]] = list(state.objectives[: len(seen.revealed)])
-    mine = _mask(rules, seen.objective)
-    for number in range(len(seen.revealed) + 1, rules.rounds + 1):
-        fixed = {seat: mine} if number == seen.round else {}
-        masks, rng = _random_objectives(rules, players, fixed, rng)
-        rounds.append(masks)
-    votes: tuple[int, ...] = ()
-    if seen.phase == "election":
-        cast: list[int] = []
-        for other in range(players):
-            if other == seat:
-                cast.append(-1 if seen.vote is None else int(seen.vote))
-            elif not seen.voted[other]:
-                cast.append(-1)
-            elif counts[other] == 0:
-                cast.append(1)
-            else:
-                coin, rng = rng.below(2)
-                cast.append(coin)
-        votes = tuple(cast)
-    sample = attrs.evolve(
-        state,
-        objectives=tuple(rounds),
-        votes=votes if seen.phase == "election" else state.votes,
-        no_cards=tuple(counts),
-    )
-    return sample, rng
+    # From the seat's observation alone (castlerules.throne.sampling), every round dealt.
+    return sample_state(throne.observation(state, seat), rng, deal_future=True)
 
 
 # ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from operator import add
 from typing import Any
 
 from castlerules import ascent, throne
@@ -78,10 +79,13 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B11",
         "adapters: what the search bots draw",
-        "The mcts bot and openspiel.determinize keep a seat's observation and draw what it "
-        "cannot see uniformly: the other seats' objectives of the round (distinct cards), "
+        "The montecarlo and mcts bots draw their positions with one function "
+        "(castlerules.throne.sampling.determinize; openspiel.determinize for the mcts bot), "
+        "from a seat's observation alone: the seat's view is kept and what it cannot see is "
+        "drawn uniformly: the other seats' objectives of the round (distinct cards), "
         "their face-down votes (No only with a No card left) and, when the No counts are "
-        "not public, those counts (0 to the round's allowance).",
+        "not public, those counts (0 to the round's allowance); the montecarlo bot also "
+        "deals the rounds to come, the mcts bot leaves them to OpenSpiel's chance nodes.",
         "no_cards_public",
     ),
 )
@@ -121,6 +125,8 @@ class ThroneActions:
         self.moves: tuple[throne.Move, ...] = tuple(moves)
         self.count = len(moves)
         self._by_id = {id(m): k for k, m in enumerate(moves)}
+        self.code_of_id: dict[int, int] = self._by_id
+        """The number of each move the engine generates, by ``id(move)`` (its moves are shared)."""
         self._by_value = {m: k for k, m in enumerate(moves)}
         if rules.objective_deck is not None:
             index = derived(rules).index
@@ -171,10 +177,14 @@ class ThroneActions:
         return out
 
     def legal(self, state: throne.State) -> list[int]:
-        """The numbers of the legal moves, in increasing order."""
-        codes = list(map(self._by_id.__getitem__, map(id, throne.legal_moves(state))))
-        codes.sort()
-        return codes
+        """The numbers of the legal moves, in increasing order.
+
+        ``legal_moves`` lists them in the order of this numbering (places by
+        character then floor, climbs by character, Yes before No, Pass last),
+        so no sort is needed (``tests/adapters`` checks it on random games).
+        """
+        code = self.code_of_id
+        return [code[id(move)] for move in throne.legal_moves(state)]
 
     def max_round_length(self) -> int:
         """The most moves a round can last (the proofs' ranking bound, plus the last move).
@@ -270,60 +280,115 @@ def throne_tensor_size(rules: throne.Rules, players: int) -> int:
 _PHASE_INDEX = {name: k for k, name in enumerate(("placement", "movement", "election", "over"))}
 
 
+class ThroneEncoder:
+    """:func:`throne_tensor` for one ``rules`` and player count, with its layout computed once.
+
+    The adapters keep one per game; :meth:`write` reads the
+    :class:`~castlerules.throne.Observation` only (what its seat may know).
+    """
+
+    def __init__(self, rules: throne.Rules, players: int) -> None:
+        n, r = rules.characters, rules.rounds
+        self.rules, self.players = rules, players
+        self.size = throne_tensor_size(rules, players)
+        k = 0
+        self.seat_at = k
+        k += players
+        self.round_at = k - 1  # rounds count from 1
+        k += r
+        self.phase_at = k
+        k += 4
+        self.turn_at = k
+        k += players
+        # Per character, the slot of floor 0 (unplaced); -1 (eliminated) is the one before.
+        self.floor_at = tuple(range(k + 1, k + 1 + 9 * n, 9))
+        k += n * 9
+        self.no_at = k
+        k += players * 2
+        self.objective_at = k
+        k += n
+        self.voted_at = k
+        k += players
+        self.vote_at = k
+        k += 2
+        self.passes_at = k
+        k += 1
+        self.revealed_at = k
+        k += r * players * n
+        self.scores_at = k
+        k += r * players
+        self.kings_at = k
+        self.index = derived(rules).index
+        # The character indexes of a set of letters (objectives), memoised per set.
+        self._members: dict[frozenset[str], list[int]] = {}
+
+    def _of(self, card: frozenset[str]) -> list[int]:
+        found = self._members.get(card)
+        if found is None:
+            found = self._members[card] = sorted(self.index[ch] for ch in card)
+        return found
+
+    def write(self, obs: throne.Observation, out: Any, offset: int = 0) -> None:
+        """Write ``obs`` into ``out[offset:]`` (a zeroed NumPy float vector or a list)."""
+        players, n = self.players, self.rules.characters
+        ones = [
+            self.seat_at + obs.seat,
+            self.round_at + obs.round,
+            self.phase_at + _PHASE_INDEX[obs.phase],
+        ]
+        if obs.turn is not None:
+            ones.append(self.turn_at + obs.turn)
+        ones += map(add, self.floor_at, obs.floors)
+        where: list[int] = []
+        values: list[int] = []
+        k = self.no_at
+        for seat, count in enumerate(obs.no_cards):
+            if count is not None:
+                where.append(k + 2 * seat)
+                values.append(count)
+                ones.append(k + 2 * seat + 1)
+        k = self.objective_at
+        ones += [k + i for i in self._of(obs.objective)]
+        if obs.phase == "election":
+            k = self.voted_at
+            ones += [k + seat for seat, voted in enumerate(obs.voted) if voted]
+        if obs.vote is not None:
+            ones.append(self.vote_at + (0 if obs.vote else 1))
+        where.append(self.passes_at)
+        values.append(obs.passes)
+        for number, deal in enumerate(obs.revealed):
+            for seat, card in enumerate(deal):
+                base = self.revealed_at + (number * players + seat) * n
+                ones += [base + i for i in self._of(card)]
+        k = self.scores_at
+        for number, result in enumerate(obs.round_scores):
+            where += range(k + number * players, k + number * players + len(result))
+            values += result
+        k = self.kings_at
+        for number, king in enumerate(obs.kings):
+            ones.append(k + number * (n + 1) + (n if king is None else self.index[king]))
+        if offset:
+            ones = [i + offset for i in ones]
+            where = [i + offset for i in where]
+        if isinstance(out, list):
+            for i in ones:
+                out[i] = 1.0
+            for i, v in zip(where, values, strict=True):
+                out[i] = v
+        else:
+            out[ones] = 1
+            out[where] = values
+
+
 def throne_tensor(obs: throne.Observation, out: Any, offset: int = 0) -> None:
     """Write a seat's view into ``out[offset:]`` (a zeroed NumPy float vector or a list),
     from the Observation.
 
     One-hot blocks for the seat, the round, the phase, the seat to act and
-    each character's floor; counts as numbers; objectives as bits.
+    each character's floor; counts as numbers; objectives as bits.  (The
+    adapters use a :class:`ThroneEncoder`, which lays the blocks out once.)
     """
-    rules, players = obs.rules, obs.players
-    n, r = rules.characters, rules.rounds
-    index = derived(rules).index
-    k = offset
-    ones = [k + obs.seat]
-    values: list[tuple[int, int]] = []
-    k += players
-    ones.append(k + obs.round - 1)
-    k += r
-    ones.append(k + _PHASE_INDEX[obs.phase])
-    k += 4
-    if obs.turn is not None:
-        ones.append(k + obs.turn)
-    k += players
-    ones += [k + c * 9 + floor + 1 for c, floor in enumerate(obs.floors)]
-    k += n * 9
-    for seat, count in enumerate(obs.no_cards):
-        if count is not None:
-            values.append((k + 2 * seat, count))
-            ones.append(k + 2 * seat + 1)
-    k += players * 2
-    ones += [k + index[ch] for ch in obs.objective]
-    k += n
-    ones += [k + seat for seat, voted in enumerate(obs.voted) if voted]
-    k += players
-    if obs.vote is not None:
-        ones.append(k + (0 if obs.vote else 1))
-    k += 2
-    values.append((k, obs.passes))
-    k += 1
-    for number, deal in enumerate(obs.revealed):
-        for seat, card in enumerate(deal):
-            base = k + (number * players + seat) * n
-            ones += [base + index[ch] for ch in card]
-    k += r * players * n
-    for number, result in enumerate(obs.round_scores):
-        values += [(k + number * players + seat, v) for seat, v in enumerate(result)]
-    k += r * players
-    for number, king in enumerate(obs.kings):
-        ones.append(k + number * (n + 1) + (n if king is None else index[king]))
-    if isinstance(out, list):
-        for i in ones:
-            out[i] = 1.0
-    else:
-        out[ones] = 1
-    for i, v in values:
-        out[i] = v
+    ThroneEncoder(obs.rules, obs.players).write(obs, out, offset)
 
 
 # ---------------------------------------------------------------------------
@@ -354,6 +419,8 @@ class AscentActions:
         self.moves: tuple[ascent.Move, ...] = tuple(moves)
         self.count = len(moves)
         self._by_id = {id(m): k for k, m in enumerate(moves)}
+        self.code_of_id: dict[int, int] = self._by_id
+        """The number of each move the engine generates, by ``id(move)`` (its moves are shared)."""
         self._by_value = {m: k for k, m in enumerate(moves)}
 
     def code(self, move: ascent.Move) -> int:
@@ -367,7 +434,8 @@ class AscentActions:
 
     def legal(self, state: ascent.State) -> list[int]:
         """The numbers of the legal moves, in increasing order."""
-        codes = list(map(self._by_id.__getitem__, map(id, ascent.legal_moves(state))))
+        code = self.code_of_id
+        codes = [code[id(move)] for move in ascent.legal_moves(state)]
         codes.sort()
         return codes
 

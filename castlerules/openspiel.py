@@ -53,13 +53,14 @@ from castlerules.core.errors import ArgumentError
 from castlerules.interop import (
     AscentActions,
     ThroneActions,
+    ThroneEncoder,
     ascent_tensor,
     ascent_tensor_size,
     options_from,
-    throne_tensor,
     throne_tensor_size,
     throne_view,
 )
+from castlerules.throne.sampling import determinize as sample_state
 from castlerules.throne.state import ELECTION
 from castlerules.throne.state import OVER as _OVER
 
@@ -203,6 +204,7 @@ class ThroneGame(pyspiel.Game):  # type: ignore[misc]
         blank = ((0,) * players,) * self.rules.rounds
         self.start = attrs.evolve(throne.new_game(players, self.rules), objectives=blank)
         self.obs_size = throne_tensor_size(self.rules, players)
+        self.encoder = ThroneEncoder(self.rules, players)
         # History block of the information state: (kind, value) per entry.
         self.history_size = 2 * (self.table.max_game_length() + self.rules.rounds * players)
 
@@ -277,10 +279,6 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         engine: throne.State = self._core.value[0]
         return engine
 
-    def _chance(self) -> bool:
-        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
-        return bool(rounds_dealt < engine.round and engine.phase != _OVER)
-
     def current_player(self) -> int:
         """The seat to act, or CHANCE while a round's objectives are dealt, or TERMINAL."""
         core = self._core.value
@@ -295,6 +293,24 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         table: ThroneActions = self.get_game().table
         return table.legal(self._core.value[0])
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list).
+
+        The C++ method would call back into Python several times (the seat
+        to act, the node's kind, ``_legal_actions``); other calls go to it.
+        """
+        core = self._core.value
+        engine = core[0]
+        if not player and engine.phase != _OVER and core[2] >= engine.round:
+            table: ThroneActions = self.get_game().table
+            return table.legal(engine)
+        return list(pyspiel.State.legal_actions(self, *player))
+
+    def is_chance_node(self) -> bool:
+        """Whether a round's objectives are being dealt (pyspiel's, answered in Python)."""
+        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
+        return bool(rounds_dealt < engine.round and engine.phase != _OVER)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next seat may be dealt, all equally likely (B4)."""
@@ -386,7 +402,7 @@ class ThroneObserver:
     def set_from(self, state: ThroneState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s view of ``state``."""
         self.tensor.fill(0)
-        throne_tensor(throne.observation(state.engine, player), self.tensor)
+        self._game.encoder.write(throne.observation(state.engine, player), self.tensor)
         if self._recall:
             history = self.dict["history"]
             for k, (kind, _who, value) in enumerate(state.visible_log(player)):
@@ -484,6 +500,18 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
         table: AscentActions = self.get_game().table
         return table.legal(self._core.value[0])
 
+    def legal_actions(self, *player: int) -> list[int]:
+        """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list)."""
+        engine, rolled = self._core.value
+        if not player and rolled and engine.actor >= 0:
+            table: AscentActions = self.get_game().table
+            return table.legal(engine)
+        return list(pyspiel.State.legal_actions(self, *player))
+
+    def is_chance_node(self) -> bool:
+        """Whether the die is to be rolled (pyspiel's, answered in Python)."""
+        return not self._core.value[1]
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The seat the die designates, each equally likely (A18: rerolled above n)."""
         players: int = self.get_game().players
@@ -568,88 +596,14 @@ def game_of(rules: Any, players: int) -> Any:
 def determinize(obs: throne.Observation, rng: Rng) -> tuple[throne.State, Rng]:
     """A Throne state drawn from what one seat knows (``observation(state, seat)``) alone.
 
-    The seat's own view is kept as it is; what it cannot see is drawn at
-    random: the other seats' objectives of the current round (distinct cards,
-    none equal to its own, B4), their face-down votes in the current election
-    (Yes or No, No only with a No card left, B11) and, when the No counts are
-    not public, their counts (0 to the round's allowance).  The rounds to come
-    are left undealt (their objectives are 0), for the chance nodes of the
-    OpenSpiel game to deal.  Used by the search bots (information-set MCTS),
-    so that they never read a hidden fact.
+    :func:`castlerules.throne.sampling.determinize` with the rounds to come
+    left undealt (their objectives are 0), for the chance nodes of the
+    OpenSpiel game to deal: the seat's own view is kept, the other seats'
+    objectives of the round, their face-down votes and hidden No counts are
+    drawn (B4, B11).  Used by the search bots (information-set MCTS), so that
+    they never read a hidden fact.
     """
-    rules, players, seat = obs.rules, obs.players, obs.seat
-    letters = rules.letters()
-    index = {ch: i for i, ch in enumerate(letters)}
-
-    def mask(card: frozenset[str]) -> int:
-        return sum(1 << index[ch] for ch in card)
-
-    allowance = rules.no_cards_for(players)
-    counts_no: list[int] = []
-    for known in obs.no_cards:
-        if known is None:
-            drawn_count, rng = rng.below(allowance + 1)
-            counts_no.append(drawn_count)
-        else:
-            counts_no.append(known)
-    objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
-    if len(objectives) < obs.round:
-        mine = mask(obs.objective)
-        deal = [0] * players
-        deal[seat] = mine
-        taken = {mine}
-        for other in range(players):
-            if other == seat:
-                continue
-            while True:
-                if rules.objective_deck is not None:
-                    card, rng = rng.choice(rules.objective_deck)
-                    drawn = sum(1 << index[ch] for ch in card)
-                else:
-                    picked, rng = rng.sample(range(rules.characters), rules.objective_size)
-                    drawn = sum(1 << i for i in picked)
-                if drawn not in taken:
-                    break
-            taken.add(drawn)
-            deal[other] = drawn
-        objectives.append(tuple(deal))
-    while len(objectives) < rules.rounds:
-        objectives.append((0,) * players)
-    votes: tuple[int, ...] = ()
-    if obs.phase == "election":
-        drawn_votes = []
-        for other, voted in enumerate(obs.voted):
-            if not voted:
-                drawn_votes.append(-1)
-            elif other == seat:
-                drawn_votes.append(1 if obs.vote else 0)
-            elif counts_no[other] == 0:
-                drawn_votes.append(1)
-            else:
-                yes, rng = rng.below(2)
-                drawn_votes.append(yes)
-        votes = tuple(drawn_votes)
-    counts = [0] * (rules.floors + 1)
-    for floor in obs.floors:
-        if floor >= 0:
-            counts[floor] += 1
-    phase = ("placement", "movement", "election", "over").index(obs.phase)
-    state = throne.State(
-        rules,
-        players,
-        obs.round,
-        phase,
-        -1 if obs.turn is None else obs.turn,
-        obs.floors,
-        tuple(counts),
-        tuple(counts_no),
-        votes,
-        obs.passes,
-        tuple(objectives),
-        obs.round_scores,
-        tuple(-1 if k is None else index[k] for k in obs.kings),
-    )
-    return state, rng
+    return sample_state(obs, rng, deal_future=False)
 
 
 def throne_state(game: Any, engine: throne.State) -> ThroneState:

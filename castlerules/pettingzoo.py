@@ -5,7 +5,8 @@ Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
 :mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
 ``observation(state, seat)`` alone, so a seat never sees another's objective
-or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act).
+or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act),
+each computed when first read (a :class:`LazyObservation`).
 The chance of the game (Throne's objectives, Ascent's die) is dealt from the
 seed of ``reset(seed=...)``, exactly as ``new_game(players, rules, seed)``
 deals it.  The rewards come at the end: each seat's final score (B14-B16,
@@ -25,6 +26,8 @@ whose view of Throne is drawn (None: a spectator, public facts only).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
 
 try:
@@ -41,16 +44,87 @@ from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.interop import (
     AscentActions,
     ThroneActions,
+    ThroneEncoder,
     ascent_tensor,
     ascent_tensor_size,
     seat_names,
-    throne_tensor,
     throne_tensor_size,
 )
 
-__all__ = ["CastleEnv", "ascent_env", "throne_env"]
+__all__ = ["CastleEnv", "LazyObservation", "ascent_env", "throne_env"]
 
 RENDER_MODES = ("ansi", "svg")
+
+_PENDING = object()
+"""The stored value of an entry of a :class:`LazyObservation` not computed yet."""
+_KEYS = {"observation": _PENDING, "action_mask": _PENDING}
+
+
+class LazyObservation(dict):  # type: ignore[type-arg]
+    """The observation dict of an agent: each entry is computed when it is first read.
+
+    An AEC loop asks for an observation at every step (``env.last()``) but
+    often reads only the ``"action_mask"``; the ``"observation"`` vector is
+    then never built.  The dict has its keys from the start and behaves as a
+    plain dict for every read (``obs[key]``, ``get``, ``values``, ``items``,
+    iteration, ``dict(obs)``, ``==``, ``copy``, pickling: all compute first).
+    The entries are computed from the position of the step that made the
+    dict (states are immutable), so reading late gives the same values.
+    """
+
+    __slots__ = ("_env", "_seat", "_state")
+
+    def __init__(self, env: CastleEnv, state: Any, seat: int) -> None:
+        super().__init__(_KEYS)
+        self._env, self._state, self._seat = env, state, seat
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if value is _PENDING:
+            if key == "action_mask":
+                value = self._env._mask(self._state, self._seat)
+            else:
+                value = self._env._vector(self._state, self._seat)
+            dict.__setitem__(self, key, value)
+        return value
+
+    def _computed(self) -> dict[str, Any]:
+        return {key: self[key] for key in dict.__iter__(self)}
+
+    def __iter__(self) -> Iterator[str]:  # not dict's own: dict(obs) then reads obs[key]
+        return dict.__iter__(self)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]`` (computed if needed), or ``default`` for another key."""
+        return self[key] if key in self else default  # noqa: SIM401 (self.get is this)
+
+    def values(self) -> Any:
+        """The computed entries."""
+        return self._computed().values()
+
+    def items(self) -> Any:
+        """The keys with their computed entries."""
+        return self._computed().items()
+
+    def copy(self) -> dict[str, Any]:
+        """A plain dict of the computed entries."""
+        return self._computed()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyObservation):
+            other = other._computed()
+        return self._computed() == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self._computed())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self._computed(),))
 
 
 class CastleEnv(AECEnv):  # type: ignore[misc]
@@ -81,6 +155,7 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         if module is throne:
             self.table: Any = ThroneActions(self.rules, players)
             size = throne_tensor_size(self.rules, players)
+            self._encoder = ThroneEncoder(self.rules, players)
         else:
             self.table = AscentActions(self.rules, players)
             size = ascent_tensor_size(self.rules, players)
@@ -102,6 +177,8 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             a: gymnasium.spaces.Discrete(self.table.count) for a in self.possible_agents
         }
         self._size = size
+        # The seat to act, -1 once the game is over (current_player's None).
+        self._actor = attrgetter("turn" if module is throne else "actor")
         self._rng = np.random.default_rng()
         self.state_: Any = None
 
@@ -135,17 +212,29 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.module.current_player(self.state_)]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """What the agent's seat may know, and its legal actions (if it is to act)."""
-        seat = self._seat[agent]
+        """What the agent's seat may know, and its legal actions (if it is to act).
+
+        A :class:`LazyObservation`: the vector and the mask are computed when
+        read, from the position of this step and from what the seat may know
+        (``observation(state, seat)`` for Throne) alone.
+        """
+        return LazyObservation(self, self.state_, self._seat[agent])
+
+    def _vector(self, state: Any, seat: int) -> Any:
         vector = np.zeros(self._size, np.float32)
         if self.module is throne:
-            throne_tensor(throne.observation(self.state_, seat), vector)
+            self._encoder.write(throne.observation(state, seat), vector)
         else:
-            ascent_tensor(self.state_, vector)
-        mask = np.zeros(self.table.count, np.int8)
-        if self.module.current_player(self.state_) == seat:
-            mask[self.table.legal(self.state_)] = 1
-        return {"observation": vector, "action_mask": mask}
+            ascent_tensor(state, vector)
+        return vector
+
+    def _mask(self, state: Any, seat: int) -> Any:
+        mask = bytearray(self.table.count)
+        if self._actor(state) == seat:  # -1 once over
+            code = self.table.code_of_id
+            for move in self.module.legal_moves(state):
+                mask[code[id(move)]] = 1
+        return np.frombuffer(mask, np.int8)  # writable: it owns the bytearray
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the agent to act; at the end, every seat gets its score."""
@@ -153,27 +242,28 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        refused = ArgumentError(
-            f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
-        )
         try:
             code = int(action)
             if not 0 <= code < self.table.count:
-                raise refused
-            move = self.table.move(code)
-            after = self.module.apply(self.state_, move)
+                raise IndexError(code)
+            after = self.module.apply(self.state_, self.table.moves[code])
         except (TypeError, ValueError, IndexError, IllegalMove):
-            raise refused from None
-        self._cumulative_rewards[agent] = 0.0
+            raise ArgumentError(
+                f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
+            ) from None
         self.state_ = after
-        if self.module.is_over(self.state_):
-            scores = self.module.scores(self.state_)
+        seat = self._actor(after)
+        if seat < 0:  # the game is over (B3, A14)
+            self._cumulative_rewards[agent] = 0.0
+            scores = self.module.scores(after)
             self.rewards = {a: float(scores[self._seat[a]]) for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = self.possible_agents[self.module.current_player(self.state_)]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            return
+        # The rewards come at the end only: until then self.rewards stays the zeros of
+        # reset(), and accumulating them would change nothing but this agent's sum.
+        self._cumulative_rewards[agent] = 0.0
+        self.agent_selection = self.possible_agents[seat]
 
     def render(self) -> str | None:
         """The text board (``"ansi"``) or the SVG diagram (``"svg"``) of the position."""

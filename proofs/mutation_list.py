@@ -149,8 +149,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "B11",
         "a No voter keeps the No card",
         TT,
-        "n - 1 if v == 0 else n for n, v",
-        "n if v == 0 else n for n, v",
+        "no_cards_left[voter] -= 1",
+        "no_cards_left[voter] -= 0",
     ),
     M(
         "throne.one_yes_crowns",
@@ -165,8 +165,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "B10",
         "reaching the throne starts no election",
         TT,
-        "if f + 1 == rules._derived.top:",
-        "if f + 1 == rules._derived.top + 1:",
+        "    if f == top:",
+        "    if f == top + 1:",
     ),
     M(
         "throne.leftovers_floor_two",

@@ -24,6 +24,7 @@ from castlerules.ascent.rules import (
     Tables,
     card_id,
 )
+from castlerules.core.builder import builder
 from castlerules.core.errors import ArgumentError
 from castlerules.core.protocol import require
 
@@ -125,58 +126,12 @@ class State:
         return len(self.columns)
 
 
-class _Unfrozen:
-    """A builder with the memory layout of :class:`State` (the same slots, in order).
-
-    Calling it sets the fields with plain attribute stores and then turns the
-    object into a :class:`State` (``__class__`` assignment between classes of
-    the same layout): the result is a genuine frozen State, equal to
-    ``State(*fields)``, built in a third of the time attrs' frozen
-    ``__init__`` takes (which must go through ``object.__setattr__`` for each
-    field).  Playing a move builds one state, so this is the engine's hot path;
-    ``State`` has no validators or converters that this would skip, and
-    ``tests/ascent/test_api.py`` checks that both constructions agree.
-    """
-
-    __slots__ = State.__slots__
-    rules: Rules
-    columns: tuple[Column, ...]
-    flipped: tuple[int, ...]
-    removed_cards: tuple[tuple[int, ...], ...]
-    actor: int
-    step: tuple[int, int, int] | None
-    occupied: tuple[int, ...]
-    moves: tuple[Move, ...]
-    tables: Tables
-
-    def __init__(
-        self,
-        rules: Rules,
-        columns: tuple[Column, ...],
-        flipped: tuple[int, ...],
-        removed_cards: tuple[tuple[int, ...], ...],
-        actor: int,
-        step: tuple[int, int, int] | None,
-        occupied: tuple[int, ...],
-        moves: tuple[Move, ...],
-        tables: Tables,
-    ) -> None:
-        self.rules = rules
-        self.columns = columns
-        self.flipped = flipped
-        self.removed_cards = removed_cards
-        self.actor = actor
-        self.step = step
-        self.occupied = occupied
-        self.moves = moves
-        self.tables = tables
-        self.__class__ = State  # type: ignore[assignment]
-
-
 if TYPE_CHECKING:  # the type checker checks calls against State's own signature
     build_state = State
 else:
-    build_state = _Unfrozen
+    # Generated from attrs.fields(State) (castlerules.core.builder): the same
+    # frozen State, built with plain slot stores; it cannot drift from State.
+    build_state = builder(State)
 """``build_state(*fields)`` is ``State(*fields)``, faster (the engine's constructor)."""
 
 

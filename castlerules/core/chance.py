@@ -187,6 +187,36 @@ class Rng:
             out[i], out[i + j] = out[i + j], out[i]
         return tuple(out[:k]), _at(state)
 
+    def sample_mask(self, n: int, k: int) -> tuple[int, Rng]:
+        """``sample(range(n), k)`` as a bit mask (bit i: i was drawn): the same draws.
+
+        >>> rng = Rng.from_seed(3)
+        >>> picked, after = rng.sample(range(13), 6)
+        >>> rng.sample_mask(13, 6) == (sum(1 << i for i in picked), after)
+        True
+        """
+        if not 0 <= k <= n:
+            raise ValueError(f"sample() needs 0 <= k <= {n}, not {k}")
+        out = list(range(n))
+        state = self.state
+        mask = 0
+        for i in range(k):
+            size = n - i
+            # _draw(state, size), inlined (the deals of every new game); the same numbers.
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < (_LIMITS[size] if size < 256 else _TWO64 - _TWO64 % size):
+                j = i + z % size
+            else:
+                j, state = _draw(state, size)  # rejected (odds below n / 2**64): draw again
+                j += i
+            picked = out[j]
+            out[j] = out[i]
+            mask |= 1 << picked
+        return mask, _at(state)
+
     def die(self, faces: int = 6) -> tuple[int, Rng]:
         """A roll of a die with ``faces`` faces: 1..faces."""
         value, rng = self.below(faces)

@@ -117,6 +117,7 @@ class _Derived:
         "cap_above",
         "climbs",
         "index",
+        "letter_sets",
         "letters",
         "max_points",
         "members",
@@ -150,6 +151,8 @@ class _Derived:
         self.points_or_0: tuple[int, ...] = (*self.points, 0)
         # Memo of members(): the characters of an objective mask.
         self.members: dict[int, tuple[int, ...]] = {}
+        # Memo of letter_set(): the letters of an objective mask, as a frozenset.
+        self.letter_sets: dict[int, frozenset[str]] = {}
         self.place_ok: tuple[bool, ...] = tuple(f in rules.placement_floors for f in range(8))
         self.place_floors: tuple[int, ...] = rules.placement_floors
         floors = rules.placement_floors
@@ -176,6 +179,13 @@ def members(table: _Derived, mask: int) -> tuple[int, ...]:
     """The characters (indexes) whose bits are set in ``mask``, kept in ``table.members``."""
     found = tuple(i for i in range(table.n) if mask >> i & 1)
     table.members[mask] = found
+    return found
+
+
+def letter_set(table: _Derived, mask: int) -> frozenset[str]:
+    """The letters whose bits are set in ``mask``, kept in ``table.letter_sets``."""
+    found = frozenset(ch for i, ch in enumerate(table.letters) if mask >> i & 1)
+    table.letter_sets[mask] = found
     return found
 
 

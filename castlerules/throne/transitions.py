@@ -32,6 +32,7 @@ from castlerules.throne.rules import (
     derived,
     floor_label,
     floors_text,
+    letter_set,
     members,
     place_rows,
     room_of,
@@ -46,6 +47,7 @@ from castlerules.throne.state import (
     UNPLACED,
     Observation,
     State,
+    build_observation,
     build_state,
 )
 
@@ -53,8 +55,6 @@ from castlerules.throne.state import (
 # Setting up
 
 _DEFAULT_RULES = Rules()
-_BITS: tuple[int, ...] = tuple(1 << i for i in range(26))
-"""``_BITS[i]``: the bit of character ``i`` in an objective mask."""
 
 
 def new_game(
@@ -98,7 +98,7 @@ def new_game(
 def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], ...]:
     """Every round's objectives dealt from ``seed``, as bit masks per round per seat (B4)."""
     rng = Rng.from_seed(seed, "throne/objectives")
-    everyone = range(rules.characters)
+    characters, size = rules.characters, rules.objective_size
     out: list[tuple[int, ...]] = []
     for _ in range(rules.rounds):
         masks: list[int] = []
@@ -107,9 +107,9 @@ def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, .
             masks = [letters_mask(rules, card) for card in cards[:players]]
         else:
             while len(masks) < players:
-                picked, rng = rng.sample(everyone, rules.objective_size)
-                mask = sum(map(_BITS.__getitem__, picked))  # bit i: character i
-                if mask not in masks:
+                # rng.sample(range(characters), size) as a mask (bit i: character i).
+                mask, rng = rng.sample_mask(characters, size)
+                if mask not in masks:  # B4: a deck has no two identical cards
                     masks.append(mask)
         out.append(tuple(masks))
     return tuple(out)
@@ -262,9 +262,48 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):  # inlined require(): apply is the hot path
         require(state, State, "state")
+    phase_code = state.phase
     if seat is not None:
         _seat(state, seat)
-    phase_code = state.phase
+        if phase_code != OVER and seat != state.turn:
+            _check_move(move)
+            _out_of_turn(state, seat)
+    # The legal moves first, the most frequent first (Climb, Vote, Place); an
+    # illegal one falls through to _refuse, which says why (B3 once over).
+    kind = type(move)
+    if kind is Climb:
+        if phase_code == MOVEMENT:
+            table = state.rules._derived
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            if i is not None:
+                f = state.floors[i]
+                # B8 (B7): the floor above must have room; B9: only upwards.
+                if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
+                    return _climb(state, i, f, table.top)
+    elif kind is Vote:
+        # B11: Yes always; No only with a No card left.
+        if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
+            return _vote(state, move.yes)  # type: ignore[union-attr]
+    elif kind is Place:
+        if phase_code == PLACEMENT:
+            table = state.rules._derived
+            i = table.index.get(move.character)  # type: ignore[union-attr]
+            f = move.floor  # type: ignore[union-attr]
+            # B6: an unplaced character, on a placement floor; B7: with room.
+            if (
+                i is not None
+                and state.floors[i] == UNPLACED
+                and 0 < f < len(table.place_ok)
+                and table.place_ok[f]
+                and state.counts[f] < table.cap[f]
+            ):
+                return _place(state, i, f)
+    elif kind is Pass:
+        if phase_code == MOVEMENT and state.rules._derived.with_pass:
+            return _pass(state)
+    elif phase_code != OVER and isinstance(move, Place | Climb | Vote | Pass):
+        # An instance of a subclass of a move class: judge it as the move it is.
+        return apply(state, _plain(move), seat=seat)
     if phase_code == OVER:
         _check_move(move)
         # B3: the game has three rounds (option rounds); nothing follows the last scoring.
@@ -273,44 +312,6 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             f"so {_show(move)} cannot be played",
             "B3",
         )
-    if seat is not None and seat != state.turn:
-        _check_move(move)
-        _out_of_turn(state, seat)
-    kind = type(move)
-    if kind is Vote:  # the most frequent move after Climb, and it needs no table
-        # B11: Yes always; No only with a No card left.
-        if phase_code == ELECTION and (move.yes or state.no_cards[state.turn] > 0):  # type: ignore[union-attr]
-            return _vote(state, move.yes)  # type: ignore[union-attr]
-    else:
-        table = state.rules._derived
-        if kind is Climb:
-            if phase_code == MOVEMENT:
-                i = table.index.get(move.character)  # type: ignore[union-attr]
-                if i is not None:
-                    f = state.floors[i]
-                    # B8 (B7): the floor above must have room; B9: only upwards.
-                    if 0 < f < table.top and state.counts[f + 1] < table.cap[f + 1]:
-                        return _climb(state, i, f)
-        elif kind is Place:
-            if phase_code == PLACEMENT:
-                i = table.index.get(move.character)  # type: ignore[union-attr]
-                f = move.floor  # type: ignore[union-attr]
-                # B6: an unplaced character, on a placement floor; B7: with room.
-                if (
-                    i is not None
-                    and state.floors[i] == UNPLACED
-                    and 0 < f < len(table.place_ok)
-                    and table.place_ok[f]
-                    and state.counts[f] < table.cap[f]
-                ):
-                    return _place(state, i, f)
-        elif kind is Pass and phase_code == MOVEMENT and table.with_pass:
-            return _pass(state)
-        elif isinstance(move, Place | Climb | Vote | Pass):
-            # An instance of a subclass of a move class: judge it as the move it is.
-            plain = _plain(move)
-            if type(plain) is not kind:
-                return apply(state, plain, seat=seat)
     _refuse(state, move)
     raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
 
@@ -334,7 +335,7 @@ def _play(state: State, move: Move) -> State:
     table = state.rules._derived
     if kind is Climb:
         i = table.index[move.character]  # type: ignore[union-attr]
-        return _climb(state, i, state.floors[i])
+        return _climb(state, i, state.floors[i], table.top)
     if kind is Place:
         return _place(state, table.index[move.character], move.floor)  # type: ignore[union-attr]
     if kind is Vote:
@@ -342,17 +343,17 @@ def _play(state: State, move: Move) -> State:
     return _pass(state)
 
 
-def _climb(state: State, i: int, f: int) -> State:
+def _climb(state: State, i: int, f: int, top: int) -> State:
+    """Character ``i`` climbs from floor ``f`` (checked by the caller, B8); ``top``: the throne."""
     floors = list(state.floors)
-    floors[i] = f + 1
+    floors[i] = f = f + 1
     counts = list(state.counts)
-    counts[f] -= 1
-    counts[f + 1] += 1
-    rules = state.rules
-    if f + 1 == rules._derived.top:
+    counts[f - 1] -= 1
+    counts[f] += 1
+    if f == top:
         # B10: reaching the throne triggers the election; the mover votes first (B11).
         return build_state(
-            rules,
+            state.rules,
             state.players,
             state.round,
             ELECTION,
@@ -370,7 +371,7 @@ def _climb(state: State, i: int, f: int) -> State:
     if turn == state.players:
         turn = 0
     return build_state(
-        rules,
+        state.rules,
         state.players,
         state.round,
         MOVEMENT,
@@ -457,7 +458,11 @@ def _vote(state: State, yes: bool) -> State:
         return _end_round(state, state.floors, state.counts, state.no_cards, candidate)
     # B13: at least one No: the candidate is eliminated and play resumes;
     # B11: each No voter discards a No card.
-    no_cards = tuple(n - 1 if v == 0 else n for n, v in zip(state.no_cards, votes, strict=True))
+    no_cards_left = list(state.no_cards)
+    for voter, v in enumerate(votes):
+        if not v:
+            no_cards_left[voter] -= 1
+    no_cards = tuple(no_cards_left)
     floors = list(state.floors)
     floors[candidate] = ELIMINATED
     counts = list(state.counts)
@@ -851,15 +856,21 @@ def objective(state: State, seat: int) -> frozenset[str]:
     """
     me = _seat(state, seat)
     mask = state.objectives[state.round - 1][me]
-    return frozenset(mask_letters(state.rules, mask))
+    table = state.rules._derived
+    return table.letter_sets.get(mask) or letter_set(table, mask)
 
 
 def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str], ...]:
     """Every seat's objective in round ``round_number`` (full information)."""
     number = _round_number(state, round_number)
-    return tuple(
-        frozenset(mask_letters(state.rules, mask)) for mask in state.objectives[number - 1]
-    )
+    return _letter_sets(state.rules, state.objectives[number - 1])
+
+
+def _letter_sets(rules: Rules, masks: tuple[int, ...]) -> tuple[frozenset[str], ...]:
+    """The objectives ``masks`` as sets of letters (memoised per mask in the rules' tables)."""
+    table = rules._derived
+    known = table.letter_sets
+    return tuple([known.get(mask) or letter_set(table, mask) for mask in masks])
 
 
 def _round_number(state: State, round_number: object) -> int:
@@ -901,33 +912,45 @@ def observation(state: State, seat: int) -> Observation:
     """What ``seat`` may know: everything but hidden objectives, votes and counts (B4, B11)."""
     me = _seat(state, seat)
     rules = state.rules
-    public = rules.no_cards_public
+    table = rules._derived
+    known = table.letter_sets
     finished = len(state.results)
-    if state.phase == ELECTION:
-        voted = tuple(v >= 0 for v in state.votes)
+    players = state.players
+    phase_code = state.phase
+    if phase_code == ELECTION:
+        # B11: the votes are cast face down: whether each seat has voted, and this seat's vote.
+        voted = tuple([v >= 0 for v in state.votes])
         mine = state.votes[me]
         vote = None if mine < 0 else mine == 1
     else:
-        voted = (False,) * state.players
+        voted = (False,) * players
         vote = None
-    return Observation(
-        seat=me,
-        rules=rules,
-        players=state.players,
-        round=state.round,
-        phase=PHASES[state.phase],
-        turn=current_player(state),
-        floors=state.floors,
-        no_cards=tuple(
-            n if public or other == me else None for other, n in enumerate(state.no_cards)
-        ),
-        objective=objective(state, me),
-        voted=voted,
-        vote=vote,
-        passes=state.passes,
-        revealed=tuple(objectives_of_round(state, r) for r in range(1, finished + 1)),
-        round_scores=state.results,
-        kings=tuple(king(state, r) for r in range(1, finished + 1)),
+    if rules.no_cards_public:
+        no_cards: tuple[int | None, ...] = state.no_cards
+    else:  # B11: the other seats' No cards are hidden unless the option makes them public
+        hidden: list[int | None] = [None] * players
+        hidden[me] = state.no_cards[me]
+        no_cards = tuple(hidden)
+    # B4: this seat's objective of the current round; B14: every objective of a scored round.
+    mask = state.objectives[state.round - 1][me]
+    letters = table.letters
+    return build_observation(
+        me,
+        rules,
+        players,
+        state.round,
+        PHASES[phase_code],
+        None if phase_code == OVER else state.turn,
+        state.floors,
+        no_cards,
+        known.get(mask) or letter_set(table, mask),
+        voted,
+        vote,
+        state.passes,
+        tuple([_letter_sets(rules, deal) for deal in state.objectives[:finished]]),
+        state.results,
+        tuple([None if k < 0 else letters[k] for k in state.kings[:finished]])
+        + (None,) * (finished - len(state.kings)),  # (a round without its king: None)
     )
 
 

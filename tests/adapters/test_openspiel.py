@@ -133,6 +133,39 @@ def test_legal_actions_are_the_engine_moves() -> None:
     assert kinds == {"Place", "Climb", "Vote", "Pass"}
 
 
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (openspiel.THRONE, {"players": 3}),
+        (openspiel.THRONE, {"players": 5, "preset": "ORIGINAL", "allow_pass": True}),
+        (openspiel.ASCENT, {"players": 3}),
+    ],
+)
+def test_python_answers_are_pyspiels_and_legal_actions_ascend(
+    name: str, params: dict[str, Any]
+) -> None:
+    """legal_actions and is_chance_node, answered in Python for speed, give what
+    pyspiel's C++ methods give (which call _legal_actions and current_player), for
+    every seat; the actions are in increasing order (Throne's without a sort)."""
+    game = pyspiel.load_game(name, params)
+    rng = np.random.RandomState(3)
+    checked = 0
+    for _game_index in range(2):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            actions = state.legal_actions()
+            assert actions == list(pyspiel.State.legal_actions(state))
+            assert actions == sorted(set(actions))
+            for seat in range(game.num_players()):
+                assert state.legal_actions(seat) == list(pyspiel.State.legal_actions(state, seat))
+            checked += 1
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(actions)))
+    assert checked > 100
+
+
 def test_chance_nodes_deal_each_round_and_roll_the_die() -> None:
     """B4: one chance node per seat and round, uniform over the cards not dealt yet;
     A18: the die designates the first seat, each with probability 1/n."""

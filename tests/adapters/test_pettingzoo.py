@@ -183,3 +183,43 @@ def test_the_readme_examples_run() -> None:
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_observations_are_computed_when_read_from_their_own_step(monkeypatch: Any) -> None:
+    """observe() returns a LazyObservation: nothing is encoded until an entry is read,
+    and an entry read after later steps is the one of its own step (states are
+    immutable); every way of reading it (items, dict(), ==, copy, pickle) computes."""
+    import copy
+    import pickle
+
+    from castlerules.pettingzoo import CastleEnv, LazyObservation
+
+    env = throne_env(3)
+    env.reset(seed=9)
+    made: list[str] = []
+    vector, mask = CastleEnv._vector, CastleEnv._mask
+    monkeypatch.setattr(CastleEnv, "_vector", lambda s, *a: made.append("v") or vector(s, *a))
+    monkeypatch.setattr(CastleEnv, "_mask", lambda s, *a: made.append("m") or mask(s, *a))
+    agent = env.agent_selection
+    early = env.observe(agent)
+    assert isinstance(early, LazyObservation) and isinstance(early, dict)
+    assert set(early) == {"observation", "action_mask"} and made == []
+    state = env.engine
+    legal = early["action_mask"].nonzero()[0].tolist()
+    assert made == ["m"]
+    env.step(legal[0])
+    env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
+    expected = np.zeros(throne_tensor_size(env.rules, 3), np.float32)
+    throne_tensor(throne.observation(state, env.possible_agents.index(agent)), expected)
+    assert np.array_equal(early["observation"], expected)
+    assert [env.table.move(a) for a in legal] == list(throne.legal_moves(state))
+    for late in (env.observe(agent), env.observe(env.agent_selection)):
+        plain = dict(late)
+        assert set(plain) == {"observation", "action_mask"}
+        assert all(isinstance(v, np.ndarray) for v in plain.values())
+        for other in (late.copy(), copy.deepcopy(late), pickle.loads(pickle.dumps(late))):
+            assert type(other) is dict and other.keys() == plain.keys()
+            assert all(np.array_equal(other[k], plain[k]) for k in plain)
+        assert [k for k, _v in late.items()] == list(plain)
+        assert late.get("observation") is plain["observation"] and late.get("x", 7) == 7
+        assert "array" in repr(late)

@@ -120,3 +120,15 @@ def test_every_draw_is_the_reference_splitmix_draw(n: int) -> None:
         j, state = _reference_below(state, 13 - i)
         out[i], out[i + j] = out[i + j], out[i]
     assert (picked, end) == (tuple(out[:6]), Rng(state))
+
+
+def test_sample_mask_is_the_mask_of_sample_with_the_same_draws() -> None:
+    """Rng.sample_mask (Throne's deal of objectives) draws exactly as sample(range(n), k)."""
+    for seed in range(40):
+        rng = Rng.from_seed(seed, "mask")
+        for n, k in ((13, 6), (13, 0), (13, 13), (1, 1), (26, 5), (300, 7)):
+            picked, after = rng.sample(range(n), k)
+            assert rng.sample_mask(n, k) == (sum(1 << i for i in picked), after)
+            rng = after
+    with pytest.raises(ValueError):
+        Rng.from_seed(1).sample_mask(3, 4)

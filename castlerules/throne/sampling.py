@@ -1,0 +1,119 @@
+"""Positions drawn from what one seat knows: the determinization of the search bots.
+
+A seat of Throne does not see the other seats' objectives of the current
+round, their face-down votes (B11) or, unless ``no_cards_public``, their No
+counts.  :func:`determinize` draws a full position from an
+:class:`~castlerules.throne.Observation` alone, so a bot that searches the
+drawn positions can never read a hidden fact.  The montecarlo bot
+(:mod:`castlerules.bots`) and the mcts bot (through
+:func:`castlerules.openspiel.determinize`) both use it.
+
+>>> from castlerules import throne
+>>> from castlerules.core import Rng
+>>> state = throne.new_game(players=4, seed=3)
+>>> sample, _ = determinize(throne.observation(state, 2), Rng.from_seed(0))
+>>> throne.observation(sample, 2) == throne.observation(state, 2)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from castlerules.core.chance import Rng
+from castlerules.throne.state import PHASES, Observation, State
+
+
+def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tuple[State, Rng]:
+    """A state drawn from ``obs`` (what one seat knows) alone, and the next generator.
+
+    The seat's view is kept as it is (``observation(result, obs.seat) == obs``);
+    what it cannot see is drawn uniformly, in this order: the hidden No counts
+    (0 to the round's allowance, B11), the other seats' objectives of the
+    current round (distinct cards, none equal to the seat's own, B4), with
+    ``deal_future`` every later round's objectives (distinct cards, B4;
+    otherwise those rounds are left undealt, every mask 0, for OpenSpiel's
+    chance nodes), and the other seats' face-down votes in the current
+    election (No only with a No card left, B11).
+    """
+    rules, players, seat = obs.rules, obs.players, obs.seat
+    index = rules._derived.index
+
+    def mask(card: frozenset[str]) -> int:
+        return sum(1 << index[ch] for ch in card)
+
+    def deal(taken: set[int], seats: Sequence[int], rng: Rng) -> tuple[dict[int, int], Rng]:
+        # B4: a deck holds no two identical cards; each draw is uniform among the others.
+        out: dict[int, int] = {}
+        for other in seats:
+            while True:
+                if rules.objective_deck is not None:
+                    card, rng = rng.choice(rules.objective_deck)
+                    drawn = sum(1 << index[ch] for ch in card)
+                else:
+                    picked, rng = rng.sample(range(rules.characters), rules.objective_size)
+                    drawn = sum(1 << i for i in picked)
+                if drawn not in taken:
+                    break
+            taken.add(drawn)
+            out[other] = drawn
+        return out, rng
+
+    allowance = rules.no_cards_for(players)
+    counts_no: list[int] = []
+    for known in obs.no_cards:
+        if known is None:  # B11: another seat's No count, hidden unless no_cards_public
+            drawn_count, rng = rng.below(allowance + 1)
+            counts_no.append(drawn_count)
+        else:
+            counts_no.append(known)
+    objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
+    if len(objectives) < obs.round:
+        mine = mask(obs.objective)
+        current = [0] * players
+        current[seat] = mine
+        drawn_others, rng = deal({mine}, [q for q in range(players) if q != seat], rng)
+        for other, card in drawn_others.items():
+            current[other] = card
+        objectives.append(tuple(current))
+    while len(objectives) < rules.rounds:
+        if deal_future:
+            dealt, rng = deal(set(), range(players), rng)
+            objectives.append(tuple(dealt[q] for q in range(players)))
+        else:
+            objectives.append((0,) * players)
+    votes: tuple[int, ...] = ()
+    if obs.phase == "election":
+        drawn_votes = []
+        for other, voted in enumerate(obs.voted):
+            if not voted:
+                drawn_votes.append(-1)
+            elif other == seat:
+                drawn_votes.append(1 if obs.vote else 0)
+            elif counts_no[other] == 0:
+                drawn_votes.append(1)  # B11: without a No card, only Yes
+            else:
+                yes, rng = rng.below(2)
+                drawn_votes.append(yes)
+        votes = tuple(drawn_votes)
+    counts = [0] * (rules.floors + 1)
+    for floor in obs.floors:
+        if floor >= 0:
+            counts[floor] += 1
+    letters = rules._derived.letters
+    state = State(
+        rules,
+        players,
+        obs.round,
+        PHASES.index(obs.phase),
+        -1 if obs.turn is None else obs.turn,
+        obs.floors,
+        tuple(counts),
+        tuple(counts_no),
+        votes,
+        obs.passes,
+        tuple(objectives),
+        obs.round_scores,
+        tuple(-1 if k is None else letters.index(k) for k in obs.kings),
+    )
+    return state, rng

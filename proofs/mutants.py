@@ -1,67 +1,91 @@
 """``python -m proofs.mutants``: what would catch a wrong rule?  A mutation score.
 
 Every mutation of :data:`proofs.mutation_list.MUTATIONS` is applied, one at a
-time, to a temporary copy of the repository, and four layers are run on it
-(only the tests that matter to the mutated module):
+time, to a copy of the repository (one copy per parallel worker, restored after
+each mutation), and up to four layers are run on it:
 
 ``unit``
     the game's unit tests (``tests/<game>``, the stateful machine and the
-    notation tests aside);
+    notation tests aside; about 5 s);
 ``stateful``
     the game's Hypothesis state machine (``tests/throne/test_stateful.py``,
     ``tests/ascent/test_machine.py``);
 ``equivalence``
-    the bridge tests and, for Throne, the exhaustive small-scope equivalence
-    (``tests/proofs/test_<game>_bridge.py``, ``tests/proofs/test_equivalence.py``);
+    the boundary-driven bridge (``tests/proofs/test_boundaries.py``), the
+    exhaustive small-scope equivalence for Throne
+    (``tests/proofs/test_equivalence.py``), then the sampled bridge
+    (``tests/proofs/test_<game>_bridge.py``), in that order;
 ``proofs``
     ``python -m proofs --fast --only ...``: for an engine mutation the jobs that
-    run the engine (premises, witnesses, sensitivity replays); for a rule table,
-    a model or a property, every job of the game.
+    run the engine (premises, witnesses, sensitivity replays); for a rule
+    table, a model or a property, the premises and the induction proofs of the
+    smallest configuration (Throne: SEED, 3 players; Ascent: 2 and 6 players,
+    every option symbolic).
 
-A layer *kills* the mutation when it fails.  By default the layers run in the
-order equivalence, unit, stateful, and stop at the first kill (``not run``
-after it); the proofs run for every table, model and property mutation and
-every mutation that breaks a proved property, and for any mutation the
-pytest layers missed.  ``--all-layers`` runs every layer of every mutation
-(the full matrix; about four times longer).  The model and property mutations
-do not touch the engine: their unit and stateful layers are not run (``-``).
-A weakened property (kind ``property``) is applied together with its partner:
-it is killed when the property no longer catches the partner (the check that
-each proved property catches at least one mutation).
+A layer *kills* the mutation when it fails.  The layers run cheapest likely
+killer first (an engine mutation: unit, stateful, equivalence, proofs; a table
+that breaks a proved property: unit, proofs, stateful, equivalence, since the
+equivalence cannot see a number that engine and model share; a model:
+equivalence, proofs, or proofs first when it breaks a proved property) and stop
+at the first kill (``not run`` after it), except that a mutation that breaks a
+proved property (``breaks``) goes on until the equivalence or the proofs kill
+it: that is the goal of issue 10 for those.  ``--all-layers`` runs every layer
+of every mutation (the full matrix).  A model or property mutation does not
+touch the engine: its unit and stateful layers are not run (``-``).
 
-Options: ``--jobs N`` (mutations run in parallel, default 2), ``--only ID``
-(repeatable, prefix), ``--check`` (only check that every mutation applies
-exactly once), ``--save FILE`` (default ``docs/mutations.json``), ``--docs``
-(regenerate ``docs/mutations.rst`` from the saved JSON, without running).
-The pytest layers use the ``mutants`` Hypothesis profile (6 examples a test,
-derandomized: the same examples every run) and stop at the first failure
-(``-x``): a kill needs one failing test.
+A weakened property (kind ``property``) is checked as the list's "each
+property catches a mutation" check would: the proofs run on its partner alone
+(the strong property must fail there, else the row says ``invalid``) and on the
+partner with the weakening; it is killed when the weakened property holds
+there, i.e. no longer catches its partner.
+
+Baselines: every command that killed something (or showed a partner caught)
+is also run on an unmutated copy; a failing baseline makes the run invalid
+(exit 1).  The pytest layers use the ``mutants`` Hypothesis profile (6 examples
+a test, derandomized, no example database: the same examples every run) and
+stop at the first failure (``-x``): a kill needs one failing test.  A command
+that runs longer than ``--timeout`` seconds is stopped and reported as
+``timeout``, which is not a kill.
+
+Options: ``--jobs N`` (parallel workers, default 2), ``--only ID`` (repeatable,
+prefix), ``--check`` (only check that every mutation applies exactly once),
+``--save FILE`` (default ``docs/mutations.json``), ``--docs`` (regenerate
+``docs/mutations.rst`` from the saved JSON, without running), ``--timeout S``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from proofs.mutation_list import MUTATIONS, NOTES, Mutation
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("unit", "stateful", "equivalence", "proofs")
-TIMEOUT = 1200
-"""Seconds before a layer is stopped: reported as ``timeout``, which is *not* a
-kill (on a loaded machine a layer may just be slow; an endless game would
-show as a timeout too, and is then looked at by hand)."""
+PYTEST = ["-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-x", "-q"]
+"""How every pytest layer starts (one process, no cache, stop at the first failure)."""
+GOAL_LAYERS = ("equivalence", "proofs")
+"""The layers that must kill a mutation that breaks a proved property (issue 10)."""
+TIMEOUT = 600
+"""Default seconds before a command is stopped: reported as ``timeout``, which is
+*not* a kill (on a loaded machine a layer may just be slow; an endless game
+would show as a timeout too, and is then looked at by hand)."""
 
 _IGNORE = shutil.ignore_patterns(
     ".venv",
@@ -77,153 +101,355 @@ _IGNORE = shutil.ignore_patterns(
 )
 
 
-BASELINES = (
-    Mutation("baseline.throne", "-", "no mutation", "castlerules/throne/transitions.py", "", "x"),
-    Mutation("baseline.ascent", "-", "no mutation", "castlerules/ascent/transitions.py", "", "x"),
-)
-"""Run first, with every layer: a layer that fails without a mutation would "kill"
-every mutation, so a failing baseline makes the whole run invalid."""
-
-
 class MutationError(Exception):
     """A mutation's old text is not found exactly once: the list must be updated."""
 
 
+# ------------------------------------------------------------------ the list
 def game_of(m: Mutation) -> str:
     return "throne" if "throne" in m.file else "ascent"
 
 
+def weakened_property(m: Mutation) -> str:
+    """The proved property a ``property`` mutation weakens: ``throne.property.x_weak``
+    weakens ``throne.x``."""
+    parts = m.id.split(".")
+    return f"{parts[0]}.{parts[-1].removesuffix('_weak')}"
+
+
 def check(mutations: Sequence[Mutation] = MUTATIONS, root: Path = ROOT) -> list[str]:
     """The problems of the list: an old text not found exactly once, a duplicate id,
-    an unknown partner, no change.  Empty when every mutation applies."""
+    an unknown partner, a partner that does not break the weakened property, no
+    change.  Empty when every mutation applies."""
     problems = []
     ids = [m.id for m in mutations]
+    by_id = {m.id: m for m in mutations}
     for m in mutations:
         if ids.count(m.id) > 1:
             problems.append(f"{m.id}: duplicate id")
-        if m.old == m.new:
-            problems.append(f"{m.id}: the new text is the old text")
-        if m.partner and m.partner not in ids:
-            problems.append(f"{m.id}: unknown partner {m.partner}")
-        text = (root / m.file).read_text(encoding="utf-8")
-        found = text.count(m.old)
-        if found != 1:
-            problems.append(f"{m.id}: old text found {found} times in {m.file}: {m.old!r:.80}")
+        if m.kind not in ("engine", "table", "model", "property"):
+            problems.append(f"{m.id}: unknown kind {m.kind!r}")
+        if m.kind == "property":
+            partner = by_id.get(m.partner)
+            if partner is None:
+                problems.append(f"{m.id}: unknown partner {m.partner!r}")
+            elif weakened_property(m) not in partner.breaks:
+                problems.append(
+                    f"{m.id}: its partner {m.partner} does not declare that it breaks "
+                    f"{weakened_property(m)}"
+                )
+        elif m.partner:
+            problems.append(f"{m.id}: only a weakened property has a partner")
+        path = root / m.file
+        if not path.exists():
+            problems.append(f"{m.id}: no file {m.file}")
+            continue
+        text = path.read_text(encoding="utf-8")
+        for old, new in m.edits():
+            if old == new:
+                problems.append(f"{m.id}: the new text is the old text")
+            found = text.count(old)
+            if found != 1:
+                problems.append(f"{m.id}: old text found {found} times in {m.file}: {old!r:.80}")
     return problems
 
 
-def apply_to(copy: Path, m: Mutation) -> None:
-    """Apply ``m`` in the copy; :class:`MutationError` if its old text is not there once."""
+def _forget_bytecode(path: Path) -> None:
+    """Remove the cached bytecode of ``path``: a file rewritten twice within the
+    same second with the same size would otherwise import stale."""
+    cache = path.parent / "__pycache__"
+    if cache.is_dir():
+        for pyc in cache.glob(f"{path.stem}.*.pyc"):
+            pyc.unlink(missing_ok=True)
+
+
+def apply_to(copy: Path, m: Mutation) -> str:
+    """Apply ``m`` in the copy; return the file's text before.  :class:`MutationError`
+    if an old text is not there exactly once (the file is then left unchanged)."""
     path = copy / m.file
-    text = path.read_text(encoding="utf-8")
-    if text.count(m.old) != 1:
-        raise MutationError(
-            f"{m.id}: old text found {text.count(m.old)} times in {m.file}: {m.old!r:.80}"
-        )
-    path.write_text(text.replace(m.old, m.new), encoding="utf-8")
+    before = path.read_text(encoding="utf-8")
+    text = before
+    for old, new in m.edits():
+        if text.count(old) != 1:
+            raise MutationError(
+                f"{m.id}: old text found {text.count(old)} times in {m.file}: {old!r:.80}"
+            )
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    _forget_bytecode(path)
+    return before
 
 
-def _tests(m: Mutation) -> dict[str, list[str]]:
+@contextmanager
+def mutated(copy: Path, *mutations: Mutation) -> Iterator[None]:
+    """Apply the mutations in order; restore every file afterwards, whatever happens."""
+    saved: list[tuple[Path, str]] = []
+    try:
+        for m in mutations:
+            saved.append((copy / m.file, apply_to(copy, m)))
+        yield
+    finally:
+        for path, text in reversed(saved):
+            path.write_text(text, encoding="utf-8")
+            _forget_bytecode(path)
+
+
+# ------------------------------------------------------------------ the plan
+def proof_tasks(m: Mutation) -> list[str]:
+    """The ``python -m proofs --only`` tasks of a mutation's proofs layer."""
+    game = game_of(m)
+    if m.kind == "engine":
+        if game == "throne":
+            return ["throne: premises", "throne: witnesses", "throne: sensitivity"]
+        return ["ascent: premises", "ascent: sensitivity"]
+    if game == "throne":
+        return ["throne: premises", "throne: induction SEED 3p"]
+    return ["ascent: premises", "ascent: induction"]
+
+
+def commands(m: Mutation) -> dict[str, list[str]]:
+    """Each layer's command (without the interpreter) for the mutation's game.
+    The same command for every mutation of a game and layer, so that one
+    baseline run serves them all."""
     game = game_of(m)
     stateful = (
         "tests/throne/test_stateful.py" if game == "throne" else "tests/ascent/test_machine.py"
     )
-    equiv = [f"tests/proofs/test_{game}_bridge.py"]
-    if game == "throne":  # the exhaustive check first: it is the faster to fail
-        equiv.insert(0, "tests/proofs/test_equivalence.py")
+    pytest = PYTEST
+    equiv = ["tests/proofs/test_boundaries.py"]
+    if game == "throne":
+        equiv.append("tests/proofs/test_equivalence.py")
+    equiv.append(f"tests/proofs/test_{game}_bridge.py")
+    proofs = ["-m", "proofs", "--fast", "--json", "--jobs", "1"]
+    for task in proof_tasks(m):
+        proofs += ["--only", task]
     return {
         # The notation tests (position and move text) are left out: they test the
-        # notation, not the rules, and take most of the time.
+        # notation, not the rules.
         "unit": [
+            *pytest,
             f"tests/{game}",
             f"--ignore={stateful}",
             f"--ignore=tests/{game}/test_notation.py",
         ],
-        "stateful": [stateful],
-        "equivalence": equiv,
+        "stateful": [*pytest, stateful],
+        "equivalence": [*pytest, *equiv],
+        "proofs": proofs,
     }
 
 
-def _proof_tasks(m: Mutation) -> list[str]:
-    game = game_of(m)
-    if m.file.endswith("transitions.py"):
-        if game == "throne":
-            return ["throne: premises", "throne: witnesses", "throne: sensitivity"]
-        return ["ascent: premises", "ascent: sensitivity"]
-    return [f"{game}:"]
+def layer_order(m: Mutation, all_layers: bool = False) -> list[str]:
+    """The layers of a mutation, cheapest likely killer first."""
+    if m.kind == "property":
+        return ["proofs"]
+    if m.kind == "model":
+        return ["proofs", "equivalence"] if m.breaks and not all_layers else list(LAYERS[2:])
+    if m.kind == "table" and m.breaks and not all_layers:
+        return ["unit", "proofs", "stateful", "equivalence"]
+    return list(LAYERS)
 
 
-def _run(cmd: list[str], cwd: Path) -> tuple[str, str, float]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(cwd)
-    env["HYPOTHESIS_PROFILE"] = "mutants"
-    env.pop("PYTEST_ADDOPTS", None)
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(
-            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return "timeout", "", time.perf_counter() - started
-    seconds = time.perf_counter() - started
-    return ("killed" if done.returncode != 0 else "survived"), done.stdout + done.stderr, seconds
+# ------------------------------------------------------------------ running
+@attrs.frozen
+class Outcome:
+    """What one command did: ``killed`` (it failed), ``survived`` (it passed),
+    ``timeout`` or ``error`` (neither: a runner problem, never a kill)."""
+
+    status: str
+    seconds: float
+    failed: tuple[str, ...] = ()
+    """For the proofs: the properties that failed."""
+    tail: str = ""
+    """The end of the output, for a reader of the JSON."""
 
 
-def _failed_properties(output: str) -> list[str]:
+Execute = Callable[[Sequence[str], Path], Outcome]
+
+
+def _failed_properties(output: str) -> tuple[str, ...] | None:
+    """The failed properties of a ``python -m proofs --json`` report, or None."""
     try:
         start = output.index("{")
         payload = json.loads(output[start : output.rindex("}") + 1])
-    except ValueError:
-        return ["(no report)"]
-    return [r["name"] for r in payload["results"] if not r["ok"]]
+        return tuple(r["name"] for r in payload["results"] if not r["ok"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
-def run_one(m: Mutation, by_id: dict[str, Mutation], first_kill: bool = True) -> dict[str, Any]:
-    """Apply ``m`` (and its partner) in a temporary copy and run its layers."""
+def failing_tests(output: str) -> tuple[str, ...]:
+    """The node ids of pytest's short summary (``-ra``): ``FAILED id - why`` and
+    ``ERROR id``, in order, once each."""
+    out: list[str] = []
+    for line in output.splitlines():
+        for head in ("FAILED ", "ERROR "):
+            if line.startswith(head):
+                node = line[len(head) :].split(" - ", 1)[0].strip()
+                if node and node not in out:
+                    out.append(node)
+    return tuple(out)
+
+
+def kill_command(argv: Sequence[str], out: Outcome) -> list[str]:
+    """The command whose baseline a kill needs: for pytest, only the tests that
+    failed (a baseline of what killed, not of the whole layer); else the command."""
+    if list(argv[: len(PYTEST)]) != PYTEST or not out.failed:
+        return list(argv)
+    return [*PYTEST, *out.failed]
+
+
+def make_executor(timeout: float) -> Execute:
+    """Run a command with this interpreter in a copy (its own ``castlerules`` and
+    ``proofs`` first on the path)."""
+
+    def execute(argv: Sequence[str], cwd: Path) -> Outcome:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(cwd)
+        env["HYPOTHESIS_PROFILE"] = "mutants"
+        env.pop("PYTEST_ADDOPTS", None)
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [sys.executable, *argv],
+                cwd=cwd,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return Outcome("timeout", time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        out = done.stdout + done.stderr
+        tail = out[-600:]
+        if argv[:2] == ["-m", "proofs"]:
+            failed = _failed_properties(done.stdout)
+            if failed is None:  # a crash: the mutation broke the proofs' own code
+                if done.returncode == 0:
+                    return Outcome("error", seconds, tail=tail)
+                return Outcome("killed", seconds, ("(crash)",), tail)
+            return Outcome("killed" if failed else "survived", seconds, failed, tail)
+        # pytest: 1 tests failed, 2 interrupted (a collection error: an import failed);
+        # 3-5 (internal error, usage error, no tests) are the runner's problem.
+        if done.returncode == 0:
+            return Outcome("survived", seconds, tail=tail)
+        if done.returncode in (1, 2):
+            return Outcome("killed", seconds, failing_tests(done.stdout), tail)
+        return Outcome("error", seconds, tail=tail)
+
+    return execute
+
+
+class Memo:
+    """Commands already run, by (mutations applied, command): a partner's proofs are
+    not run twice, and every killing command gets one baseline run.  Thread-safe:
+    a second caller waits for the first."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._done: dict[tuple[tuple[str, ...], tuple[str, ...]], Outcome] = {}
+        self._running: dict[tuple[tuple[str, ...], tuple[str, ...]], threading.Event] = {}
+
+    def run(
+        self, applied: Sequence[str], argv: Sequence[str], compute: Callable[[], Outcome]
+    ) -> Outcome:
+        key = (tuple(applied), tuple(argv))
+        while True:
+            with self._lock:
+                if key in self._done:
+                    return self._done[key]
+                event = self._running.get(key)
+                if event is None:
+                    event = self._running[key] = threading.Event()
+                    break
+            event.wait()
+        try:
+            result = compute()
+            with self._lock:
+                self._done[key] = result
+            return result
+        finally:
+            with self._lock:
+                del self._running[key]
+            event.set()
+
+    def get(self, applied: Sequence[str], argv: Sequence[str]) -> Outcome | None:
+        with self._lock:
+            return self._done.get((tuple(applied), tuple(argv)))
+
+
+def run_one(
+    m: Mutation,
+    by_id: dict[str, Mutation],
+    copy: Path,
+    execute: Execute,
+    *,
+    first_kill: bool = True,
+    memo: Memo | None = None,
+) -> dict[str, Any]:
+    """Apply ``m`` in ``copy`` (restored afterwards) and run its layers; one row."""
+    memo = memo if memo is not None else Memo()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="castlerules-mutant-") as tmp:
-        copy = Path(tmp) / "repo"
-        shutil.copytree(ROOT, copy, ignore=_IGNORE)
-        if m.partner:
-            apply_to(copy, by_id[m.partner])
-        if m not in BASELINES:
-            apply_to(copy, m)
-        py = sys.executable
-        layers: dict[str, str] = dict.fromkeys(LAYERS, "-")
-        seconds: dict[str, float] = {}
-        failed: list[str] = []
-        engine_side = m.kind in ("engine", "table")
-        tests = _tests(m)
-        # The proofs run for a table, model or property mutation, for one that breaks
-        # a proved property, and when every layer is asked for; else only if the
-        # pytest layers all missed it (first_kill).
-        must_prove = m.kind != "engine" or bool(m.breaks) or not first_kill
-        for layer in ("equivalence", "unit", "stateful"):
-            if m.kind == "property" or (not engine_side and layer != "equivalence"):
-                continue
-            if first_kill and any(v.startswith("killed") for v in layers.values()):
+    cmds = commands(m)
+    layers: dict[str, str] = dict.fromkeys(LAYERS, "-")
+    seconds: dict[str, float] = {}
+    failed: tuple[str, ...] = ()
+    partner_failed: list[str] = []
+    kills: list[list[str]] = []  # the commands that killed: each needs a passing baseline
+    tails: dict[str, str] = {}
+
+    def run(applied: Sequence[Mutation], argv: Sequence[str]) -> Outcome:
+        ids = [a.id for a in applied]
+
+        def compute() -> Outcome:
+            with mutated(copy, *applied):
+                return execute(argv, copy)
+
+        return memo.run(ids, argv, compute)
+
+    if m.kind == "property":
+        partner = by_id[m.partner]
+        prop = weakened_property(m)
+        argv = cmds["proofs"]
+        alone = run([partner], argv)
+        seconds["partner alone"] = alone.seconds
+        partner_failed = list(alone.failed)
+        if alone.status in ("timeout", "error"):
+            layers["proofs"] = alone.status
+        elif prop not in alone.failed:
+            layers["proofs"] = "invalid (the property does not catch its partner)"
+        else:
+            kills.append(list(argv))  # the strong property fails: needs a passing baseline
+            weak = run([partner, m], argv)
+            seconds["proofs"] = weak.seconds
+            failed = weak.failed
+            if weak.status in ("timeout", "error"):
+                layers["proofs"] = weak.status
+            elif prop in weak.failed:
+                layers["proofs"] = "survived"
+            else:
+                layers["proofs"] = "killed (catch check)"
+            tails["proofs"] = weak.tail
+    else:
+        killed_any = goal_killed = False
+        for layer in layer_order(m, all_layers=not first_kill):
+            # Up to the first kill; a mutation that breaks a proved property goes on
+            # with the equivalence and the proofs until one of them kills it.
+            done = goal_killed or (killed_any and (not m.breaks or layer not in GOAL_LAYERS))
+            if first_kill and done:
                 layers[layer] = "not run"
                 continue
-            cmd = [py, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-x", "-q"]
-            layers[layer], _out, seconds[layer] = _run([*cmd, *tests[layer]], copy)
-        killed_before = any(v.startswith("killed") for v in layers.values())
-        if must_prove or not killed_before:
-            cmd = [py, "-m", "proofs", "--fast", "--json", "--jobs", "1"]
-            for task in _proof_tasks(m):
-                cmd += ["--only", task]
-            verdict, out, seconds["proofs"] = _run(cmd, copy)
-            failed = _failed_properties(out) if verdict != "timeout" else ["(timeout)"]
-            if m.kind == "property" and verdict == "timeout":
-                layers["proofs"] = "timeout"
-            elif m.kind == "property":
-                # Killed when the weakened property no longer catches its partner.
-                parts = m.id.split(".")
-                weakened = f"{parts[0]}.{parts[2].removesuffix('_weak')}"
-                layers["proofs"] = "survived" if weakened in failed else "killed (catch check)"
-            else:
-                layers["proofs"] = verdict
-        else:
-            layers["proofs"] = "not run"
+            out = run([m], cmds[layer])
+            layers[layer] = out.status
+            seconds[layer] = out.seconds
+            if out.status != "survived":
+                tails[layer] = out.tail
+            if layer == "proofs":
+                failed = out.failed
+            if out.status == "killed":
+                kills.append(kill_command(cmds[layer], out))
+                killed_any = True
+                goal_killed = goal_killed or layer in GOAL_LAYERS
     killed = [name for name, v in layers.items() if v.startswith("killed")]
     return {
         "id": m.id,
@@ -236,9 +462,33 @@ def run_one(m: Mutation, by_id: dict[str, Mutation], first_kill: bool = True) ->
         "partner": m.partner,
         "layers": layers,
         "killed_by": killed,
-        "failed_properties": failed,
+        "failed_properties": list(failed),
+        "partner_failed_properties": partner_failed,
         "seconds": {k: round(v, 1) for k, v in seconds.items()},
         "wall": round(time.perf_counter() - started, 1),
+        "kill_commands": kills,
+        "tails": tails,
+    }
+
+
+def error_row(m: Mutation, message: str) -> dict[str, Any]:
+    """The row of a mutation the runner could not run (never a kill)."""
+    return {
+        "id": m.id,
+        "clause": m.clause,
+        "kind": m.kind,
+        "what": m.what,
+        "file": m.file,
+        "issue": m.issue,
+        "breaks": list(m.breaks),
+        "partner": m.partner,
+        "layers": dict.fromkeys(LAYERS, "error"),
+        "killed_by": [],
+        "failed_properties": [],
+        "seconds": {},
+        "wall": 0.0,
+        "kill_commands": [],
+        "tails": {"error": message},
     }
 
 
@@ -251,14 +501,19 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     survivors = [r["id"] for r in rows if not r["killed_by"]]
     engine = [r for r in rows if r["kind"] in ("engine", "table")]
     proof_or_equiv_missed = [
-        r["id"] for r in rows if r["breaks"] and not set(r["killed_by"]) & {"proofs", "equivalence"}
+        r["id"] for r in rows if r["breaks"] and not set(r["killed_by"]) & set(GOAL_LAYERS)
     ]
     catches: dict[str, list[str]] = {}
     for r in rows:
         if r["kind"] == "property":
+            if r["killed_by"]:  # the strong property caught the partner alone
+                catches.setdefault(weakened_property_name(str(r["id"])), []).append(
+                    str(r["partner"])
+                )
             continue
         for name in r["failed_properties"]:
-            catches.setdefault(name, []).append(str(r["id"]))
+            if not name.startswith("("):
+                catches.setdefault(name, []).append(str(r["id"]))
     return {
         "mutations": len(rows),
         "killed": len(rows) - len(survivors),
@@ -267,10 +522,16 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "engine_mutations": len(engine),
         "engine_survivors": [r["id"] for r in engine if not r["killed_by"]],
         "breaking_a_proved_property_missed_by_proofs_and_equivalence": proof_or_equiv_missed,
-        "property_catches": {k: sorted(v) for k, v in sorted(catches.items())},
+        "property_catches": {k: sorted(set(v)) for k, v in sorted(catches.items())},
     }
 
 
+def weakened_property_name(mutation_id: str) -> str:
+    parts = mutation_id.split(".")
+    return f"{parts[0]}.{parts[-1].removesuffix('_weak')}"
+
+
+# ------------------------------------------------------------------ the run
 def _commit() -> str:
     try:
         out = subprocess.run(
@@ -292,94 +553,63 @@ def _commit() -> str:
     return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def docs_page(payload: dict[str, Any]) -> str:
-    """The docs page "What would catch a wrong rule", from a saved run."""
-    rows = payload["rows"]
-    assert isinstance(rows, list)
-    s = payload["summary"]
-    assert isinstance(s, dict)
-    lines = [
-        ".. This page is generated by ``python -m proofs.mutants --docs`` from",
-        "   docs/mutations.json (the last run); do not edit it by hand.",
-        "",
-        "What would catch a wrong rule",
-        "=============================",
-        "",
-        f"Last run: {payload['date']}, commit ``{payload['commit']}``, "
-        f"{payload['seconds']:.0f} s wall and {payload.get('cpu_seconds', 0):.0f} s of CPU "
-        f"with {payload['jobs']} parallel mutations ({payload['machine']}; layers "
-        f"{payload.get('mode', 'up to the first kill')}).  Baseline without mutation: "
-        + (
-            "every layer passes."
-            if payload.get("valid")
-            else "**FAILED or not run: the run is not valid**."
-        )
-        + (
-            ""
-            if payload.get("complete", True)
-            else f"  **Interrupted: {len(rows)} of {payload['planned']} mutations run** "
-            "(the issue's table first); the others are listed in ``proofs/mutation_list.py``."
-        ),
-        "",
-        "Each row is one deliberate mistake, applied alone to a temporary copy of the "
-        "repository (``python -m proofs.mutants``; the list is ``proofs/mutation_list.py``). "
-        "A layer that fails *kills* it: ``unit`` (the game's unit tests), ``stateful`` "
-        "(its Hypothesis state machine), ``equivalence`` (the bridge tests and the "
-        "exhaustive small-scope equivalence of engine and model), ``proofs`` "
-        "(``python -m proofs --fast`` on the game's jobs).  ``-``: not run (a model or a "
-        "property does not touch the engine's tests).  A weakened property is killed "
-        "when it no longer catches its partner mutation.",
-        "",
-        f"**Score: {s['killed']} of {s['mutations']} mutations killed**; per layer: "
-        + ", ".join(f"{k} {v}" for k, v in s["per_layer"].items())
-        + f".  Engine mutations: {s['engine_mutations']}, survivors: "
-        + (", ".join(s["engine_survivors"]) or "none")
-        + ".  Mutations breaking a proved property that neither the proofs nor the "
-        "equivalence check kill: "
-        + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
-        + ".",
-        "",
-        ".. list-table::",
-        "   :header-rows: 1",
-        "",
-        "   * - mutation",
-        "     - clause",
-        "     - kind",
-        "     - unit",
-        "     - stateful",
-        "     - equivalence",
-        "     - proofs",
-        "     - properties that fail",
-    ]
+def make_copy(base: Path, name: str) -> Path:
+    """A copy of the repository (sources, tests, docs; no venv, caches or git) whose
+    ``castlerules`` and ``proofs`` are the ones a subprocess imports."""
+    copy = base / name
+    shutil.copytree(ROOT, copy, ignore=_IGNORE)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import castlerules, proofs; print(castlerules.__file__)"],
+        cwd=copy,
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    where = probe.stdout.strip()
+    if probe.returncode != 0 or not where.startswith(str(copy)):
+        raise RuntimeError(f"the copy's castlerules is not the one imported ({where!r})")
+    return copy
 
-    def cell(v: str) -> str:
-        return "killed" if v.startswith("killed") else v
 
-    for r in rows:
-        assert isinstance(r, dict)
-        layers = r["layers"]
-        what = str(r["what"]).replace("*", "\\*")
-        lines += [
-            f"   * - ``{r['id']}``: {what}" + (" (issue 10)" if r["issue"] else ""),
-            f"     - {r['clause']}",
-            f"     - {r['kind']}",
-            *(f"     - {cell(str(layers.get(layer, '-')))}" for layer in LAYERS),
-            "     - " + (", ".join(r["failed_properties"]) or "none"),
-        ]
-    notes = [(str(r["id"]), NOTES[str(r["id"])]) for r in rows if str(r["id"]) in NOTES]
-    if notes:
-        lines += ["", "Notes on survivors:", ""]
-        lines += [f"- ``{mid}``: {text}" for mid, text in notes]
-    lines += [
-        "",
-        "Which proved property catches which mutation (a property that appears here "
-        "is not vacuous: it fails when the rules are wrong):",
-        "",
-    ]
-    for name, ids in s["property_catches"].items():
-        lines.append(f"- ``{name}``: {', '.join(ids)}")
-    lines.append("")
-    return "\n".join(lines)
+COST = {"property": 60.0, "model": 45.0, "table": 25.0, "engine": 10.0}
+"""Rough seconds a mutation takes (to start the longest first)."""
+
+
+def likely_baselines(chosen: Sequence[Mutation]) -> dict[tuple[str, ...], float]:
+    """The baseline commands a run is sure to need, with a rough cost: the proofs
+    of the weakened properties (whole commands; a pytest kill's baseline is only
+    known once it has failed: the tests that failed)."""
+    return {tuple(commands(m)["proofs"]): 40.0 for m in chosen if m.kind == "property"}
+
+
+class Pool:
+    """``n`` threads, each with a copy of its own, taking the urgent jobs (the
+    baselines, added as kills come in) before the others (the mutations)."""
+
+    def __init__(self, copies: Sequence[Path]) -> None:
+        self.copies = list(copies)
+        self.urgent: queue.Queue[Callable[[Path], None]] = queue.Queue()
+        self.todo: queue.Queue[Callable[[Path], None]] = queue.Queue()
+
+    def run(self) -> None:
+        def worker(copy: Path) -> None:
+            while True:
+                for q in (self.urgent, self.todo):
+                    try:
+                        job = q.get_nowait()
+                        break
+                    except queue.Empty:
+                        continue
+                else:
+                    return
+                job(copy)
+
+        threads = [threading.Thread(target=worker, args=(c,)) for c in self.copies]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -388,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--docs", action="store_true")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT)
     parser.add_argument(
         "--all-layers", action="store_true", help="run every layer, not only up to the first kill"
     )
@@ -407,24 +638,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         page.write_text(docs_page(saved), encoding="utf-8")
         print(f"wrote {page}")
         return 0
+    # The rows in the list's order; the work longest first (see below).
     chosen = [m for m in MUTATIONS if not args.only or m.id.startswith(tuple(args.only))]
-    # The issue's table first, then the mutations that break a proved property and
-    # the weakened properties: an interrupted run has the most telling part.
-    chosen.sort(key=lambda m: (not m.issue, not (m.breaks or m.partner)))
-    # The baselines last: an interrupted run keeps the mutations' results (and says
-    # that its baseline is missing).
-    chosen = [*chosen, *BASELINES]
     by_id = {m.id: m for m in MUTATIONS}
+    execute = make_executor(args.timeout)
+    memo = Memo()
+    load_before = os.getloadavg()
     started = time.perf_counter()
     cpu0 = os.times()
     rows: dict[str, dict[str, Any]] = {}
+    baselines: dict[tuple[str, ...], dict[str, Any]] = {}
+    lock = threading.Lock()
 
     def save(final: bool) -> dict[str, Any]:
         # Saved after every mutation, so that an interrupted run still shows its part.
         cpu1 = os.times()
-        base = [rows[m.id] for m in BASELINES if m.id in rows]
-        done = [rows[m.id] for m in chosen if m not in BASELINES and m.id in rows]
-        broken = [f"{b['id']}: {b['killed_by']}" for b in base if b["killed_by"]]
+        done = [rows[m.id] for m in chosen if m.id in rows]
+        needed = {tuple(c) for r in done for c in r["kill_commands"]}
+        base = [baselines[c] for c in sorted(baselines)]
+        broken = [b["command"] for b in base if b["status"] != "survived"]
+        missing = sorted(" ".join(c) for c in needed if c not in baselines)
         payload: dict[str, Any] = {
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": _commit(),
@@ -438,38 +671,181 @@ def main(argv: Sequence[str] | None = None) -> int:
             ),
             "jobs": args.jobs,
             "mode": "all layers" if args.all_layers else "up to the first kill",
-            "machine": f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
+            "machine": f"{os.cpu_count()} cores",
+            "load_average": {
+                "start": [round(x, 2) for x in load_before],
+                "end": [round(x, 2) for x in os.getloadavg()],
+            },
             "complete": final,
-            "planned": len(chosen) - len(BASELINES),
+            "planned": len(chosen),
             "baseline": base,
-            "valid": len(base) == len(BASELINES) and not broken,
+            "valid": final and not broken and not missing,
             "rows": done,
             "summary": summary(done),
         }
         Path(args.save).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         return payload
 
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {
-            pool.submit(run_one, m, by_id, not args.all_layers and m not in BASELINES): m
-            for m in chosen
-        }
-        for future in as_completed(futures):
-            row = future.result()
-            rows[str(row["id"])] = row
-            verdict = "+".join(row["killed_by"]) or "SURVIVED"
-            print(
-                f"[{len(rows)}/{len(chosen)}] {row['id']} ... {verdict} {row['wall']} s",
-                flush=True,
-            )
-            save(final=False)
+    with tempfile.TemporaryDirectory(prefix="castlerules-mutants-") as tmp:
+        workers = Pool([make_copy(Path(tmp), f"worker{k}") for k in range(max(1, args.jobs))])
+        claimed: set[tuple[str, ...]] = set()
+
+        def claim(commands: Sequence[Sequence[str]]) -> None:
+            # Under the lock: each new killing command gets its baseline, urgently.
+            for command in map(tuple, commands):
+                if command not in claimed:
+                    claimed.add(command)
+                    workers.urgent.put(functools.partial(baseline, command))
+
+        def baseline(argv: tuple[str, ...], copy: Path) -> None:
+            out = memo.run((), argv, lambda: execute(argv, copy))
+            with lock:
+                baselines[argv] = {
+                    "command": " ".join(argv),
+                    "status": out.status,
+                    "seconds": round(out.seconds, 1),
+                    "tail": out.tail if out.status != "survived" else "",
+                }
+                print(f"[baseline] {' '.join(argv)[-70:]} ... {out.status}", flush=True)
+
+        def mutation(m: Mutation, copy: Path) -> None:
+            try:
+                row = run_one(m, by_id, copy, execute, first_kill=not args.all_layers, memo=memo)
+            except Exception as err:  # a runner problem: shown, never a kill
+                row = error_row(m, f"{type(err).__name__}: {err}")
+            with lock:
+                rows[m.id] = row
+                claim(row["kill_commands"])
+                verdict = "+".join(row["killed_by"]) or "SURVIVED"
+                print(
+                    f"[{len(rows)}/{len(chosen)}] {m.id} ... {verdict} {row['wall']} s",
+                    flush=True,
+                )
+                save(final=False)
+
+        # Longest first, so that the workers finish together (a weakened property
+        # first computes its partner's proofs, which the partner's row then reuses);
+        # the baselines as soon as a kill needs them.
+        with lock:
+            claim(list(likely_baselines(chosen)))
+        for m in sorted(chosen, key=lambda m: -COST[m.kind]):
+            workers.todo.put(functools.partial(mutation, m))
+        workers.run()
+        # A kill that came in after the other worker had stopped.
+        with lock:
+            claim([c for r in rows.values() for c in r["kill_commands"]])
+        workers.run()
     payload = save(final=True)
-    broken = [f"{b['id']}: {b['killed_by']}" for b in payload["baseline"] if b["killed_by"]]
     print(json.dumps(payload["summary"], indent=2))
+    broken = [b["command"] for b in payload["baseline"] if b["status"] != "survived"]
     if broken:
         print(f"INVALID RUN: the unmutated code fails {broken}", file=sys.stderr)
         return 1
     return 0
+
+
+# ------------------------------------------------------------------ the page
+def docs_page(payload: dict[str, Any]) -> str:
+    """The docs page "What would catch a wrong rule", from a saved run."""
+    rows = payload["rows"]
+    assert isinstance(rows, list)
+    s = payload["summary"]
+    assert isinstance(s, dict)
+    load = payload.get("load_average", {})
+    load_text = (
+        f"load average {load['start'][0]:.1f} at the start, {load['end'][0]:.1f} at the end"
+        if load
+        else "load average not recorded"
+    )
+    lines = [
+        ".. This page is generated by ``python -m proofs.mutants --docs`` from",
+        "   docs/mutations.json (the last run); do not edit it by hand.",
+        "",
+        "What would catch a wrong rule",
+        "=============================",
+        "",
+        f"Last run: {payload['date']}, commit ``{payload['commit']}``, "
+        f"{payload['seconds']:.0f} s wall and {payload.get('cpu_seconds', 0):.0f} s of CPU "
+        f"with {payload['jobs']} parallel workers ({payload['machine']}, {load_text}; layers "
+        f"{payload.get('mode', 'up to the first kill')}).  Baselines (every command that "
+        "killed a mutation, run without one): "
+        + (
+            f"all {len(payload['baseline'])} pass."
+            if payload.get("valid")
+            else "**FAILED or not run: the run is not valid**."
+        )
+        + (
+            ""
+            if payload.get("complete", True)
+            else f"  **Interrupted: {len(rows)} of {payload['planned']} mutations run**; "
+            "the others are listed in ``proofs/mutation_list.py``."
+        ),
+        "",
+        "Each row is one deliberate mistake, applied alone to a copy of the "
+        "repository (``python -m proofs.mutants``; the list is ``proofs/mutation_list.py``). "
+        "A layer that fails *kills* it: ``unit`` (the game's unit tests), ``stateful`` "
+        "(its Hypothesis state machine), ``equivalence`` (the boundary bridge, the "
+        "exhaustive small-scope equivalence of engine and model, the sampled bridge), "
+        "``proofs`` (``python -m proofs --fast`` on the game's jobs: the engine replays for "
+        "an engine mutation, the premises and the smallest induction for the others).  "
+        "The layers run cheapest likely killer first and stop at the first kill "
+        "(``not run`` after it); a mutation that breaks a proved property goes on until "
+        "the equivalence or the proofs kill it.  ``-``: not run (a model or a property does "
+        "not touch the engine's tests).  A weakened property is killed when it no longer "
+        "catches its partner mutation, which the strong property catches.",
+        "",
+        f"**Score: {s['killed']} of {s['mutations']} mutations killed**; per layer: "
+        + ", ".join(f"{k} {v}" for k, v in s["per_layer"].items())
+        + f".  Engine and table mutations: {s['engine_mutations']}, survivors: "
+        + (", ".join(s["engine_survivors"]) or "none")
+        + ".  Mutations breaking a proved property that neither the proofs nor the "
+        "equivalence check kill: "
+        + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
+        + ".",
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "",
+        "   * - mutation",
+        "     - clause",
+        "     - kind",
+        "     - unit",
+        "     - stateful",
+        "     - equivalence",
+        "     - proofs",
+        "     - properties that fail",
+        "     - seconds",
+    ]
+
+    def cell(v: str) -> str:
+        return "killed" if v.startswith("killed") else v
+
+    for r in rows:
+        assert isinstance(r, dict)
+        layers = r["layers"]
+        what = str(r["what"]).replace("*", "\\*")
+        lines += [
+            f"   * - ``{r['id']}``: {what}" + (" (issue 10)" if r["issue"] else ""),
+            f"     - {r['clause']}",
+            f"     - {r['kind']}",
+            *(f"     - {cell(str(layers.get(layer, '-')))}" for layer in LAYERS),
+            "     - " + (", ".join(r["failed_properties"]) or "none"),
+            f"     - {r['wall']:.0f}",
+        ]
+    notes = [(m.id, NOTES[m.id]) for m in MUTATIONS if m.id in NOTES]
+    if notes:
+        lines += ["", "Notes:", ""]
+        lines += [f"- ``{mid}``: {text}" for mid, text in notes]
+    lines += [
+        "",
+        "Which proved property catches which mutation (a property that appears here "
+        "is not vacuous: it fails when the rules are wrong):",
+        "",
+    ]
+    for name, ids in s["property_catches"].items():
+        lines.append(f"- ``{name}``: {', '.join(ids)}")
+    lines.append("")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,13 @@ class Mutation:
     """For a weakened property: the mutation the property must still catch."""
     issue: bool = False
     """One of the mutations of issue 10's table."""
+    more: tuple[tuple[str, str], ...] = ()
+    """Further ``(old, new)`` edits of the same file, applied after the first: a
+    mistake that takes more than one line (each old text must occur once)."""
+
+    def edits(self) -> tuple[tuple[str, str], ...]:
+        """Every ``(old, new)`` edit of the mutation, in order."""
+        return ((self.old, self.new), *self.more)
 
 
 TT = "castlerules/throne/transitions.py"
@@ -300,6 +307,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "                s.rnd == 1,\n                s.rnd == 0,"
         "\n                s.phase == PLACE,",
         kind="model",
+        breaks=("throne.invariant",),
         issue=True,
     ),
     M(
@@ -364,22 +372,13 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     # ------------------------------------------------------------- Ascent engine
     M(
-        "ascent.flipped_may_advance",
-        "A8",
-        "a flipped stack may advance",
-        AT,
-        "    live = oc & ~fl  # A8: flipped stacks never move",
-        "    live = oc  # A8: flipped stacks never move",
-        issue=True,
-        breaks=("ascent.flipped",),
-    ),
-    M(
         "ascent.apply_flipped_may_advance",
         "A8",
-        "apply lets a flipped card advance",
+        "a flipped stack may advance (apply's A8 check removed)",
         AT,
         "        if fl >> s & 1:\n            raise IllegalMove(",
         "        if False:\n            raise IllegalMove(",
+        issue=True,
     ),
     M(
         "ascent.removal_lower_half",
@@ -418,11 +417,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "ascent.favour_own_column",
         "A10",
-        "a favour may take from the mover's own column",
+        "a favour may take from the mover's own column (apply's check)",
         AT,
-        "tuple(tuple(q for q in range(n) if q != p) for p in range(n))"
-        " for n in range(PLAYERS.stop)",
-        "tuple(tuple(q for q in range(n)) for p in range(n)) for n in range(PLAYERS.stop)",
+        "        if col_index != p and c in col[d]:\n",
+        "        if c in col[d]:\n",
     ),
     M(
         "ascent.favour_on_top",
@@ -530,6 +528,32 @@ MUTATIONS: tuple[Mutation, ...] = (
         breaks=("ascent.flipped",),
     ),
     M(
+        "ascent.model.flipped_takes_flipped",
+        "A8",
+        "the model lets a flipped stack take a whole flipped stack of its own rank",
+        AM,
+        "                self.takeable(x),  # A8\n",
+        "                any_of([self.takeable(x), all_of([m.tb.flp, m.bx.idx == NONE])]),  # A8\n",
+        kind="model",
+        more=(
+            (
+                'return low <= high if self.p.mutation == "favour_equal_rank" else low < high',
+                "return low <= high",
+            ),
+        ),
+        breaks=("ascent.flipped",),
+    ),
+    M(
+        "ascent.model.top_above_ceiling",
+        "A6",
+        "the model's invariant lets a stack's top stand one square above its ceiling",
+        AM,
+        "implies(all_of([path, u.dep == 0, u.sq > self.arr(u)]), self.excused(u)),",
+        "implies(all_of([path, u.dep == 0, u.sq > self.arr(u) + 1]), self.excused(u)),",
+        kind="model",
+        breaks=("ascent.ceiling",),
+    ),
+    M(
         "ascent.model.ceiling_off_by_one",
         "A6",
         "the model's ceiling off by one",
@@ -548,7 +572,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "implies(c.flp, all_of([after.col == c.col, after.sq == c.sq, after.flp])),",
         "implies(c.flp, all_of([after.sq == c.sq, after.flp])),",
         kind="property",
-        partner="ascent.model.favour_flipped",
+        partner="ascent.model.flipped_takes_flipped",
         issue=True,
     ),
     M(
@@ -558,26 +582,66 @@ MUTATIONS: tuple[Mutation, ...] = (
         AP,
         "above = all_of([c.on_path(), c.sq > m.arr(c)])",
         "above = all_of([c.on_path(), c.sq > m.arr(c) + 1])",
+        more=(
+            (
+                "exposed = all_of([t.on_path(), t.dep == 0, t.sq > m.arr(t)])",
+                "exposed = all_of([t.on_path(), t.dep == 0, t.sq > m.arr(t) + 1])",
+            ),
+        ),
         kind="property",
-        partner="ascent.model.ceiling_off_by_one",
+        partner="ascent.model.top_above_ceiling",
         issue=True,
     ),
 )
 
 
 NOTES: dict[str, str] = {
-    "ascent.flipped_may_advance": (
-        "An equivalent mutant in this engine: a flipped stack stands on its leader's "
-        "arrival square, which is also its ceiling (A6), so the ceiling window leaves it "
-        "no square to go to; the A8 filter in the Advance generator is redundant with A6. "
-        "No test can kill it; ascent.apply_flipped_may_advance (the check in apply) is the "
-        "killable form."
+    "ascent.apply_flipped_may_advance": (
+        'The issue\'s "a flipped stack may advance".  Its first form, the A8 filter of '
+        "the Advance generator dropped (``live = oc``), is an equivalent mutant and is "
+        "no longer in the list: a flipped stack's top stands on its own arrival square, "
+        "which is its ceiling (A6), so the ceiling window already leaves it no square to "
+        "go to (a part landing on flipped cards is flipped with them, and a favour puts "
+        "the taken cards under the top).  The filter is redundant with A6 and no test can "
+        "tell; the check in ``apply`` is the killable form: without it a flipped stack is "
+        "refused under the wrong clause (A6 instead of A8)."
     ),
-    "ascent.property.flipped_weak": (
-        "Its partner (a favour that may take a flipped stack) also unflips the taken "
-        "cards, so the weakened claim (square and flip kept, column not checked) still "
-        "catches it: a partner that moves a flipped card to another column and keeps it "
-        "flipped would be needed to tell the two claims apart."
+    "ascent.favour_own_column": (
+        "Its first form, the favour generator's list of other columns made to include "
+        "the mover's own, is an equivalent mutant: on the favour's row the mover's column "
+        "holds only the stack just moved, whose leader does not rank lower than itself "
+        "(A10), so the generator never offers it.  The check in ``apply`` is the "
+        "killable form: without it a favour naming a card of one's own column is "
+        "refused for its rank, not for its column."
+    ),
+    "throne.eliminated_scores": (
+        "With the seed's points, floor 1 and an eliminated character both score 0, so "
+        "this mistake (an eliminated favourite scores as on floor 1) only shows under a "
+        "``points`` option where floor 1 is worth something; the unit test "
+        "``test_b13_b14_an_eliminated_favourite_scores_nothing_even_where_floor_1_scores`` "
+        "plays that case."
+    ),
+    "throne.duplicate_objectives": (
+        "A careless deal repeats an objective in under 1% of the rounds with 13 "
+        "characters: no sampled game met one.  The unit test "
+        "``test_b4_no_two_seats_share_an_objective_in_a_round`` deals 580 rounds, 60 of "
+        "them with 7 characters (7 possible objectives), where a repeat is near certain."
+    ),
+    "ascent.model.flipped_takes_flipped": (
+        "The partner of ``ascent.property.flipped_weak``: it moves flipped cards to "
+        "another column and keeps them flipped on their square, the one thing the "
+        "weakened claim (square and flip kept, column not checked) does not look at.  "
+        "It needs two edits: a favour may take a flipped stack when the taker is flipped "
+        "too, and an equal rank (two flipped tops on one row have the same rank).  "
+        "``ascent.model.favour_flipped`` unflips the cards it takes, so the weakened "
+        "claim still catches it and it cannot tell the two claims apart."
+    ),
+    "ascent.model.top_above_ceiling": (
+        "The partner of ``ascent.property.ceiling_weak``: a model mistake in the "
+        "invariant (a stack's top may stand one square above its ceiling) that leaves "
+        "the invariant inductive.  A transition that lets a card go above its ceiling "
+        "breaks the invariant itself, and then every property that rests on it fails, "
+        "the weakened one too, so only such a partner can tell the claims apart."
     ),
 }
 """Why a mutation survives, where that is understood (shown on the docs page)."""

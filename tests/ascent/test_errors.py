@@ -152,6 +152,9 @@ def test_a10_a_favour_in_ones_own_column_is_refused(
 ) -> None:
     s = play(position({(1, 1): "T1"}, turn="0"), "L0")
     assert "own column" in refused(s, Favour(card("F0")), "A10")
+    # The stack just moved, on the favour's row, is of one's own column too: refused for
+    # its column, not for its rank.
+    assert "own column" in refused(s, Favour(card("L0")), "A10")
 
 
 def test_a10_a_favour_on_a_start_is_refused(position: Builder, card: CardOf, play: Play) -> None:

@@ -127,6 +127,20 @@ def test_b3_first_player_rotates_each_round() -> None:
         assert current_player(apply(unrotated, Vote(True))) == 0
 
 
+def test_b4_no_two_seats_share_an_objective_in_a_round() -> None:
+    """B4: each seat's objective of a round is its own card: over many deals no two seats
+    get the same six favourites (with seven characters, only seven objectives of six
+    exist, so six seats would share one in most rounds of a careless deal)."""
+    for players in range(3, 7):
+        for seed in range(40):
+            for masks in new_game(players, seed=seed).objectives:
+                assert len(set(masks)) == players == len(masks)
+    few = Rules(characters=7)
+    for seed in range(20):
+        for masks in new_game(6, seed=seed, rules=few).objectives:
+            assert len(set(masks)) == 6 == len(masks)
+
+
 def test_b4_each_round_a_secret_objective_of_six(objectives_3p: list[list[str]]) -> None:
     """B4: every round every player gets six distinct favourites, hidden from the others."""
     s = new_game(5, seed=11)
@@ -305,10 +319,8 @@ def test_b13_a_single_no_eliminates_the_candidate_and_play_resumes(
     assert floor_of(resumed, "M") is None and current_player(resumed) == 2
 
 
-def _round1_election() -> State:
-    """ROUND3's castle as the election of round 1 (M on the throne, E and F eliminated),
-    seat 1 holding GHIJKM."""
-    return from_text(
+def _round1_election_text() -> str:
+    return (
         ROUND3.replace(" 3 3 election", " 3 1 election")
         .replace(" 10,20,30/5,5,5 AB", " - -")
         .replace(
@@ -316,6 +328,12 @@ def _round1_election() -> State:
             "ABCDEF,GHIJKM,ACEKLM/ABCDEF,GHIJKL,ACEGIK/ABCDEF,GHIJKL,ACEGIK",
         )
     )
+
+
+def _round1_election() -> State:
+    """ROUND3's castle as the election of round 1 (M on the throne, E and F eliminated),
+    seat 1 holding GHIJKM."""
+    return from_text(_round1_election_text())
 
 
 def test_b14_round_scoring_by_floor() -> None:
@@ -326,6 +344,20 @@ def test_b14_round_scoring_by_floor() -> None:
     # Seat 0: A-D floor 1 (0), E, F eliminated (0); seat 1: G2 H3 I5 J5 K6 M7.
     assert round_scores(after) == ((0, 1 + 2 + 4 + 4 + 5 + 10, 5 + 5 + 10),)
     assert scores(after) == totals(after) == round_scores(after)[0]
+
+
+def test_b13_b14_an_eliminated_favourite_scores_nothing_even_where_floor_1_scores() -> None:
+    """B13, B14: an eliminated favourite has left the castle and scores 0, also under a
+    ``points`` option where floor 1 is worth something (with the seed's points floor 1
+    and "eliminated" both score 0, and a mix-up of the two would not show)."""
+    rules = "SEED,points=1/2/3/4/5/6/10"
+    s = from_text(_round1_election_text().replace("throne SEED ", f"throne {rules} "))
+    assert s.rules.points_of(1) == 1
+    assert castle_points(s, "EF") == 0  # eliminated (B13)
+    assert castle_points(s, "AB") == 2  # floor 1, worth 1 each here
+    after = apply(s, Vote(True))
+    # Seat 0: A-D floor 1 (1 each), E, F eliminated (0).
+    assert round_scores(after)[0][0] == 4
 
 
 def test_b14_castle_points_are_what_the_round_would_score_now() -> None:

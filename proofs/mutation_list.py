@@ -235,7 +235,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "throne.duplicate_objectives",
         "B4",
         "two seats may get the same objective",
-        TT,
+        "castlerules/throne/sampling.py",
         "                if mask not in masks:",
         "                if True:",
     ),

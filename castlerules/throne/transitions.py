@@ -22,20 +22,23 @@ from collections.abc import Iterable, Sequence
 from itertools import chain, compress
 from operator import lt, not_
 
-from castlerules.core.chance import Rng, check_seed
+from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import (
     Rules,
     _is_int,
-    derived,
     floor_label,
     floors_text,
     letter_set,
     members,
     place_rows,
     room_of,
+)
+from castlerules.throne.sampling import (
+    deal_objectives,
+    read_objectives,
 )
 from castlerules.throne.state import (
     ELECTION,
@@ -93,83 +96,6 @@ def new_game(
     return _round_start(
         rules, count, number=1, no_cards=full, objectives=masks, results=(), kings=()
     )
-
-
-def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], ...]:
-    """Every round's objectives dealt from ``seed``, as bit masks per round per seat (B4)."""
-    rng = Rng.from_seed(seed, "throne/objectives")
-    characters, size = rules.characters, rules.objective_size
-    out: list[tuple[int, ...]] = []
-    for _ in range(rules.rounds):
-        masks: list[int] = []
-        if rules.objective_deck is not None:
-            cards, rng = rng.shuffled(rules.objective_deck)
-            masks = [letters_mask(rules, card) for card in cards[:players]]
-        else:
-            while len(masks) < players:
-                # rng.sample(range(characters), size) as a mask (bit i: character i).
-                mask, rng = rng.sample_mask(characters, size)
-                if mask not in masks:  # B4: a deck has no two identical cards
-                    masks.append(mask)
-        out.append(tuple(masks))
-    return tuple(out)
-
-
-def read_objectives(rules: Rules, players: int, objectives: object) -> tuple[tuple[int, ...], ...]:
-    """Check explicit objectives (one sequence per round, one string per seat); as masks."""
-    letters = rules.letters()
-    shape = (
-        f"objectives must be a sequence of {rules.rounds} rounds, each a sequence of "
-        f"{players} strings of {rules.objective_size} distinct letters from "
-        f"{letters[0]}-{letters[-1]} (one per seat)"
-    )
-    if isinstance(objectives, str | bytes) or not isinstance(objectives, Sequence):
-        raise ArgumentError(f"{shape}, not {objectives!r}")
-    if len(objectives) != rules.rounds:
-        raise ArgumentError(f"{shape}; {len(objectives)} rounds were given")
-    out: list[tuple[int, ...]] = []
-    for number, deal in enumerate(objectives, start=1):
-        if isinstance(deal, str | bytes) or not isinstance(deal, Sequence):
-            raise ArgumentError(f"{shape}; round {number} is {deal!r}")
-        if len(deal) != players:
-            raise ArgumentError(f"{shape}; round {number} has {len(deal)} objectives")
-        masks: list[int] = []
-        for seat, card in enumerate(deal):
-            if (
-                not isinstance(card, str)
-                or len(card) != rules.objective_size
-                or len(set(card)) != len(card)
-                or not set(card) <= set(letters)
-            ):
-                raise ArgumentError(f"{shape}; round {number}, seat {seat} has {card!r}")
-            if (
-                rules.objective_deck is not None
-                and "".join(sorted(card)) not in rules.objective_deck
-            ):
-                raise ArgumentError(
-                    f"objectives must be cards of the objective_deck; round {number}, "
-                    f"seat {seat} has {card!r}"
-                )
-            mask = letters_mask(rules, card)
-            if mask in masks:
-                raise ArgumentError(
-                    f"objectives within a round must differ (a deck has no two identical "
-                    f"cards); round {number} gives {card!r} twice"
-                )
-            masks.append(mask)
-        out.append(tuple(masks))
-    return tuple(out)
-
-
-def letters_mask(rules: Rules, letters: str) -> int:
-    """The bit mask of a string of character letters (bit i: character i)."""
-    index = derived(rules).index
-    return sum(1 << index[ch] for ch in letters)
-
-
-def mask_letters(rules: Rules, mask: int) -> str:
-    """The letters of a bit mask of characters, in alphabetical order."""
-    return "".join(ch for i, ch in enumerate(rules.letters()) if mask >> i & 1)
 
 
 def first_player(rules: Rules, players: int, round_number: int) -> int:

@@ -72,7 +72,7 @@ def test_throne_agrees_with_the_engine(players: int, preset: str) -> None:
         final, steps = play_random(game, seed)
         engine_final = openspiel.engine_state(final)
         letters = [
-            [throne.transitions.mask_letters(game.rules, m) for m in deal]
+            [throne.sampling.mask_letters(game.rules, m) for m in deal]
             for deal in engine_final.objectives
         ]
         state = throne.new_game(players, game.rules, objectives=letters)

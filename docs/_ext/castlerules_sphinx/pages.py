@@ -7,7 +7,9 @@ Sphinx re-reads only what changed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import os
 import re
 from collections.abc import Iterable
@@ -19,6 +21,7 @@ from castlerules.casebook import report as case_report
 from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.core import CLAUSES
 from castlerules_sphinx import rst
+from castlerules_sphinx.api import PUBLIC_MODULES
 from castlerules_sphinx.domain import anchor_of
 from castlerules_sphinx.scan import TestRef
 from castlerules_sphinx.site import GAMES, ProofRow, Site, SiteError, highlight_of
@@ -166,6 +169,19 @@ def position_block(text: str, label: str = "The position in the game's notation"
     return f"{label}:\n\n.. code-block:: text\n\n   {text}\n\n"
 
 
+@functools.cache
+def _shown_sources() -> frozenset[str]:
+    """The source files viewcode highlights: those defining a name of a public ``__all__``."""
+    shown: set[str] = set()
+    for name in PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        for public in getattr(module, "__all__", ()):
+            owner = getattr(getattr(module, public), "__module__", None)
+            if isinstance(owner, str) and owner.startswith("castlerules"):
+                shown.add(owner.replace(".", "/") + ".py")
+    return frozenset(shown)
+
+
 def source_link(path: str, line: int) -> str:
     """A link to a line of the highlighted source (the ``[source]`` pages of viewcode).
 
@@ -173,8 +189,10 @@ def source_link(path: str, line: int) -> str:
     ``_modules/castlerules/throne/transitions.html#L120`` (the anchors of the
     lines are added by :func:`castlerules_sphinx.line_anchors`).
     """
-    if path.endswith("__init__.py"):
-        return str(line)  # a package's __init__ defines nothing viewcode shows
+    if path.endswith("__init__.py") or path not in _shown_sources():
+        # viewcode writes a page only for a module that defines a documented
+        # (public) name; a package's __init__ or an inner module has none.
+        return str(line)
     page = "_modules/" + path.removesuffix(".py") + ".html"
     return f"`{line} <{page}#L{line}>`__"
 

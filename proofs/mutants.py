@@ -844,8 +844,30 @@ def docs_page(payload: dict[str, Any]) -> str:
     ]
     for name, ids in s["property_catches"].items():
         lines.append(f"- ``{name}``: {', '.join(ids)}")
-    lines.append("")
+    lines += ["", *NOT_LISTED, ""]
     return "\n".join(lines)
+
+
+NOT_LISTED = (
+    "The rows of the proof table that are not listed above are not properties that "
+    "a mutation could make fail, and each has its own check that it is not vacuous:",
+    "",
+    "- ``throne.sensitivity.*`` and ``ascent.sensitivity.*`` are expected "
+    "*counterexamples*: each shows that a property fails under another reading, and "
+    "passes only when Z3 finds that counterexample and the engine replays it under "
+    "that reading (an empty model would find none, and the row would fail).",
+    "- ``throne.max_reachable.*`` are *witnesses* (a round score of 33 is reachable): "
+    "each passes only when a game reaching it is found and replayed by the engine; "
+    "``tests/proofs/test_throne_proofs.py::"
+    "test_b14_the_witness_fails_when_the_model_scores_a_floor_wrong`` shows that a "
+    "model scoring floor 5 one point high fails it.",
+    "- ``ascent.premises`` checks on engine games that every Ascent move kind is "
+    "reached, with the model's successor equal to the engine's "
+    "(``tests/proofs/test_vacuity.py``); unlike ``throne.premises`` (caught above by "
+    "``throne.model.no_initial_state``, and by the planted empty initial states of "
+    "that test file), no mutation of the list reaches it yet: a gap, not a proof "
+    "that none can.",
+)
 
 
 if __name__ == "__main__":

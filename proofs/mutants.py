@@ -452,14 +452,7 @@ def run_one(
                 goal_killed = goal_killed or layer in GOAL_LAYERS
     killed = [name for name, v in layers.items() if v.startswith("killed")]
     return {
-        "id": m.id,
-        "clause": m.clause,
-        "kind": m.kind,
-        "what": m.what,
-        "file": m.file,
-        "issue": m.issue,
-        "breaks": list(m.breaks),
-        "partner": m.partner,
+        **_identity(m),
         "layers": layers,
         "killed_by": killed,
         "failed_properties": list(failed),
@@ -471,8 +464,8 @@ def run_one(
     }
 
 
-def error_row(m: Mutation, message: str) -> dict[str, Any]:
-    """The row of a mutation the runner could not run (never a kill)."""
+def _identity(m: Mutation) -> dict[str, Any]:
+    """The fields of a row that say which mutation it is (the declaration's own)."""
     return {
         "id": m.id,
         "clause": m.clause,
@@ -482,6 +475,13 @@ def error_row(m: Mutation, message: str) -> dict[str, Any]:
         "issue": m.issue,
         "breaks": list(m.breaks),
         "partner": m.partner,
+    }
+
+
+def error_row(m: Mutation, message: str) -> dict[str, Any]:
+    """The row of a mutation the runner could not run (never a kill)."""
+    return {
+        **_identity(m),
         "layers": dict.fromkeys(LAYERS, "error"),
         "killed_by": [],
         "failed_properties": [],

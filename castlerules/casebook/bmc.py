@@ -465,8 +465,6 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
     The symbolic condition is built over the model's constants and simplified
     by Z3 to ``True`` or ``False``.
     """
-    import z3
-
     cond = case.bmc
     assert cond is not None
     players = before.players
@@ -500,12 +498,14 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
             made = attrs.evolve(blank, kind=model.p.k(kind), x=named)
             term = cond(AscentStep(model, here, made, aconcrete(model, fields(after))))
         term = as_z3(term)
-    value = z3.simplify(term)
-    if z3.is_true(value):
-        return True
-    if z3.is_false(value):
-        return False
-    raise BmcError(f"case {case.key!r}: the symbolic condition is not decided on a position")
+    from proofs.smt import as_bool
+
+    try:
+        return as_bool(term)
+    except ValueError:
+        raise BmcError(
+            f"case {case.key!r}: the symbolic condition is not decided on a position"
+        ) from None
 
 
 def python_holds(case: Case, before: Any, move: Any, moment: Any) -> bool:

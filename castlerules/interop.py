@@ -33,8 +33,8 @@ from castlerules import ascent, throne
 from castlerules.ascent.rules import CARDS_PER_SET
 from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note
-from castlerules.throne.moves import CLIMBS, NO, PASS, PLACES, YES
 from castlerules.throne.rules import derived
+from castlerules.throne.transitions import legal_codes
 
 NOTES: tuple[Note, ...] = (
     Note(
@@ -116,13 +116,9 @@ class ThroneActions:
         self.rules = rules
         self.players = players
         n = rules.characters
-        floors = rules.placement_floors
-        moves: list[throne.Move] = [PLACES[c][f] for c in range(n) for f in floors]
-        moves += CLIMBS[:n]
-        moves += [YES, NO]
-        if rules.allow_pass:
-            moves.append(PASS)
-        self.moves: tuple[throne.Move, ...] = tuple(moves)
+        # The engine's numbering (rules.Codes), which legal_codes speaks.
+        moves = derived(rules).codes.moves
+        self.moves: tuple[throne.Move, ...] = moves
         self.count = len(moves)
         self._by_id = {id(m): k for k, m in enumerate(moves)}
         self.code_of_id: dict[int, int] = self._by_id
@@ -148,7 +144,7 @@ class ThroneActions:
         # The chance outcomes of a deal after ``d`` cards of the round (each 1 / (total - d)),
         # before removing the dealt ones (see ``outcomes``).
         self._uniform = [
-            [(k, 1.0 / (total - d)) for k in range(total)] for d in range(min(players, total))
+            tuple((k, 1.0 / (total - d)) for k in range(total)) for d in range(min(players, total))
         ]
         letters = rules.letters()
         self.card_names: tuple[str, ...] = tuple(
@@ -167,24 +163,16 @@ class ThroneActions:
     def outcomes(self, dealt: Sequence[int]) -> list[tuple[int, float]]:
         """The next deal's chance outcomes when the cards numbered ``dealt`` are out (B4):
         every other card, each equally likely, in increasing order."""
-        base = self._uniform[len(dealt)]
-        out: list[tuple[int, float]] = []
-        start = 0
-        for k in sorted(dealt):
-            out += base[start:k]
-            start = k + 1
-        out += base[start:]
+        out = list(self._uniform[len(dealt)])
+        for k in sorted(dealt, reverse=True):
+            del out[k]
         return out
 
     def legal(self, state: throne.State) -> list[int]:
-        """The numbers of the legal moves, in increasing order.
-
-        ``legal_moves`` lists them in the order of this numbering (places by
-        character then floor, climbs by character, Yes before No, Pass last),
-        so no sort is needed (``tests/adapters`` checks it on random games).
-        """
-        code = self.code_of_id
-        return [code[id(move)] for move in throne.legal_moves(state)]
+        """The numbers of the legal moves, in increasing order: the engine's own
+        ``legal_codes`` (the rule of ``legal_moves`` read in numbers; ``tests/adapters``
+        checks both agree on random games and every position of the proofs' scopes)."""
+        return list(legal_codes(state))
 
     def max_round_length(self) -> int:
         """The most moves a round can last (the proofs' ranking bound, plus the last move).
@@ -434,10 +422,7 @@ class AscentActions:
 
     def legal(self, state: ascent.State) -> list[int]:
         """The numbers of the legal moves, in increasing order."""
-        code = self.code_of_id
-        codes = [code[id(move)] for move in ascent.legal_moves(state)]
-        codes.sort()
-        return codes
+        return sorted(map(self.code_of_id.__getitem__, map(id, ascent.legal_moves(state))))
 
     def max_game_length(self) -> int:
         """The most moves of a game (proofs: ``ascent.termination``).

@@ -60,9 +60,12 @@ from castlerules.interop import (
     throne_tensor_size,
     throne_view,
 )
+from castlerules.throne.moves import Vote as _VOTE_CLASS
 from castlerules.throne.sampling import determinize as sample_state
 from castlerules.throne.state import ELECTION
 from castlerules.throne.state import OVER as _OVER
+from castlerules.throne.transitions import apply as _throne_apply
+from castlerules.throne.transitions import legal_codes as _throne_legal_codes
 
 __all__ = [
     "ASCENT",
@@ -225,24 +228,19 @@ class ThroneGame(pyspiel.Game):  # type: ignore[misc]
         return ThroneObserver(self, recall)
 
 
-class Shared:
-    """An immutable value held by an OpenSpiel state.
+class Shared(tuple):  # type: ignore[type-arg]
+    """The immutable fields of an OpenSpiel state, as one tuple.
 
-    OpenSpiel clones a Python state by deep-copying its attributes; an
-    immutable engine state need not be copied, so :meth:`__deepcopy__` returns
-    the same object (pickling, for serialization, is the ordinary one).
+    OpenSpiel clones a Python state by deep-copying its attributes; these
+    fields (an engine state, numbers, tuples) are immutable and need not be
+    copied, so :meth:`__deepcopy__` returns the same object (pickling, for
+    serialization, is a tuple's).
     """
 
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    __slots__ = ()
 
     def __deepcopy__(self, memo: Any) -> Shared:
         return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Shared, (self.value,))
 
 
 # Log entries of a Throne game: (kind, seat, value, tag), kept as a linked list
@@ -276,12 +274,12 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
     @property
     def engine(self) -> throne.State:
         """The castlerules state (objectives of rounds not dealt yet: 0)."""
-        engine: throne.State = self._core.value[0]
+        engine: throne.State = self._core[0]
         return engine
 
     def current_player(self) -> int:
         """The seat to act, or CHANCE while a round's objectives are dealt, or TERMINAL."""
-        core = self._core.value
+        core = self._core
         engine = core[0]
         if engine.phase == _OVER:
             return _TERMINAL
@@ -292,7 +290,7 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         table: ThroneActions = self.get_game().table
-        return table.legal(self._core.value[0])
+        return table.legal(self._core[0])
 
     def legal_actions(self, *player: int) -> list[int]:
         """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list).
@@ -300,27 +298,26 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         The C++ method would call back into Python several times (the seat
         to act, the node's kind, ``_legal_actions``); other calls go to it.
         """
-        core = self._core.value
+        core = self._core
         engine = core[0]
         if not player and engine.phase != _OVER and core[2] >= engine.round:
-            table: ThroneActions = self.get_game().table
-            return table.legal(engine)
+            return list(_throne_legal_codes(engine))  # ThroneActions.legal, inlined
         return list(pyspiel.State.legal_actions(self, *player))
 
     def is_chance_node(self) -> bool:
         """Whether a round's objectives are being dealt (pyspiel's, answered in Python)."""
-        engine, _dealt, rounds_dealt, _elections, _log = self._core.value
+        engine, _dealt, rounds_dealt, _elections, _log = self._core
         return bool(rounds_dealt < engine.round and engine.phase != _OVER)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next seat may be dealt, all equally likely (B4)."""
         table: ThroneActions = self.get_game().table
-        return table.outcomes(self._core.value[1])
+        return table.outcomes(self._core[1])
 
     def _apply_action(self, action: int) -> None:
-        game: ThroneGame = self.get_game()
-        engine, dealt, rounds_dealt, elections, log = self._core.value
+        engine, dealt, rounds_dealt, elections, log = self._core
         if rounds_dealt < engine.round:
+            game: ThroneGame = self.get_game()
             seat = len(dealt)
             log = ((_DEAL, seat, action, engine.round), log)
             dealt += (action,)
@@ -332,17 +329,16 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
                 dealt, rounds_dealt = (), number
             self._core = Shared((engine, dealt, rounds_dealt, elections, log))
             return
-        seat = engine.turn
-        move = game.table.moves[action]
-        if move.__class__ is throne.Vote:
-            log = ((_VOTE, seat, action, elections), log)
-            engine = throne.apply(engine, move)
-            if engine.phase != ELECTION:
-                elections += 1
+        move = engine.rules._derived.codes.moves[action]  # the table's numbering (rules.Codes)
+        if move.__class__ is _VOTE_CLASS:
+            after = _throne_apply(engine, move)
+            # An election ends with the last vote (B11): the next votes are another one's.
+            done = elections + 1 if after.phase != ELECTION else elections
+            log = ((_VOTE, engine.turn, action, elections), log)
+            self._core = Shared((after, dealt, rounds_dealt, done, log))
         else:
-            log = ((_MOVE, seat, action, 0), log)
-            engine = throne.apply(engine, move)
-        self._core = Shared((engine, dealt, rounds_dealt, elections, log))
+            log = ((_MOVE, engine.turn, action, 0), log)
+            self._core = Shared((_throne_apply(engine, move), dealt, rounds_dealt, elections, log))
 
     def _action_to_string(self, player: int, action: int) -> str:
         game: ThroneGame = self.get_game()
@@ -352,21 +348,21 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the last round has been scored (B3)."""
-        return bool(self._core.value[0].phase == _OVER)
+        return bool(self._core[0].phase == _OVER)
 
     def returns(self) -> list[float]:
         """The final scores (B14-B16) once the game is over, else zeros."""
-        engine = self._core.value[0]
+        engine = self._core[0]
         if engine.phase != _OVER:
             return [0.0] * engine.players
         return [float(v) for v in throne.scores(engine)]
 
     def __str__(self) -> str:
-        return throne.to_text(self._core.value[0])
+        return throne.to_text(self._core[0])
 
     def next_deal(self) -> tuple[int, int]:
         """At a chance node: the round and the seat of the objective it deals (B4)."""
-        engine, dealt, _rounds_dealt, _elections, _log = self._core.value
+        engine, dealt, _rounds_dealt, _elections, _log = self._core
         return engine.round, len(dealt)
 
     def visible_log(self, seat: int) -> list[tuple[int, int, int]]:
@@ -375,7 +371,7 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         Other seats' objectives are hidden until their round is scored (B14);
         other seats' votes until the election's reveal (B11).
         """
-        engine, _dealt, _rounds_dealt, elections, log = self._core.value
+        engine, _dealt, _rounds_dealt, elections, log = self._core
         finished = len(engine.results)
         open_election = elections if engine.phase == ELECTION else -1
         out = []
@@ -480,17 +476,17 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
     @property
     def engine(self) -> ascent.State:
         """The castlerules state (before the die: seat 0 to act)."""
-        engine: ascent.State = self._core.value[0]
+        engine: ascent.State = self._core[0]
         return engine
 
     @property
     def rolled(self) -> bool:
         """Whether the die has decided the first player (A18)."""
-        return bool(self._core.value[1])
+        return bool(self._core[1])
 
     def current_player(self) -> int:
         """The seat to act, CHANCE for the die, or TERMINAL."""
-        engine, rolled = self._core.value
+        engine, rolled = self._core
         if not rolled:
             return int(pyspiel.PlayerId.CHANCE)
         actor: int = engine.actor
@@ -498,11 +494,11 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         table: AscentActions = self.get_game().table
-        return table.legal(self._core.value[0])
+        return table.legal(self._core[0])
 
     def legal_actions(self, *player: int) -> list[int]:
         """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list)."""
-        engine, rolled = self._core.value
+        engine, rolled = self._core
         if not player and rolled and engine.actor >= 0:
             table: AscentActions = self.get_game().table
             return table.legal(engine)
@@ -510,7 +506,7 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """Whether the die is to be rolled (pyspiel's, answered in Python)."""
-        return not self._core.value[1]
+        return not self._core[1]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The seat the die designates, each equally likely (A18: rerolled above n)."""
@@ -519,7 +515,7 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         game: AscentGame = self.get_game()
-        engine, rolled = self._core.value
+        engine, rolled = self._core
         if not rolled:
             self._core = Shared((game.starts[action], True))
         else:
@@ -533,12 +529,12 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over (A14)."""
-        engine, rolled = self._core.value
+        engine, rolled = self._core
         return bool(rolled and engine.actor < 0)
 
     def returns(self) -> list[float]:
         """The final scores (A15-A17) once the game is over, else zeros."""
-        engine = self._core.value[0]
+        engine = self._core[0]
         if not self.is_terminal():
             return [0.0] * len(engine.columns)
         return [float(v) for v in ascent.scores(engine)]

@@ -5,8 +5,8 @@ Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
 :mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
 ``observation(state, seat)`` alone, so a seat never sees another's objective
-or vote) and ``"action_mask"`` (1 for the legal actions of the seat to act),
-each computed when first read (a :class:`LazyObservation`).
+or vote; computed when first read, a :class:`LazyObservation`) and
+``"action_mask"`` (1 for the legal actions of the seat to act).
 The chance of the game (Throne's objectives, Ascent's die) is dealt from the
 seed of ``reset(seed=...)``, exactly as ``new_game(players, rules, seed)``
 deals it.  The rewards come at the end: each seat's final score (B14-B16,
@@ -50,53 +50,69 @@ from castlerules.interop import (
     seat_names,
     throne_tensor_size,
 )
+from castlerules.throne.transitions import legal_codes
 
 __all__ = ["CastleEnv", "LazyObservation", "ascent_env", "throne_env"]
 
 RENDER_MODES = ("ansi", "svg")
 
-_PENDING = object()
-"""The stored value of an entry of a :class:`LazyObservation` not computed yet."""
-_KEYS = {"observation": _PENDING, "action_mask": _PENDING}
+_KEYS = ("observation", "action_mask")
+"""The keys of an observation, in order."""
+MASK_MEMO = 16384
+"""Most action masks an environment keeps, by their legal moves (then it starts anew)."""
+
+
+def _move_ids(state: ascent.State) -> tuple[int, ...]:
+    return tuple(map(id, state.moves))  # legal_moves(state), the engine's own objects
 
 
 class LazyObservation(dict):  # type: ignore[type-arg]
-    """The observation dict of an agent: each entry is computed when it is first read.
+    """The observation dict of an agent: the ``"action_mask"`` from the start, the
+    ``"observation"`` vector computed when first read.
 
-    An AEC loop asks for an observation at every step (``env.last()``) but
-    often reads only the ``"action_mask"``; the ``"observation"`` vector is
-    then never built.  The dict has its keys from the start and behaves as a
+    An AEC loop asks for an observation at every step (``env.last()``) and
+    reads the mask to choose an action, but often not the vector, which is
+    then never built.  The dict has both keys from the start and behaves as a
     plain dict for every read (``obs[key]``, ``get``, ``values``, ``items``,
     iteration, ``dict(obs)``, ``==``, ``copy``, pickling: all compute first).
-    The entries are computed from the position of the step that made the
-    dict (states are immutable), so reading late gives the same values.
+    The vector is computed from the position of the step that made the dict
+    (states are immutable), so reading it late gives the same values.
+    :meth:`CastleEnv.observe` makes them.
     """
 
-    __slots__ = ("_env", "_seat", "_state")
+    __slots__ = ("_source",)
 
-    def __init__(self, env: CastleEnv, state: Any, seat: int) -> None:
-        super().__init__(_KEYS)
-        self._env, self._state, self._seat = env, state, seat
+    _source: tuple[CastleEnv, Any, int]
+    """The environment, the position of the step and the seat (set by ``observe``)."""
 
-    def __getitem__(self, key: str) -> Any:
-        value = dict.__getitem__(self, key)
-        if value is _PENDING:
-            if key == "action_mask":
-                value = self._env._mask(self._state, self._seat)
-            else:
-                value = self._env._vector(self._state, self._seat)
-            dict.__setitem__(self, key, value)
+    def __missing__(self, key: str) -> Any:
+        # dict's own lookup found no "observation" yet: compute it now (the mask is stored).
+        if key != "observation":
+            raise KeyError(key)
+        env, state, seat = self._source
+        value = env._vector(state, seat)
+        dict.__setitem__(self, key, value)
         return value
 
     def _computed(self) -> dict[str, Any]:
-        return {key: self[key] for key in dict.__iter__(self)}
+        return {key: self[key] for key in _KEYS}
 
     def __iter__(self) -> Iterator[str]:  # not dict's own: dict(obs) then reads obs[key]
-        return dict.__iter__(self)
+        return iter(_KEYS)
+
+    def __contains__(self, key: object) -> bool:
+        return key in _KEYS
+
+    def __len__(self) -> int:
+        return len(_KEYS)
+
+    def keys(self) -> Any:
+        """The two keys (nothing is computed)."""
+        return dict.fromkeys(_KEYS).keys()
 
     def get(self, key: str, default: Any = None) -> Any:
         """``self[key]`` (computed if needed), or ``default`` for another key."""
-        return self[key] if key in self else default  # noqa: SIM401 (self.get is this)
+        return self[key] if key in _KEYS else default
 
     def values(self) -> Any:
         """The computed entries."""
@@ -156,9 +172,14 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             self.table: Any = ThroneActions(self.rules, players)
             size = throne_tensor_size(self.rules, players)
             self._encoder = ThroneEncoder(self.rules, players)
+            # What names the legal moves, as the key of their mask: their numbers.
+            self._legal_key: Any = legal_codes
         else:
             self.table = AscentActions(self.rules, players)
             size = ascent_tensor_size(self.rules, players)
+            # Ascent's engine only ever returns its own move objects (moves.BY_CODE),
+            # so their identities name the legal moves.
+            self._legal_key = _move_ids
         self.metadata = {
             "render_modes": list(RENDER_MODES),
             "is_parallelizable": False,
@@ -179,7 +200,14 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         self._size = size
         # The seat to act, -1 once the game is over (current_player's None).
         self._actor = attrgetter("turn" if module is throne else "actor")
-        self._rng = np.random.default_rng()
+        # The generator of unseeded resets, made when first needed: from the seed of
+        # the last reset(seed=...), else from fresh entropy.
+        self._rng: Any = None
+        self._rng_seed: int | None = None
+        self._apply = module.apply
+        # Action masks already built, by legal_key (a bounded memo; copies are handed out).
+        self._masks: dict[Any, Any] = {}
+        self._no_mask = np.zeros(self.table.count, np.int8)
         self.state_: Any = None
 
     def observation_space(self, agent: str) -> Any:
@@ -198,9 +226,11 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game, dealt from ``seed`` (None: from the environment's own generator)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng, self._rng_seed = None, seed
             game_seed = int(seed)
         else:
+            if self._rng is None:
+                self._rng = np.random.default_rng(self._rng_seed)
             game_seed = int(self._rng.integers(0, 2**63))
         self.state_ = self.module.new_game(self.players, self.rules, seed=game_seed)
         self.agents = self.possible_agents[:]
@@ -214,11 +244,31 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         """What the agent's seat may know, and its legal actions (if it is to act).
 
-        A :class:`LazyObservation`: the vector and the mask are computed when
-        read, from the position of this step and from what the seat may know
+        A :class:`LazyObservation`: the mask now, the vector when read, both
+        from the position of this step and from what the seat may know
         (``observation(state, seat)`` for Throne) alone.
         """
-        return LazyObservation(self, self.state_, self._seat[agent])
+        seat = self._seat[agent]
+        obs = LazyObservation(action_mask=self._mask(self.state_, seat))
+        obs._source = (self, self.state_, seat)
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv's ``last``: the selected agent's observation (a :class:`LazyObservation`),
+        cumulative reward, termination, truncation and info."""
+        agent = self.agent_selection
+        obs = None
+        if observe:  # observe(agent), inlined
+            seat = self._seat[agent]
+            obs = LazyObservation(action_mask=self._mask(self.state_, seat))
+            obs._source = (self, self.state_, seat)
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _vector(self, state: Any, seat: int) -> Any:
         vector = np.zeros(self._size, np.float32)
@@ -229,12 +279,18 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         return vector
 
     def _mask(self, state: Any, seat: int) -> Any:
-        mask = bytearray(self.table.count)
-        if self._actor(state) == seat:  # -1 once over
-            code = self.table.code_of_id
-            for move in self.module.legal_moves(state):
-                mask[code[id(move)]] = 1
-        return np.frombuffer(mask, np.int8)  # writable: it owns the bytearray
+        if self._actor(state) != seat:  # -1 once over
+            return self._no_mask.copy()
+        key = self._legal_key(state)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= MASK_MEMO:
+                self._masks.clear()
+            built = bytearray(self.table.count)
+            for code in key if self.module is throne else self.table.legal(state):
+                built[code] = 1
+            mask = self._masks[key] = np.frombuffer(built, np.int8)
+        return mask.copy()  # the caller's own (writable) array
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the agent to act; at the end, every seat gets its score."""
@@ -244,9 +300,9 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             return
         try:
             code = int(action)
-            if not 0 <= code < self.table.count:
+            if code < 0:
                 raise IndexError(code)
-            after = self.module.apply(self.state_, self.table.moves[code])
+            after = self._apply(self.state_, self.table.moves[code])
         except (TypeError, ValueError, IndexError, IllegalMove):
             raise ArgumentError(
                 f"{agent} cannot play action {action!r}: not legal here (see the action_mask)"
@@ -260,9 +316,8 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             return
-        # The rewards come at the end only: until then self.rewards stays the zeros of
-        # reset(), and accumulating them would change nothing but this agent's sum.
-        self._cumulative_rewards[agent] = 0.0
+        # The rewards come at the end only: until then self.rewards and every
+        # cumulative reward stay the zeros of reset() (so this agent's needs no reset).
         self.agent_selection = self.possible_agents[seat]
 
     def render(self) -> str | None:

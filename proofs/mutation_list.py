@@ -220,8 +220,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "B11",
         "legal_moves offers No without a No card",
         TT,
-        "return table.votes_no if state.no_cards[state.turn] else table.votes_yes",
-        "return table.votes_no",
+        "return alphabet.votes_no if state.no_cards[state.turn] else alphabet.votes_yes",
+        "return alphabet.votes_no",
     ),
     M(
         "throne.pass_round_end_early",

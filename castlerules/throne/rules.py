@@ -116,6 +116,7 @@ class _Derived:
         "cap",
         "cap_above",
         "climbs",
+        "codes",
         "index",
         "letter_sets",
         "letters",
@@ -128,6 +129,7 @@ class _Derived:
         "place_ok",
         "place_rows",
         "placements",
+        "places",
         "points",
         "points_or_0",
         "room_of",
@@ -163,6 +165,7 @@ class _Derived:
         self.place_caps: tuple[int, ...] = tuple(self.cap[f] for f in floors)
         # Memo of place_rows(): per pattern of open placement floors, filled on first use.
         self.place_rows: dict[tuple[bool, ...], tuple[tuple[Place, ...], ...]] = {}
+        self.places: tuple[tuple[Place, ...], ...] = PLACES  # places[c][f]: Place(c, f)
         self.climbs: tuple[Climb, ...] = CLIMBS[: rules.characters]
         self.votes_yes: tuple[Move, ...] = (YES,)
         self.votes_no: tuple[Move, ...] = (YES, NO)
@@ -173,6 +176,41 @@ class _Derived:
             rules.placements_for(p) if p in PLAYERS else 0 for p in range(PLAYERS.stop)
         )
         self.max_points: int = _max_points(rules)
+        self.codes: Codes = Codes(rules, self.place_floors)
+
+
+class Codes:
+    """The moves of these rules numbered ``0..count-1`` (the adapters' actions), and the
+    same tables as :class:`_Derived` spelt in numbers, so that
+    :func:`~castlerules.throne.transitions.legal_codes` reads the rule of
+    ``legal_moves`` once, through either alphabet.
+
+    ``Place(c, f)`` is ``c * len(placement_floors) + j`` where ``f`` is the ``j``-th
+    placement floor (B6); then one ``Climb`` per character (B8), then ``Vote(True)``
+    and ``Vote(False)`` (B11), then ``Pass`` if the rules allow it.
+    """
+
+    __slots__ = ("climbs", "moves", "place_rows", "places", "votes_no", "votes_yes", "with_pass")
+
+    def __init__(self, rules: Rules, floors: tuple[int, ...]) -> None:
+        n = rules.characters
+        moves: list[Move] = [PLACES[c][f] for c in range(n) for f in floors]
+        self.climbs: tuple[int, ...] = tuple(range(len(moves), len(moves) + n))
+        moves += CLIMBS[:n]
+        self.votes_yes: tuple[int, ...] = (len(moves),)
+        self.votes_no: tuple[int, ...] = (len(moves), len(moves) + 1)
+        moves += [YES, NO]
+        self.with_pass: tuple[int, ...] = (len(moves),) if rules.allow_pass else ()
+        if rules.allow_pass:
+            moves.append(PASS)
+        self.moves: tuple[Move, ...] = tuple(moves)
+        """The move of each number."""
+        # places[c][f]: the number of Place(c, f) (f a placement floor; others unused).
+        self.places: tuple[dict[int, int], ...] = tuple(
+            {f: c * len(floors) + j for j, f in enumerate(floors)} for c in range(n)
+        )
+        # Memo of place_rows(), in numbers.
+        self.place_rows: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
 
 def members(table: _Derived, mask: int) -> tuple[int, ...]:
@@ -202,17 +240,23 @@ def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
     return found
 
 
-def place_rows(table: _Derived, pattern: tuple[bool, ...]) -> tuple[tuple[Place, ...], ...]:
+def place_rows(
+    table: _Derived, pattern: tuple[bool, ...], alphabet: _Derived | Codes | None = None
+) -> tuple[tuple[Any, ...], ...]:
     """Per character, its Place moves onto the open placement floors (B6, B7).
 
     ``pattern`` says, per placement floor, whether it has room; the rows are
-    built once per pattern and kept in ``table.place_rows`` (at most 64).
+    built once per pattern and kept in ``alphabet.place_rows`` (at most 64):
+    the moves for the table itself (the default), their numbers for ``table.codes``.
     """
+    alphabet = alphabet or table
+    places: Any = alphabet.places
     rows = tuple(
-        tuple(PLACES[i][f] for f, ok in zip(table.place_floors, pattern, strict=True) if ok)
+        tuple(places[i][f] for f, ok in zip(table.place_floors, pattern, strict=True) if ok)
         for i in range(table.n)
     )
-    table.place_rows[pattern] = rows
+    memo: Any = alphabet.place_rows
+    memo[pattern] = rows
     return rows
 
 

@@ -18,16 +18,19 @@ castlerules.core.errors.IllegalMove: Character D cannot be placed on floor 6: ..
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, compress
 from operator import lt, not_
+from typing import Any
 
 from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import (
+    Codes,
     Rules,
+    _Derived,
     _is_int,
     floor_label,
     floors_text,
@@ -136,39 +139,72 @@ def _round_start(
 # Legal moves
 
 
-def legal_moves(state: State) -> tuple[Move, ...]:
+def _legal_rule(numbers: bool) -> Callable[[State], tuple[Any, ...]]:
+    """The rule of the legal moves, written once: :func:`legal_moves` spells it in
+    moves, :func:`legal_codes` in their numbers (``numbers``), with no call between
+    (``legal_moves`` is the hot path of every playout)."""
+
+    def legal(state: State) -> tuple[Any, ...]:
+        if not isinstance(state, State):  # inlined require(): legal_moves is the hot path
+            require(state, State, "state")
+        phase_code = state.phase
+        table = state.rules._derived
+        alphabet: _Derived | Codes = table.codes if numbers else table
+        if phase_code == MOVEMENT:
+            # B8: a character climbs one floor if the floor above holds fewer than
+            # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
+            # room(f): can a character climb from floor f (False for 0, unplaced,
+            # for the throne and for -1, eliminated); memoised per count pattern.
+            counts = state.counts
+            room = table.room_of.get(counts) or room_of(table, counts)
+            found = tuple(compress(alphabet.climbs, map(room, state.floors)))
+            return found + alphabet.with_pass if alphabet.with_pass else found
+        if phase_code == ELECTION:
+            # B11: a player with no No card left can only vote Yes.
+            return alphabet.votes_no if state.no_cards[state.turn] else alphabet.votes_yes
+        if phase_code == PLACEMENT:
+            # B6: placement floors only (the first five); B7: floors with room.
+            pattern = tuple(map(lt, table.place_counts(state.counts), table.place_caps))
+            rows = alphabet.place_rows.get(pattern) or place_rows(table, pattern, alphabet)
+            # rows[i]: character i onto each open floor; take the rows of the
+            # unplaced characters, character by character.
+            return tuple(chain.from_iterable(compress(rows, map(not_, state.floors))))
+        return ()
+
+    return legal
+
+
+def _named(function: Any, name: str, returns: str, doc: str) -> Any:
+    """``function`` (made by :func:`_legal_rule`) under its public name, type and text."""
+    function.__name__ = function.__qualname__ = name
+    function.__annotations__ = {"state": "State", "return": returns}
+    function.__doc__ = doc
+    return function
+
+
+legal_moves: Callable[[State], tuple[Move, ...]] = _named(
+    _legal_rule(numbers=False),
+    "legal_moves",
+    "tuple[Move, ...]",
     """Every legal move of the seat to act, in a fixed order, without duplicates.
 
     Placement (B6, B7): each unplaced character (A first) on each placement
     floor with room. Movement (B8, B9): each living character whose floor
     above has room, then Pass if allowed. Election (B11): Yes, then No if the
     seat has a No card left. Once over: nothing.
-    """
-    if not isinstance(state, State):  # inlined require(): legal_moves is the hot path
-        require(state, State, "state")
-    phase_code = state.phase
-    table = state.rules._derived
-    if phase_code == MOVEMENT:
-        # B8: a character climbs one floor if the floor above holds fewer than
-        # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
-        # room(f): can a character climb from floor f (False for 0, unplaced,
-        # for the throne and for -1, eliminated); memoised per count pattern.
-        counts = state.counts
-        room = table.room_of.get(counts) or room_of(table, counts)
-        found: tuple[Move, ...] = tuple(compress(table.climbs, map(room, state.floors)))
-        return found + table.with_pass if table.with_pass else found
-    if phase_code == ELECTION:
-        # B11: a player with no No card left can only vote Yes.
-        return table.votes_no if state.no_cards[state.turn] else table.votes_yes
-    if phase_code == PLACEMENT:
-        # B6: placement floors only (the first five); B7: floors with room.
-        counts = state.counts
-        pattern = tuple(map(lt, table.place_counts(counts), table.place_caps))
-        rows = table.place_rows.get(pattern) or place_rows(table, pattern)
-        # rows[i]: character i onto each open floor; take the rows of the
-        # unplaced characters, character by character.
-        return tuple(chain.from_iterable(compress(rows, map(not_, state.floors))))
-    return ()
+    """,
+)
+
+legal_codes: Callable[[State], tuple[int, ...]] = _named(
+    _legal_rule(numbers=True),
+    "legal_codes",
+    "tuple[int, ...]",
+    """The numbers of ``legal_moves(state)``, in the same order (increasing).
+
+    For the adapters (:mod:`castlerules.interop`): number ``k`` is the move
+    ``state.rules._derived.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
+    """,
+)
 
 
 # ---------------------------------------------------------------------------

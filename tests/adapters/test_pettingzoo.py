@@ -86,6 +86,36 @@ def test_a_game_is_the_engine_game_and_rewards_are_the_final_scores(module: Any)
     }
 
 
+@pytest.mark.parametrize("module", [throne, ascent])
+def test_masks_from_the_memo_are_the_legal_moves_and_each_callers_own(
+    module: Any, monkeypatch: Any
+) -> None:
+    """The masks kept by the environment (B6-B11, A3-A12): equal to the legal moves
+    whether kept or built anew, also when the memo starts anew (a memo of 3), and
+    writing into one changes no other observation."""
+    import castlerules.pettingzoo as pz
+
+    monkeypatch.setattr(pz, "MASK_MEMO", 3)
+    env = throne_env(4) if module is throne else ascent_env(2)
+    rng = np.random.RandomState(2)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _reward, terminated, _truncated, _info = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            expected = np.zeros(env.table.count, np.int8)
+            expected[env.table.legal(env.engine)] = 1
+            assert mask.dtype == np.int8 and np.array_equal(mask, expected)
+            assert len(env._masks) <= 3
+            mask[:] = 1  # the caller's own array
+            again = env.observe(agent)["action_mask"]
+            assert np.array_equal(again, expected)
+            env.step(int(rng.choice(np.flatnonzero(expected))))
+
+
 def test_observations_come_from_the_seats_view_only() -> None:
     """B4/B11: each agent's vector is its observation(state, seat) encoded; another
     seat's objective does not change it, its own does."""
@@ -186,9 +216,10 @@ def test_the_readme_examples_run() -> None:
 
 
 def test_observations_are_computed_when_read_from_their_own_step(monkeypatch: Any) -> None:
-    """observe() returns a LazyObservation: nothing is encoded until an entry is read,
-    and an entry read after later steps is the one of its own step (states are
-    immutable); every way of reading it (items, dict(), ==, copy, pickle) computes."""
+    """observe() returns a LazyObservation: the mask is made with it (every AEC loop
+    reads it), the vector only when read, and read after later steps it is the one of
+    its own step (states are immutable); every way of reading it (items, dict(), ==,
+    copy, pickle) computes."""
     import copy
     import pickle
 
@@ -203,7 +234,10 @@ def test_observations_are_computed_when_read_from_their_own_step(monkeypatch: An
     agent = env.agent_selection
     early = env.observe(agent)
     assert isinstance(early, LazyObservation) and isinstance(early, dict)
-    assert set(early) == {"observation", "action_mask"} and made == []
+    assert made == ["m"]
+    assert set(early) == {"observation", "action_mask"} and len(early) == 2
+    assert "observation" in early and "reward" not in early
+    assert list(early.keys()) == ["observation", "action_mask"] and made == ["m"]
     state = env.engine
     legal = early["action_mask"].nonzero()[0].tolist()
     assert made == ["m"]
@@ -211,7 +245,9 @@ def test_observations_are_computed_when_read_from_their_own_step(monkeypatch: An
     env.step(int(env.observe(env.agent_selection)["action_mask"].nonzero()[0][0]))
     expected = np.zeros(throne_tensor_size(env.rules, 3), np.float32)
     throne_tensor(throne.observation(state, env.possible_agents.index(agent)), expected)
-    assert np.array_equal(early["observation"], expected)
+    assert np.array_equal(early["observation"], expected) and made.count("v") == 1
+    with pytest.raises(KeyError):
+        early["reward"]
     assert [env.table.move(a) for a in legal] == list(throne.legal_moves(state))
     for late in (env.observe(agent), env.observe(env.agent_selection)):
         plain = dict(late)

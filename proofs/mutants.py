@@ -49,7 +49,9 @@ that runs longer than ``--timeout`` seconds is stopped and reported as
 
 Options: ``--jobs N`` (parallel workers, default 2), ``--only ID`` (repeatable,
 prefix), ``--check`` (only check that every mutation applies exactly once),
-``--save FILE`` (default ``docs/mutations.json``), ``--docs`` (regenerate
+``--save FILE`` (default ``docs/mutations.json``, the published run; with
+``--only``, ``artifacts/mutations-only.json``, so that a partial run never
+replaces the published one), ``--docs`` (regenerate
 ``docs/mutations.rst`` from the saved JSON, without running), ``--timeout S``.
 """
 
@@ -612,6 +614,17 @@ class Pool:
             t.join()
 
 
+def save_path(save: str | None, only: Sequence[str]) -> str:
+    """Where a run is saved: ``--save``, else the published ``docs/mutations.json`` for a
+    whole run and ``artifacts/mutations-only.json`` for a part of the list (``--only``)."""
+    if save is not None:
+        return save
+    if only:
+        (ROOT / "artifacts").mkdir(exist_ok=True)
+        return str(ROOT / "artifacts" / "mutations-only.json")
+    return str(ROOT / "docs" / "mutations.json")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m proofs.mutants", description=__doc__)
     parser.add_argument("--jobs", type=int, default=2)
@@ -622,8 +635,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--all-layers", action="store_true", help="run every layer, not only up to the first kill"
     )
-    parser.add_argument("--save", default=str(ROOT / "docs" / "mutations.json"))
+    parser.add_argument("--save", default=None)
     args = parser.parse_args(argv)
+    args.save = save_path(args.save, args.only)
     problems = check()
     if problems:
         for p in problems:

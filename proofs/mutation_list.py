@@ -224,6 +224,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return alphabet.votes_no",
     ),
     M(
+        "throne.codes_climbs_shifted",
+        "B8",
+        "the adapters' numbers of the climbs are one off (legal_codes names the wrong climbs)",
+        TR,
+        "self.climbs: tuple[int, ...] = tuple(range(len(moves), len(moves) + n))",
+        "self.climbs: tuple[int, ...] = tuple(range(len(moves) + 1, len(moves) + n + 1))",
+    ),
+    M(
         "throne.pass_round_end_early",
         "B8",
         "a round ends when all but one player passed",

@@ -75,6 +75,15 @@ def test_a_stale_mutation_is_refused(tmp_path: Path) -> None:
     assert check([twice], root=tmp_path) != []
 
 
+def test_a_partial_run_never_replaces_the_published_one() -> None:
+    """``--only`` saves beside the published run unless ``--save`` says where."""
+    from proofs.mutants import ROOT, save_path
+
+    assert save_path(None, []) == str(ROOT / "docs" / "mutations.json")
+    assert save_path(None, ["throne."]) == str(ROOT / "artifacts" / "mutations-only.json")
+    assert save_path("x.json", ["throne."]) == "x.json"
+
+
 def test_the_docs_page_is_the_last_run() -> None:
     """The published table (docs/mutations.rst) is generated from docs/mutations.json."""
     import json

@@ -62,10 +62,6 @@ MASK_MEMO = 16384
 """Most action masks an environment keeps, by their legal moves (then it starts anew)."""
 
 
-def _move_ids(state: ascent.State) -> tuple[int, ...]:
-    return tuple(map(id, state.moves))  # legal_moves(state), the engine's own objects
-
-
 class LazyObservation(dict):  # type: ignore[type-arg]
     """The observation dict of an agent: the ``"action_mask"`` from the start, the
     ``"observation"`` vector computed when first read.
@@ -172,14 +168,9 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             self.table: Any = ThroneActions(self.rules, players)
             size = throne_tensor_size(self.rules, players)
             self._encoder = ThroneEncoder(self.rules, players)
-            # What names the legal moves, as the key of their mask: their numbers.
-            self._legal_key: Any = legal_codes
         else:
             self.table = AscentActions(self.rules, players)
             size = ascent_tensor_size(self.rules, players)
-            # Ascent's engine only ever returns its own move objects (moves.BY_CODE),
-            # so their identities name the legal moves.
-            self._legal_key = _move_ids
         self.metadata = {
             "render_modes": list(RENDER_MODES),
             "is_parallelizable": False,
@@ -205,6 +196,7 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         self._rng: Any = None
         self._rng_seed: int | None = None
         self._apply = module.apply
+        self._throne = module is throne
         # Action masks already built, by legal_key (a bounded memo; copies are handed out).
         self._masks: dict[Any, Any] = {}
         self._no_mask = np.zeros(self.table.count, np.int8)
@@ -281,13 +273,16 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
     def _mask(self, state: Any, seat: int) -> Any:
         if self._actor(state) != seat:  # -1 once over
             return self._no_mask.copy()
-        key = self._legal_key(state)
+        # What names the legal moves, the key of their mask: Throne's numbers (the
+        # engine's legal_codes); the identities of Ascent's moves, which are the
+        # engine's own objects (moves.BY_CODE), listed by legal_moves (state.moves).
+        key = legal_codes(state) if self._throne else tuple(map(id, state.moves))
         mask = self._masks.get(key)
         if mask is None:
             if len(self._masks) >= MASK_MEMO:
                 self._masks.clear()
             built = bytearray(self.table.count)
-            for code in key if self.module is throne else self.table.legal(state):
+            for code in key if self._throne else self.table.legal(state):
                 built[code] = 1
             mask = self._masks[key] = np.frombuffer(built, np.int8)
         return mask.copy()  # the caller's own (writable) array

@@ -11,7 +11,7 @@ that a busy machine slows them alike:
 - ``engine+obs``: the engine loop that also asks ``observation(state, seat)`` of
   the seat to act (what an agent's loop over the bare engine would do);
 - ``pettingzoo``: the AEC loop ``env.last()`` / choice among the action mask
-  (computed when read; the observation vector, not read, is not built) / ``env.step``.
+  (the observation vector, not read, is not built) / ``env.step``.
 
 Each row gives actions/s and the time per action relative to the engine's
 (the issue's goal: at most 2x).  Nothing is asserted.

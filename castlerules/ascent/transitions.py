@@ -43,6 +43,7 @@ from castlerules.core.protocol import require
 
 _NO_MOVES: tuple[Move, ...] = ()
 _DEFAULT_RULES = Rules()
+_DEFAULT_TABLES = Tables.of(_DEFAULT_RULES)
 _OTHERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(PLAYERS.stop)
 )
@@ -70,8 +71,9 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     abit = t.arrival_bit
     for c in col[0]:
         # ...and so is the rank's own arrival square holding flipped cards (A9).
-        # The window stops at the card's ceiling (A6).
-        if (free | (fl & abit[c])) & window[c][0]:
+        # The window stops at the card's ceiling (A6); from the Start it holds the
+        # arrival square, so the A9 square needs no window.
+        if window[c][0] & free or fl & abit[c]:
             out.append(ADVANCES[c])
     live = oc & ~fl  # A8: flipped stacks never move
     if not live:
@@ -80,9 +82,9 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     for s in squares:
         st = col[s]
         lead = st[0]
-        reach = (free | (fl & abit[lead])) & window[lead][s]
-        if not reach:  # A6: the next free square is above the leader's ceiling
-            continue
+        w = window[lead][s]
+        if not (w & free or w & fl & abit[lead]):
+            continue  # A6: the next free square is above the leader's ceiling
         n = len(st)
         if n == 1:
             out.append(ADVANCES[lead])
@@ -99,6 +101,7 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
                 out.append(ADVANCES[st[-1]])
         else:
             # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
+            reach = (free | (fl & abit[lead])) & w
             d = (reach & -reach).bit_length() - 1
             expose = t.allow_exposing_split
             for i in range(n):
@@ -291,15 +294,21 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
-    t = Tables.of(rules)
-    empty: tuple[int, ...] = ()
-    cols = tuple(
-        (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
-        for q in range(n)
-    )
-    return make_state(
-        rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
-    )
+    t = _DEFAULT_TABLES if rules is _DEFAULT_RULES else Tables.of(rules)
+    # The opening position depends on the tables, n and first only: built once per
+    # (n, first) in the tables' memo (at most 20 states; states are immutable).
+    found = t.openings.get((n, first))
+    if found is None:
+        empty: tuple[int, ...] = ()
+        cols = tuple(
+            (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
+            for q in range(n)
+        )
+        found = make_state(
+            rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
+        )
+        t.openings[n, first] = found
+    return found
 
 
 def make_state(
@@ -412,9 +421,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):
         require(state, State, "state")
-    code = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
-    if code is None:
-        code = code_of(move)
+    c = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
+    if c is None:
+        c = code_of(move)
     if seat is not None:
         check_seat(state, seat)
     p = state.actor
@@ -422,27 +431,25 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
     if seat is not None and seat != p:
         raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
-    if code < FAVOUR_BASE:
-        return _advance(state, p, code)
-    if code < END_CODE:
-        return _favour(state, p, code - FAVOUR_BASE)
-    if state.step is None:
-        raise IllegalMove(
-            "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
-            "A3",
+    if c >= FAVOUR_BASE:
+        if c < END_CODE:
+            return _favour(state, p, c - FAVOUR_BASE)
+        if state.step is None:
+            raise IllegalMove(
+                "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
+                "A3",
+            )
+        return _end_turn(
+            state.rules,
+            state.tables,
+            state.columns,
+            state.flipped,
+            state.removed_cards,
+            state.occupied,
+            p,
         )
-    return _end_turn(
-        state.rules,
-        state.tables,
-        state.columns,
-        state.flipped,
-        state.removed_cards,
-        state.occupied,
-        p,
-    )
-
-
-def _advance(state: State, p: int, c: int) -> State:
+    # An Advance of card c (rules 8-12), here rather than in a function of its own:
+    # it is the hot path of every game.
     step = state.step
     if step is not None and step[2] == 0:
         raise IllegalMove(

@@ -214,20 +214,21 @@ def _end_turn(
     p: int,
 ) -> State:
     """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
-    n = len(cols)
     alive = 0  # seats with an unflipped card, Start included (counted up to 2)
     nxt = -1
     moves: list[Move] = []
-    for q in _AFTER[n][p]:
+    for q in _AFTER[len(cols)][p]:
         if not (cols[q][0] or occ[q] & ~flipped[q]):
             continue  # A14: nothing left to move, skipped
-        alive += 1
-        if nxt < 0:
-            moves = _advances(t, cols[q], flipped[q], occ[q])
-            if moves:
-                nxt = q  # the next seat, in turn, with a legal Advance
-        if nxt >= 0 and alive > 1:
+        if nxt >= 0:
+            alive = 2  # a second seat that can still move: enough to know
             break
+        alive += 1
+        moves = _advances(t, cols[q], flipped[q], occ[q])
+        if moves:
+            nxt = q  # the next seat, in turn, with a legal Advance
+            if alive > 1:
+                break
     if alive <= 1 and not t.last_player_continues:
         # A14: at most one player can still move
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
@@ -424,13 +425,13 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     c = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
     if c is None:
         c = code_of(move)
+    p = state.actor
     if seat is not None:
         check_seat(state, seat)
-    p = state.actor
+        if seat != p and p >= 0:  # (a finished game is refused below, A14)
+            raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
     if p < 0:
         raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
-    if seat is not None and seat != p:
-        raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
     if c >= FAVOUR_BASE:
         if c < END_CODE:
             return _favour(state, p, c - FAVOUR_BASE)
@@ -460,14 +461,17 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     t = state.tables
     cols = state.columns
     col = cols[p]
-    fl = state.flipped[p]
-    oc = state.occupied[p]
+    flipped = state.flipped
+    fl = flipped[p]
+    occ = state.occupied
+    oc = occ[p]
     start = col[0]
     if c in start:
         s = 0
         j = start.index(c)
         part: tuple[int, ...] = (c,)
         rest = start[:j] + start[j + 1 :]
+        lead = c
     else:
         for s in t.squares_of.get(oc) or t.set_squares(oc):  # the non-empty squares
             if c in col[s]:
@@ -480,7 +484,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         i = st.index(c)
         part = st[: i + 1]
         rest = st[i + 1 :]
-    lead = part[0]
+        lead = st[0]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
         raise _ceiling_error(state, p, c, s, lead)
@@ -513,10 +517,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     oc2 = oc | low
     if s and not rest:
         oc2 &= ~(1 << s)
-    ol = list(state.occupied)
+    ol = list(occ)
     ol[p] = oc2
     occ = tuple(ol)
-    flipped = state.flipped
     flip_now = d == arr[lead]
     if flip_now:  # A8: arrival flips the whole moving part
         fll = list(flipped)

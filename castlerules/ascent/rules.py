@@ -20,16 +20,13 @@ import functools
 import itertools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 import attrs
 
 from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note, init_rules, validator
 from castlerules.core.protocol import require
-
-if TYPE_CHECKING:
-    from castlerules.ascent.state import State
 
 
 class Rank(enum.Enum):
@@ -359,8 +356,6 @@ class Tables:
     last_player_continues: bool
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
     """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
-    openings: dict[tuple[int, int], State] = attrs.field(factory=dict, eq=False, repr=False)
-    """Memo of the engine's ``new_game``: the opening position per (players, first player)."""
 
     def set_squares(self, mask: int) -> tuple[int, ...]:
         """The squares whose bits are set in ``mask``, lowest first (memoised)."""

@@ -25,6 +25,8 @@ The reference interpretation (``spec/ascent.md``, rules 8-19) in short:
 
 from __future__ import annotations
 
+import functools
+
 from castlerules.ascent.moves import (
     _CODE_BY_ID,
     ADVANCES,
@@ -43,7 +45,6 @@ from castlerules.core.protocol import require
 
 _NO_MOVES: tuple[Move, ...] = ()
 _DEFAULT_RULES = Rules()
-_DEFAULT_TABLES = Tables.of(_DEFAULT_RULES)
 _OTHERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(q for q in range(n) if q != p) for p in range(n)) for n in range(PLAYERS.stop)
 )
@@ -295,21 +296,22 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
-    t = _DEFAULT_TABLES if rules is _DEFAULT_RULES else Tables.of(rules)
-    # The opening position depends on the tables, n and first only: built once per
-    # (n, first) in the tables' memo (at most 20 states; states are immutable).
-    found = t.openings.get((n, first))
-    if found is None:
-        empty: tuple[int, ...] = ()
-        cols = tuple(
-            (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
-            for q in range(n)
-        )
-        found = make_state(
-            rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
-        )
-        t.openings[n, first] = found
-    return found
+    return _opening(rules, n, first)
+
+
+@functools.lru_cache(maxsize=256)
+def _opening(rules: Rules, n: int, first: int) -> State:
+    """The opening position (memoised: it depends on its arguments only, and states
+    are immutable; one Rules value has at most 20 openings)."""
+    t = Tables.of(rules)
+    empty: tuple[int, ...] = ()
+    cols = tuple(
+        (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
+        for q in range(n)
+    )
+    return make_state(
+        rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
+    )
 
 
 def make_state(

@@ -25,6 +25,8 @@ The reference interpretation (``spec/ascent.md``, rules 8-19) in short:
 
 from __future__ import annotations
 
+import functools
+
 from castlerules.ascent.moves import (
     _CODE_BY_ID,
     ADVANCES,
@@ -70,8 +72,9 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     abit = t.arrival_bit
     for c in col[0]:
         # ...and so is the rank's own arrival square holding flipped cards (A9).
-        # The window stops at the card's ceiling (A6).
-        if (free | (fl & abit[c])) & window[c][0]:
+        # The window stops at the card's ceiling (A6); from the Start it holds the
+        # arrival square, so the A9 square needs no window.
+        if window[c][0] & free or fl & abit[c]:
             out.append(ADVANCES[c])
     live = oc & ~fl  # A8: flipped stacks never move
     if not live:
@@ -80,9 +83,9 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     for s in squares:
         st = col[s]
         lead = st[0]
-        reach = (free | (fl & abit[lead])) & window[lead][s]
-        if not reach:  # A6: the next free square is above the leader's ceiling
-            continue
+        w = window[lead][s]
+        if not (w & free or w & fl & abit[lead]):
+            continue  # A6: the next free square is above the leader's ceiling
         n = len(st)
         if n == 1:
             out.append(ADVANCES[lead])
@@ -99,6 +102,7 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
                 out.append(ADVANCES[st[-1]])
         else:
             # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
+            reach = (free | (fl & abit[lead])) & w
             d = (reach & -reach).bit_length() - 1
             expose = t.allow_exposing_split
             for i in range(n):
@@ -211,20 +215,21 @@ def _end_turn(
     p: int,
 ) -> State:
     """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
-    n = len(cols)
     alive = 0  # seats with an unflipped card, Start included (counted up to 2)
     nxt = -1
     moves: list[Move] = []
-    for q in _AFTER[n][p]:
+    for q in _AFTER[len(cols)][p]:
         if not (cols[q][0] or occ[q] & ~flipped[q]):
             continue  # A14: nothing left to move, skipped
-        alive += 1
-        if nxt < 0:
-            moves = _advances(t, cols[q], flipped[q], occ[q])
-            if moves:
-                nxt = q  # the next seat, in turn, with a legal Advance
-        if nxt >= 0 and alive > 1:
+        if nxt >= 0:
+            alive = 2  # a second seat that can still move: enough to know
             break
+        alive += 1
+        moves = _advances(t, cols[q], flipped[q], occ[q])
+        if moves:
+            nxt = q  # the next seat, in turn, with a legal Advance
+            if alive > 1:
+                break
     if alive <= 1 and not t.last_player_continues:
         # A14: at most one player can still move
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
@@ -291,6 +296,13 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
+    return _opening(rules, n, first)
+
+
+@functools.lru_cache(maxsize=256)
+def _opening(rules: Rules, n: int, first: int) -> State:
+    """The opening position (memoised: it depends on its arguments only, and states
+    are immutable; one Rules value has at most 20 openings)."""
     t = Tables.of(rules)
     empty: tuple[int, ...] = ()
     cols = tuple(
@@ -412,37 +424,35 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):
         require(state, State, "state")
-    code = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
-    if code is None:
-        code = code_of(move)
+    c = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
+    if c is None:
+        c = code_of(move)
+    p = state.actor
     if seat is not None:
         check_seat(state, seat)
-    p = state.actor
+        if seat != p and p >= 0:  # (a finished game is refused below, A14)
+            raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
     if p < 0:
         raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
-    if seat is not None and seat != p:
-        raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
-    if code < FAVOUR_BASE:
-        return _advance(state, p, code)
-    if code < END_CODE:
-        return _favour(state, p, code - FAVOUR_BASE)
-    if state.step is None:
-        raise IllegalMove(
-            "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
-            "A3",
+    if c >= FAVOUR_BASE:
+        if c < END_CODE:
+            return _favour(state, p, c - FAVOUR_BASE)
+        if state.step is None:
+            raise IllegalMove(
+                "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
+                "A3",
+            )
+        return _end_turn(
+            state.rules,
+            state.tables,
+            state.columns,
+            state.flipped,
+            state.removed_cards,
+            state.occupied,
+            p,
         )
-    return _end_turn(
-        state.rules,
-        state.tables,
-        state.columns,
-        state.flipped,
-        state.removed_cards,
-        state.occupied,
-        p,
-    )
-
-
-def _advance(state: State, p: int, c: int) -> State:
+    # An Advance of card c (rules 8-12), here rather than in a function of its own:
+    # it is the hot path of every game.
     step = state.step
     if step is not None and step[2] == 0:
         raise IllegalMove(
@@ -453,14 +463,17 @@ def _advance(state: State, p: int, c: int) -> State:
     t = state.tables
     cols = state.columns
     col = cols[p]
-    fl = state.flipped[p]
-    oc = state.occupied[p]
+    flipped = state.flipped
+    fl = flipped[p]
+    occ = state.occupied
+    oc = occ[p]
     start = col[0]
     if c in start:
         s = 0
         j = start.index(c)
         part: tuple[int, ...] = (c,)
         rest = start[:j] + start[j + 1 :]
+        lead = c
     else:
         for s in t.squares_of.get(oc) or t.set_squares(oc):  # the non-empty squares
             if c in col[s]:
@@ -473,7 +486,7 @@ def _advance(state: State, p: int, c: int) -> State:
         i = st.index(c)
         part = st[: i + 1]
         rest = st[i + 1 :]
-    lead = part[0]
+        lead = st[0]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
         raise _ceiling_error(state, p, c, s, lead)
@@ -506,10 +519,9 @@ def _advance(state: State, p: int, c: int) -> State:
     oc2 = oc | low
     if s and not rest:
         oc2 &= ~(1 << s)
-    ol = list(state.occupied)
+    ol = list(occ)
     ol[p] = oc2
     occ = tuple(ol)
-    flipped = state.flipped
     flip_now = d == arr[lead]
     if flip_now:  # A8: arrival flips the whole moving part
         fll = list(flipped)

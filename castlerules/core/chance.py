@@ -126,7 +126,9 @@ class Rng:
             raise TypeError(f"a seed is an int, not {type(seed).__name__}")
         check_seed(seed)
         digest = hashlib.blake2b(f"{seed}\x00{stream}".encode(), digest_size=8).digest()
-        return cls(int.from_bytes(digest, "little"))
+        rng: Rng = _new(cls)  # cls(state) without the converter: 8 bytes are in range
+        _set_state(rng, int.from_bytes(digest, "little"))
+        return rng
 
     def next64(self) -> tuple[int, Rng]:
         """A uniform 64-bit integer and the next generator."""
@@ -219,8 +221,10 @@ class Rng:
 
     def die(self, faces: int = 6) -> tuple[int, Rng]:
         """A roll of a die with ``faces`` faces: 1..faces."""
-        value, rng = self.below(faces)
-        return value + 1, rng
+        if faces <= 0:  # below(faces), inlined (every new game rolls); the same numbers
+            raise ValueError(f"below() needs n >= 1, not {faces}")
+        value, state = _draw(self.state, faces)
+        return value + 1, _at(state)
 
 
 _new = object.__new__

@@ -76,17 +76,19 @@ class LazyObservation(dict):  # type: ignore[type-arg]
     :meth:`CastleEnv.observe` makes them.
     """
 
-    __slots__ = ("_source",)
+    __slots__ = ("_env", "_seat", "_state")
 
-    _source: tuple[CastleEnv, Any, int]
-    """The environment, the position of the step and the seat (set by ``observe``)."""
+    # The environment, the position of the step and the seat (set by ``observe``; three
+    # slots rather than a tuple: one object less for the garbage collector each step).
+    _env: CastleEnv
+    _state: Any
+    _seat: int
 
     def __missing__(self, key: str) -> Any:
         # dict's own lookup found no "observation" yet: compute it now (the mask is stored).
         if key != "observation":
             raise KeyError(key)
-        env, state, seat = self._source
-        value = env._vector(state, seat)
+        value = self._env._vector(self._state, self._seat)
         dict.__setitem__(self, key, value)
         return value
 
@@ -240,22 +242,20 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         from the position of this step and from what the seat may know
         (``observation(state, seat)`` for Throne) alone.
         """
-        seat = self._seat[agent]
-        obs = LazyObservation(action_mask=self._mask(self.state_, seat))
-        obs._source = (self, self.state_, seat)
+        return self._observation(self._seat[agent])
+
+    def _observation(self, seat: int) -> LazyObservation:
+        obs = LazyObservation()
+        obs["action_mask"] = self._mask(self.state_, seat)
+        obs._env, obs._state, obs._seat = self, self.state_, seat
         return obs
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv's ``last``: the selected agent's observation (a :class:`LazyObservation`),
         cumulative reward, termination, truncation and info."""
         agent = self.agent_selection
-        obs = None
-        if observe:  # observe(agent), inlined
-            seat = self._seat[agent]
-            obs = LazyObservation(action_mask=self._mask(self.state_, seat))
-            obs._source = (self, self.state_, seat)
         return (
-            obs,
+            self._observation(self._seat[agent]) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],

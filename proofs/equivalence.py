@@ -37,8 +37,15 @@ from castlerules import throne
 from castlerules.core import IllegalMove
 from castlerules.throne.state import State
 from proofs.evaluate import compile_terms
-from proofs.smt import Expr
-from proofs.throne_bridge import Values, abstract, encode_move, move_universe, next_objectives
+from proofs.throne_bridge import (
+    Values,
+    abstract,
+    encode_move,
+    move_universe,
+    move_values,
+    next_objectives,
+    transition_inputs,
+)
 from proofs.throne_model import Params, ThroneSystem
 
 
@@ -141,12 +148,7 @@ class Evaluator:
 
     def __init__(self, system: ThroneSystem) -> None:
         self.system = system
-        pre = system.fresh_state("e")
-        move = system.fresh_move("em")
-        self.fields = [name for name, _e in pre.fields()]
-        inputs = [e for _n, e in pre.fields()]
-        inputs += [move.kind, move.ch, move.floor, move.yes]
-        inputs += [x for row in move.nobj for x in row]
+        pre, move, self.fields, inputs = transition_inputs(system, "e")
         self._legal = compile_terms(inputs, [system.legal_move(pre, move)])
         self._init = compile_terms(inputs, [system.init(pre)])
         self._post = compile_terms(inputs, [e for _n, e in system.step(pre, move).fields()])
@@ -154,7 +156,7 @@ class Evaluator:
     def encode(self, move: throne.Move) -> list[int | bool]:
         """The model's move fields of an engine move (:func:`encode_move`), as values."""
         m = encode_move(self.system, move, [[False] * self.system.p.chars] * self.system.n)
-        return [_value(m.kind), _value(m.ch), _value(m.floor), _value(m.yes)]
+        return move_values(m)
 
     def state_inputs(self, values: Values, state: State) -> list[int | bool]:
         """The position's fields, then (after the move's) the chance outcome."""
@@ -173,14 +175,6 @@ class Evaluator:
 
     def successor(self, row: Sequence[int | bool]) -> Values:
         return dict(zip(self.fields, self._post(row), strict=True))
-
-
-def _value(expr: Expr) -> int | bool:
-    import z3
-
-    if z3.is_bool(expr):
-        return bool(z3.is_true(expr))
-    return int(expr.as_long())
 
 
 def initial_positions(scope: Scope) -> list[State]:

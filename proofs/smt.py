@@ -207,6 +207,13 @@ def as_bool(expr: Expr) -> bool:
     raise ValueError(f"not a constant Boolean: {value}")
 
 
+def literal_value(expr: Expr) -> int | bool:
+    """The Python value of a constant (:func:`lit`) term, without simplifying it."""
+    if z3.is_bool(expr):
+        return bool(z3.is_true(expr))
+    return int(expr.as_long())
+
+
 def model_int(model: Model, expr: Expr) -> int:
     """The value of ``expr`` in ``model`` (completed: unconstrained terms read 0)."""
     return int(model.eval(expr, model_completion=True).as_long())

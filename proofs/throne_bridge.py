@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from castlerules import throne
 from castlerules.throne.state import State
@@ -22,6 +23,7 @@ from proofs.smt import (
     any_of,
     is_sat,
     lit,
+    literal_value,
     model_bool,
     model_int,
     new_solver,
@@ -310,12 +312,7 @@ class Transition:
         from proofs.evaluate import compile_terms
 
         self.system = system
-        pre = system.fresh_state("t")
-        move = system.fresh_move("tm")
-        self.fields = [name for name, _e in pre.fields()]
-        inputs = [e for _n, e in pre.fields()]
-        inputs += [move.kind, move.ch, move.floor, move.yes]
-        inputs += [x for row in move.nobj for x in row]
+        pre, move, self.fields, inputs = transition_inputs(system, "t")
         outputs = [system.legal(pre, move), *(e for _n, e in system.step(pre, move).fields())]
         self._run = compile_terms(inputs, outputs)
 
@@ -325,18 +322,33 @@ class Transition:
         values = abstract(state)
         code = encode_move(self.system, move, next_objectives(state))
         row: list[int | bool] = [values[name] for name in self.fields]
-        row += [_value(code.kind), _value(code.ch), _value(code.floor), _value(code.yes)]
-        row += [_value(x) for r in code.nobj for x in r]
+        row += move_values(code)
+        row += [literal_value(x) for r in code.nobj for x in r]
         out = self._run(row)
         if not out[0]:
             return []
         return [dict(zip(self.fields, out[1:], strict=True))]
 
 
-def _value(expr: Expr) -> int | bool:
-    """The Python value of a constant (``lit``) term."""
-    import z3
+def transition_inputs(system: ThroneSystem, tag: str) -> tuple[Any, Any, list[str], list[Expr]]:
+    """A fresh position and move of ``system`` (names from ``tag``), the names of the
+    position's fields, and the inputs a compiled transition reads, in order: the
+    position's fields, the move's kind, character, floor and vote, then the chance
+    outcome (the objectives dealt next, ``nobj``)."""
+    pre = system.fresh_state(tag)
+    move = system.fresh_move(tag + "m")
+    fields = [name for name, _e in pre.fields()]
+    inputs = [e for _n, e in pre.fields()]
+    inputs += [move.kind, move.ch, move.floor, move.yes]
+    inputs += [x for row in move.nobj for x in row]
+    return pre, move, fields, inputs
 
-    if z3.is_bool(expr):
-        return bool(z3.is_true(expr))
-    return int(expr.as_long())
+
+def move_values(code: Any) -> list[int | bool]:
+    """The values of an encoded move's kind, character, floor and vote (:func:`encode_move`)."""
+    return [
+        literal_value(code.kind),
+        literal_value(code.ch),
+        literal_value(code.floor),
+        literal_value(code.yes),
+    ]

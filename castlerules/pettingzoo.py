@@ -264,7 +264,7 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
 
     def _vector(self, state: Any, seat: int) -> Any:
         vector = np.zeros(self._size, np.float32)
-        if self.module is throne:
+        if self._throne:
             self._encoder.write(throne.observation(state, seat), vector)
         else:
             ascent_tensor(state, vector)

@@ -121,8 +121,6 @@ class ThroneActions:
         self.moves: tuple[throne.Move, ...] = moves
         self.count = len(moves)
         self._by_id = {id(m): k for k, m in enumerate(moves)}
-        self.code_of_id: dict[int, int] = self._by_id
-        """The number of each move the engine generates, by ``id(move)`` (its moves are shared)."""
         self._by_value = {m: k for k, m in enumerate(moves)}
         if rules.objective_deck is not None:
             index = derived(rules).index

@@ -1,7 +1,7 @@
 """Throne and Ascent as OpenSpiel games: ``pyspiel.load_game("castlerules_throne")``.
 
 Importing this module registers two Python games with
-``pyspiel.register_game`` (needs ``pip install 'castlerules[openspiel]'``):
+``pyspiel.register_game`` (needs ``pip install -e '.[openspiel]'`` in a clone):
 
 ``castlerules_throne``
     Parameters: ``players`` (3..6, default 4), ``preset`` (``SEED`` or
@@ -42,7 +42,8 @@ try:
     import pyspiel
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.openspiel needs OpenSpiel: pip install 'castlerules[openspiel]'"
+        "castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+        "(in a clone of castlerules)"
     ) from _err
 
 import attrs

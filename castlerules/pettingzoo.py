@@ -1,6 +1,6 @@
 """Throne and Ascent as PettingZoo AEC environments: ``throne_env()``, ``ascent_env()``.
 
-Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
+Needs ``pip install -e '.[pettingzoo]'`` (in a clone).  The agents are ``seat_0``,
 ``seat_1``, ...; an action is a number (the numbering of
 :mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
@@ -38,7 +38,8 @@ try:
     from pettingzoo import AECEnv
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.pettingzoo needs PettingZoo: pip install 'castlerules[pettingzoo]'"
+        "castlerules.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]' "
+        "(in a clone of castlerules)"
     ) from _err
 
 from castlerules import ascent, throne

@@ -76,7 +76,12 @@ def add_parser(sub: Any, name: str) -> None:
         action="store_true",
         help="with --compare: also list the options that are not varied, and why",
     )
-    parser.add_argument("--svg", metavar="FILE", help="draw the position before and after")
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="draw the position before and after (a file that exists is refused unless --force)",
+    )
+    common.add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.set_defaults(run=run)
 
@@ -116,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     module = common.game_module(args.game)
     options = common.parse_options(module, args.option)
     if args.svg:
-        common.check_output_file(args.svg, "drawing")
+        common.check_output_file(args.svg, "drawing", force=args.force)
     text = common.read_text_argument(args.position, "position")
     preset: str | None = None
     if text.startswith(positions.NEW_PREFIX) or args.rules is not None:

@@ -26,7 +26,8 @@ not at a table with hidden objectives.
 At the end (or on ``quit``, end of input or Ctrl-C) the game record is saved
 (``--save FILE``, by default a new ``castlerules-GAME-DATE-TIME.json`` in the
 current directory; ``--no-save`` to skip); ``castlerules replay`` checks it.
-Where it goes is checked before the game starts.
+Where it goes is checked before the game starts: a ``--save`` file that exists
+already is refused (exit status 2) unless ``--force``.
 
 Exit status: 0 when the game is over or a player quit, 2 for bad arguments
 or when the input ended before the game did (the record of the moves played
@@ -96,9 +97,11 @@ def add_parser(sub: Any, name: str) -> None:
     parser.add_argument(
         "--save",
         metavar="FILE",
-        help="where to save the record (checked before the game starts)",
+        help="where to save the record (checked before the game starts: a file that exists "
+        "is refused unless --force)",
     )
     parser.add_argument("--no-save", action="store_true", help="do not save the record")
+    common.add_force_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -304,7 +307,7 @@ def run(args: argparse.Namespace) -> int:
         path = args.save or common.unused_path(
             time.strftime(f"castlerules-{module.NAME}-%Y%m%d-%H%M%S.json")
         )
-        common.check_output_file(path, "record")  # before the game, not after it
+        common.check_output_file(path, "record", force=args.force)  # before the game
     state = module.new_game(args.players, rules=rules, seed=seed)
     write = sys.stdout.write
 
@@ -338,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
             finished, status = False, common.EXIT_BAD_INPUT
         except KeyboardInterrupt:
             write("\n")
-            finished, status = False, 130
+            finished, status = False, common.EXIT_INTERRUPTED
         if finished:
             session.finish()
         else:

@@ -458,7 +458,8 @@ def test_missing_openspiel_is_one_line_naming_the_extra() -> None:
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
-        "ImportError: castlerules.openspiel needs OpenSpiel: pip install 'castlerules[openspiel]'"
+        "ImportError: castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+        "(in a clone of castlerules)"
     )
 
 

@@ -228,7 +228,7 @@ def test_missing_pettingzoo_is_one_line_naming_the_extra() -> None:
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "ImportError: castlerules.pettingzoo needs PettingZoo: "
-        "pip install 'castlerules[pettingzoo]'"
+        "pip install -e '.[pettingzoo]' (in a clone of castlerules)"
     )
 
 

@@ -52,3 +52,28 @@ def test_a_failing_block_is_caught() -> None:
     with pytest.raises(ZeroDivisionError):
         test_a_readme_block_runs_as_written(1, "1 / 0\n")
     assert python_blocks("text\n```python\nx = 1\n```\n") == [(3, "x = 1\n")]
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_install_lines_work_from_a_clone() -> None:
+    """castlerules is not on the package index: the README and the docs install the
+    extras from a clone (``pip install -e '.[EXTRA]'``), never ``castlerules[EXTRA]``."""
+    pages = {"README.md": README.read_text(encoding="utf-8")}
+    pages.update({p.name: p.read_text(encoding="utf-8") for p in DOCS.glob("*.rst")})
+    for name, text in pages.items():
+        assert not re.search(r"pip install[^\n]*castlerules\[", text), name
+    readme = pages["README.md"]
+    for extra in ("openspiel", "pettingzoo", "study"):
+        assert f"pip install -e '.[{extra}]'" in readme
+    assert "pip install -e '.[openspiel]'" in pages["adapters.rst"]
+
+
+def test_the_readme_states_no_mutation_count_but_the_last_runs() -> None:
+    """A number of mutations in the README is the last run's (docs/mutations.json)."""
+    import json
+
+    last = json.loads((DOCS / "mutations.json").read_text(encoding="utf-8"))
+    figures = {int(n) for n in re.findall(r"(\d+) (?:deliberate|mutations?\b)", README.read_text())}
+    assert figures <= {last["planned"]}, (figures, last["planned"])

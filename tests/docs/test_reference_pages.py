@@ -248,3 +248,13 @@ def test_the_records_page_describes_exactly_the_fields_a_reader_accepts() -> Non
     for extra in records._OPTIONAL.values():
         accepted |= set(extra)
     assert shown == accepted
+
+
+def test_the_cli_page_lists_every_exit_status_and_the_file_rule() -> None:
+    from castlerules.cli import common
+
+    text = cli.page()
+    table = text.split("Exit status\n-----------", 1)[1].split("Files\n-----", 1)[0]
+    for code, what in common.EXIT_STATUSES:
+        assert f"* - {code}\n" in table and rst.escape(what) in table
+    assert rst.escape(common.WRITE_POLICY) in text.split("Files\n-----", 1)[1]

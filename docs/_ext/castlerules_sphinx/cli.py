@@ -166,15 +166,26 @@ def page() -> str:
     out.append(rst.list_table(["Command", "What it does"], rows, [20, 80]))
     out.append(rst.labels("cli-exit-status"))
     out.append(rst.title("Exit status", "-"))
-    out.append("\nEvery command ends with one of these statuses (``castlerules.cli.common``):\n\n")
-    rows = []
-    for name in ("EXIT_OK", "EXIT_ILLEGAL", "EXIT_BAD_INPUT", "EXIT_INTERNAL"):
-        rows.append([str(getattr(common, name)), rst.literal(name), _constant_doc(name)])
-    rows.append(["130", "\\-", "Interrupted (Control-C)."])
-    out.append(rst.list_table(["Status", "Name", "Meaning"], rows, [10, 22, 68]))
+    out.append(
+        "\nEvery command ends with one of these statuses "
+        "(``castlerules.cli.common.EXIT_STATUSES``, the list that ``castlerules --help`` and "
+        "the README give too):\n\n"
+    )
+    rows = [[str(code), rst.escape(what)] for code, what in common.EXIT_STATUSES]
+    out.append(rst.list_table(["Status", "Meaning"], rows, [12, 88]))
     out.append(
         "Bad input is reported in one line on standard error, never with a traceback.  "
         "Set ``CASTLERULES_DEBUG=1`` to see the traceback of an internal error.\n\n"
+    )
+    out.append(rst.labels("cli-files"))
+    out.append(rst.title("Files", "-"))
+    out.append(f"\n{rst.escape(common.WRITE_POLICY)}\n\n")
+    out.append(
+        "That holds for ``play --save``, ``demo --record-dir``, ``explain --svg``, "
+        "``cases show --svg``, ``cases export`` and the HTML report of ``study``.  A study "
+        "file (``study --out``) is extended, never replaced: running a study again adds "
+        "games to it.  ``cases search`` updates the casebook's own ``found.json``, which is "
+        "its job.\n\n"
     )
     for name, sub in subcommands(parser):
         out.append(_command(name, sub, parser))
@@ -188,14 +199,6 @@ def _help_of(parser: argparse.ArgumentParser, name: str) -> str:
                 if name in (choice.dest, choice.metavar):
                     return " ".join((choice.help or "").split())
     return ""
-
-
-def _constant_doc(name: str) -> str:
-    from sphinx.pycode import ModuleAnalyzer
-
-    docs = ModuleAnalyzer.for_module(common.__name__).find_attr_docs()
-    lines = docs.get(("", name), [])
-    return " ".join(" ".join(lines).split())
 
 
 def _block(language: str, text: str) -> str:

@@ -7,9 +7,9 @@ with the clause it exercised), who plays next, and the resulting position.
 ``--compare`` asks the same question under every other reading: every
 preset, and every option with each alternative value worth trying (see
 :mod:`castlerules.cli.readings`), and prints where the readings disagree with
-the one chosen (``--verbose`` also lists the options that are not varied,
-and why).  ``--svg FILE`` draws the position before and after the move;
-``--json`` prints the same answer as JSON.
+the one chosen (``--verbose`` also lists the readings that cannot apply here
+and the options that are not varied, and why).  ``--svg FILE`` draws the
+position before and after the move; ``--json`` prints the same answer as JSON.
 
 POSITION is a position in the game's notation (as ``to_text`` writes it and
 ``castlerules demo`` or ``replay --annotate`` print it), ``@FILE`` to read it
@@ -74,7 +74,8 @@ def add_parser(sub: Any, name: str) -> None:
         "--verbose",
         "-v",
         action="store_true",
-        help="with --compare: also list the options that are not varied, and why",
+        help="with --compare: also list the readings that cannot apply here and the options "
+        "that are not varied, and why",
     )
     parser.add_argument(
         "--svg",
@@ -107,7 +108,10 @@ class Outcome:
 
 def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
     """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
-    move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
+    try:
+        move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
+    except IllegalMove as err:  # a question no move answers (Throne's C-: B9)
+        return Outcome(False, err.clause, str(err), state, None, None, ())
     try:
         after = module.apply(state, move, seat=seat)
     except IllegalMove as err:

@@ -20,8 +20,10 @@ other reading).
 
 Two readings agree when the move is illegal under both for the same clause,
 or legal under both with the same events and the same resulting position.
-A reading under which the position cannot exist, or the move cannot be read,
-is reported as not applicable.
+Only the readings that can apply are shown: a reading under which the
+position cannot exist or the move cannot be read, and a change of one option
+that the other options forbid (whatever the option), are counted in one line
+and listed, with the reason, under ``--verbose``.
 """
 
 from __future__ import annotations
@@ -124,19 +126,23 @@ class Comparison:
             agree = [r.reading.label for r in tried if r.agrees]
             if agree:
                 lines.append("  agree with the base: " + ", ".join(agree))
-        for row in self.rows:
-            if row.outcome is None:
-                lines.append(f"  not applicable: {row.reading.label}: {row.note}")
-        for label, why in self.invalid:
-            lines.append(f"  not a valid combination: {label}: {why}")
+        cannot = [r for r in self.rows if r.outcome is None]
         if not verbose:
             count = len(self.not_varied) + len(self.excluded)
+            if cannot or self.invalid:
+                n = len(cannot) + len(self.invalid)
+                what = "1 other reading cannot" if n == 1 else f"{n} other readings cannot"
+                lines.append(f"  ({what} apply here: --verbose lists them and why)")
             if count:
                 lines.append(
                     f"  ({count} options not varied, having no other reading: --verbose "
                     "lists them and why)"
                 )
             return "\n".join(lines) + "\n"
+        for row in cannot:
+            lines.append(f"  not applicable: {row.reading.label}: {row.note}")
+        for label, why in self.invalid:
+            lines.append(f"  not a valid combination: {label}: {why}")
         if self.not_varied:
             lines.append(
                 "  not varied (numbers of the game, no alternative reading; try one with "

@@ -73,6 +73,33 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
             2,
             "Not a move of Throne at all: bad input, one line on standard error.",
         ),
+        Example(
+            "explain throne new:4 A-",
+            1,
+            "A referee's question: may A move down? No move of the notation, but the rules "
+            "answer it (B9).",
+        ),
+        Example(
+            "explain throne 'throne SEED 4 1 movement 1 H/BFI/CDJ/EL/AGKM/-/- - 3/3/3/3 - 0 ? "
+            "- -' E+",
+            1,
+            "The position on the table, written without anyone's objectives (``?``): the "
+            "answer does not depend on them, and says so.",
+        ),
+        Example(
+            "explain throne 'throne SEED 4 1 election 1 I/AEGJ/CFHM/D/B/-/K L 3/2/3/3 y.yy 0 "
+            "CDEJKM,?,ABCFHK,DEFGJL/?,?,?,?/?,?,?,? - -' yes",
+            0,
+            "Seat 1's objective is not given (``?``) and its Yes ends the round: the answer "
+            "names what depends on that objective, and every score it could give.",
+        ),
+        Example(
+            "explain ascent new:2 xB0 --after 'B0 P1'",
+            0,
+            "Seat 0 advanced B0, then seat 1 has just moved P1 to square 1: may seat 1 now "
+            "take B0 as a favour?  ``--after`` plays the moves first, and shows the mid-turn "
+            "position they lead to.",
+        ),
     ),
     "replay": (
         Example(

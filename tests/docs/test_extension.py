@@ -7,7 +7,6 @@ import os
 import sys
 import time
 from pathlib import Path
-
 from typing import Any
 
 import pytest

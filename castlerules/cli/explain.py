@@ -14,7 +14,11 @@ position before and after the move; ``--json`` prints the same answer as JSON.
 POSITION is a position in the game's notation (as ``to_text`` writes it and
 ``castlerules demo`` or ``replay --annotate`` print it), ``@FILE`` to read it
 from a file, ``-`` to read it from standard input, or ``new:PLAYERS[:SEED]``
-for the starting position of a new game.
+for the starting position of a new game.  A Throne position may leave
+objectives unknown (``?``, see :mod:`castlerules.cli.unknown`): the answer
+says when it depends on one.  ``--after MOVES`` plays moves from POSITION
+first and asks about MOVE in the position they lead to (a referee's "seat 0
+has just moved L0").
 
 Exit status: 0 legal, 1 illegal, 2 bad input (unknown game or option,
 malformed position or move).
@@ -45,8 +49,10 @@ def add_parser(sub: Any, name: str) -> None:
             "Say whether MOVE is legal in POSITION: if not, the rule that forbids it "
             "(clause ID and the seed's text); if so, what happened and the resulting position. "
             "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED] "
-            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. "
-            "Exit status: 0 legal, 1 illegal, 2 bad input.",
+            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. A Throne "
+            "position may write '?' for an objective that is not known (or '?' for them all): "
+            "the answer says what, if anything, depends on it. --after MOVES plays moves "
+            "first. Exit status: 0 legal, 1 illegal, 2 bad input.",
             78,
         ),
         epilog="examples:\n"

@@ -77,3 +77,49 @@ def test_the_readme_states_no_mutation_count_but_the_last_runs() -> None:
     last = json.loads((DOCS / "mutations.json").read_text(encoding="utf-8"))
     figures = {int(n) for n in re.findall(r"(\d+) (?:deliberate|mutations?\b)", README.read_text())}
     assert figures <= {last["planned"]}, (figures, last["planned"])
+
+
+def test_the_readme_says_how_long_the_main_jobs_take() -> None:
+    """The first section gives the expected durations of ``bash dev demo`` (its setup
+    included) and ``bash dev test``, with how they were measured."""
+    head = README.read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert re.search(r"first `bash dev demo` about \d+ s", head)
+    assert re.search(r"`bash dev test` about \d+ minutes", head)
+    assert "measured" in head and "cores" in head
+
+
+SH = re.compile(r"^```sh[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+QUICK = ("explain ", "cases --", "cases show ", "cases export ")
+"""The README's commands that answer in seconds (play waits for players, study plays
+thousands of games, cases search searches, replay needs a record of one's own)."""
+
+
+def _readme_commands() -> list[str]:
+    found = []
+    for block in SH.findall(README.read_text(encoding="utf-8")):
+        for line in block.splitlines():
+            if line.startswith(".venv/bin/castlerules "):
+                found.append(line.removeprefix(".venv/bin/castlerules ").split("  #")[0].strip())
+    return found
+
+
+def test_the_readme_shows_commands() -> None:
+    assert sum(c.startswith(QUICK) for c in _readme_commands()) >= 8
+
+
+@pytest.mark.parametrize("args", [c for c in _readme_commands() if c.startswith(QUICK)])
+def test_a_readme_command_runs_as_written(args: str, tmp_path: Path) -> None:
+    import shlex
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "castlerules", *shlex.split(args)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert done.stdout.strip() and "Traceback" not in done.stderr

@@ -198,8 +198,16 @@ def page() -> str:
         "(``castlerules.cli.common.EXIT_STATUSES``, the list that ``castlerules --help`` and "
         "the README give too):\n\n"
     )
-    rows = [[str(code), rst.escape(what)] for code, what in common.EXIT_STATUSES]
-    out.append(rst.list_table(["Status", "Meaning"], rows, [12, 88]))
+    names = {
+        value: name
+        for name, value in vars(common).items()
+        if name.startswith("EXIT_") and isinstance(value, int)
+    }
+    rows = [
+        [str(code), rst.literal(names[code]), rst.escape(what)]
+        for code, what in common.EXIT_STATUSES
+    ]
+    out.append(rst.list_table(["Status", "Name", "Meaning"], rows, [10, 24, 66]))
     out.append(
         "Bad input is reported in one line on standard error, never with a traceback.  "
         "Set ``CASTLERULES_DEBUG=1`` to see the traceback of an internal error.\n\n"

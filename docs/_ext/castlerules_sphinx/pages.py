@@ -256,6 +256,11 @@ def _interpretation(site: Site, game: str, clause_id: str) -> str:
             f"Where the seed leaves a point open, ``{game}.Rules()`` decides (recorded in "
             f"``{game}.NOTES``):\n\n"
         )
+    else:
+        out.append(
+            f"Nothing to decide at the table: ``{game}.Rules()`` applies the English rendering "
+            "above as it stands; what the library does around it is below.\n\n"
+        )
     for note, part in player:
         line = f"- **{rst.escape(note.topic)}**: {rst.escape(part.player)}"
         if note.option:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from castlerules import options_text, records
-from castlerules.core import CLAUSES, ArgumentError, Event, seed_from_text
+from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
 
 GAMES: Mapping[str, Any] = records.GAMES
 """The game modules, by name."""
@@ -265,6 +265,24 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
+def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
+    """The rule that answers a question a player asks in the form of a move the game's
+    notation has no word for, or None.
+
+    Throne's ``C-`` (C moves down) is no move of the game (the engine has none to
+    refuse), but players ask it: B9 answers, no character ever moves down.
+    """
+    if module.NAME != "throne" or len(text) != 2 or text[1] != "-":
+        return None
+    if text[0] not in state.rules.letters():
+        return None
+    return IllegalMove(
+        f"Character {text[0]} cannot move down: no character ever moves down, in any phase; "
+        f"a character only climbs, one floor at a time ({text[0]}+) (B9)",
+        "B9",
+    )
+
+
 def clause_line(clause_id: str) -> str:
     """``B6: Placement phase, in turn, only on floors 1-5.`` (the clause's summary)."""
     known = CLAUSES.get(clause_id)
@@ -358,6 +376,7 @@ __all__ = [
     "game_module",
     "parse_options",
     "preset_of",
+    "question_answer",
     "read_input",
     "read_text_argument",
     "rules_from_args",

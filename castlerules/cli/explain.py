@@ -127,10 +127,10 @@ class Outcome:
 
 def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
     """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
-    try:
-        move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
-    except IllegalMove as err:  # a question no move answers (Throne's C-: B9)
-        return Outcome(False, err.clause, str(err), state, None, None, ())
+    answer = common.question_answer(module, state, move_text)  # Throne's C-: B9
+    if answer is not None:
+        return Outcome(False, answer.clause, str(answer), state, None, None, ())
+    move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
     try:
         after = module.apply(state, move, seat=seat)
     except IllegalMove as err:

@@ -227,6 +227,10 @@ class Session:
             if command == "board":
                 self.write(boards.board(module, self.state, seat) + "\n")
                 continue
+            answer = common.question_answer(module, self.state, text)  # Throne's C-: B9
+            if answer is not None:
+                self._illegal(answer)
+                continue
             try:
                 move = module.parse_move(self.state, text, check=False)
                 after = module.apply(self.state, move, seat=seat)

@@ -70,7 +70,7 @@ from itertools import combinations, compress
 
 import attrs
 
-from castlerules.core.errors import ArgumentError, IllegalMove, NotationError
+from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, expect_count, fields, integer
 from castlerules.core.protocol import require
 from castlerules.throne.moves import ALPHABET, NO, PASS, YES, Climb, Move, Place
@@ -820,9 +820,6 @@ def parse_move(state: State, text: str, *, check: bool = True) -> Move:
     ``check=False`` reads the notation only and returns the move without
     judging it (for tools that judge it themselves, such as
     ``castlerules explain``); ``apply`` then refuses it if it is illegal.
-    ``C-`` (C moves down) is no move of the game, but a question players ask:
-    it raises the :class:`~castlerules.core.IllegalMove` of B9 (no character
-    ever moves down), with or without ``check``.
 
     >>> from castlerules.throne import new_game
     >>> s = new_game(3)
@@ -836,10 +833,6 @@ def parse_move(state: State, text: str, *, check: bool = True) -> Move:
     Traceback (most recent call last):
     ...
     castlerules.core.errors.NotationError: a move is C3 (place C on floor 3), ... not 'C@6' ...
-    >>> parse_move(s, "C-", check=False)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    castlerules.core.errors.IllegalMove: Character C cannot move down: ... (B9)
     """
     require(state, State, "state")
     text = check_text(text, "a Throne move")
@@ -850,13 +843,6 @@ def parse_move(state: State, text: str, *, check: bool = True) -> Move:
         move = NO
     elif text == "pass":
         move = PASS
-    elif len(text) == 2 and text[1] == "-" and text[0] in state.rules.letters():
-        # No move of the game is written so, but a player asks it: the rule answers (B9).
-        raise IllegalMove(
-            f"Character {text[0]} cannot move down: no character ever moves down, in any "
-            f"phase; a character only climbs, one floor at a time ({text[0]}+) (B9)",
-            "B9",
-        )
     elif len(text) >= 2 and "A" <= text[0] <= "Z" and (text[1:] == "+" or text[1:].isdigit()):
         if text[1:] == "+":
             move = Climb(text[0])

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from castlerules import ascent, throne
-from castlerules.core import IllegalMove
+from castlerules.cli import common
+from castlerules.core import IllegalMove, NotationError
 
 Cli = Callable[..., Any]
 Scenario = Callable[..., tuple[Any, Any, Any]]
@@ -234,11 +235,12 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     assert lines[2] == "B9: No character ever moves down."
     data = json.loads(run_cli("explain", "throne", "new:4", "A-", "--json").stdout)
     assert data["legal"] is False and data["clause"] == "B9"
-    # In the library too, with or without check (there is no move to return).
-    for check in (True, False):
-        with pytest.raises(IllegalMove) as err:
-            throne.parse_move(throne.new_game(4), "A-", check=check)
-        assert err.value.clause == "B9"
+    # The library has no such move to read (nor to refuse); the command line answers.
+    with pytest.raises(NotationError):
+        throne.parse_move(throne.new_game(4), "A-", check=False)
+    answer = common.question_answer(throne, throne.new_game(4), "A-")
+    assert isinstance(answer, IllegalMove) and answer.clause == "B9"
+    assert common.question_answer(ascent, ascent.new_game(2), "A-") is None
     done = run_cli("explain", "throne", "new:4", "Z-")  # not a character: not a move
     assert done.returncode == 2 and "cannot read the move 'Z-'" in done.stderr
 

@@ -88,6 +88,9 @@ def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_
         r"only \(B6\)\n  B6: Placement phase, in turn, only on floors 1-5\.\n"
     )
     term.expect(r"seat 0> ")
+    term.send("A-")  # B9: a player's question, answered by the rule
+    term.expect(r"Illegal: Character A cannot move down: no character ever moves down.*\(B9\)\n")
+    term.expect(r"seat 0> ")
     term.send("hello")
     term.expect(r"Cannot read 'hello': a move is C3 .*Type help for help\.\n")
     term.expect(r"seat 0> ")

@@ -1,7 +1,7 @@
 """Throne and Ascent as OpenSpiel games: ``pyspiel.load_game("castlerules_throne")``.
 
 Importing this module registers two Python games with
-``pyspiel.register_game`` (needs ``pip install 'castlerules[openspiel]'``):
+``pyspiel.register_game`` (needs ``pip install -e '.[openspiel]'`` in a clone):
 
 ``castlerules_throne``
     Parameters: ``players`` (3..6, default 4), ``preset`` (``SEED`` or
@@ -42,7 +42,8 @@ try:
     import pyspiel
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.openspiel needs OpenSpiel: pip install 'castlerules[openspiel]'"
+        "castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+        "(in a clone of castlerules)"
     ) from _err
 
 import attrs
@@ -258,6 +259,26 @@ def _entries(log: Log) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def _bad_action(name: str, count: int, action: int) -> ArgumentError:
+    """The error of an action number that names no move of the game."""
+    return ArgumentError(
+        f"{name}: action {action} is not a move of this game (its actions are 0..{count - 1}); "
+        "play one of legal_actions()"
+    )
+
+
+def _bad_deal(table: ThroneActions, number: int, seat: int, action: int) -> ArgumentError:
+    """The error of a chance action that is not a card left to deal (B4)."""
+    if 0 <= action < len(table.cards):
+        why = f"objective {table.card_names[action]} is already dealt this round"
+    else:
+        why = f"the objective cards are 0..{len(table.cards) - 1}"
+    return ArgumentError(
+        f"{THRONE}: chance action {action} cannot deal seat {seat}'s objective of round "
+        f"{number}: {why} (B4); play one of chance_outcomes()"
+    )
+
+
 class ThroneState(pyspiel.State):  # type: ignore[misc]
     """A Throne position in OpenSpiel: the engine state and the log of what happened.
 
@@ -318,6 +339,8 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
         engine, dealt, rounds_dealt, elections, log = self._core
         if rounds_dealt < engine.round:
             game: ThroneGame = self.get_game()
+            if not 0 <= action < len(game.table.cards) or action in dealt:
+                raise _bad_deal(game.table, engine.round, len(dealt), action)
             seat = len(dealt)
             log = ((_DEAL, seat, action, engine.round), log)
             dealt += (action,)
@@ -329,7 +352,10 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
                 dealt, rounds_dealt = (), number
             self._core = Shared((engine, dealt, rounds_dealt, elections, log))
             return
-        move = engine.rules._derived.codes.moves[action]  # the table's numbering (rules.Codes)
+        moves = engine.rules._derived.codes.moves  # the table's numbering (rules.Codes)
+        if not 0 <= action < len(moves):
+            raise _bad_action(THRONE, len(moves), action)
+        move = moves[action]
         if move.__class__ is _VOTE_CLASS:
             after = _throne_apply(engine, move)
             # An election ends with the last vote (B11): the next votes are another one's.
@@ -517,9 +543,17 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
         game: AscentGame = self.get_game()
         engine, rolled = self._core
         if not rolled:
+            if not 0 <= action < len(game.starts):
+                raise ArgumentError(
+                    f"{ASCENT}: the die's outcome is a seat in 0..{len(game.starts) - 1}, not "
+                    f"action {action} (A18; chance_outcomes() lists them)"
+                )
             self._core = Shared((game.starts[action], True))
         else:
-            self._core = Shared((ascent.apply(engine, game.table.moves[action]), True))
+            moves = game.table.moves
+            if not 0 <= action < len(moves):
+                raise _bad_action(ASCENT, len(moves), action)
+            self._core = Shared((ascent.apply(engine, moves[action]), True))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -1,6 +1,6 @@
 """Throne and Ascent as PettingZoo AEC environments: ``throne_env()``, ``ascent_env()``.
 
-Needs ``pip install 'castlerules[pettingzoo]'``.  The agents are ``seat_0``,
+Needs ``pip install -e '.[pettingzoo]'`` (in a clone).  The agents are ``seat_0``,
 ``seat_1``, ...; an action is a number (the numbering of
 :mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
@@ -26,6 +26,8 @@ whose view of Throne is drawn (None: a spectator, public facts only).
 
 from __future__ import annotations
 
+import contextlib
+import operator
 from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
@@ -36,10 +38,12 @@ try:
     from pettingzoo import AECEnv
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.pettingzoo needs PettingZoo: pip install 'castlerules[pettingzoo]'"
+        "castlerules.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]' "
+        "(in a clone of castlerules)"
     ) from _err
 
 from castlerules import ascent, throne
+from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.interop import (
     AscentActions,
@@ -220,8 +224,14 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game, dealt from ``seed`` (None: from the environment's own generator)."""
         if seed is not None:
-            self._rng, self._rng_seed = None, seed
-            game_seed = int(seed)
+            # An integer of any kind (numpy's too); anything else is refused as
+            # new_game refuses it, with the seed domain (ArgumentError).
+            value = seed
+            if not isinstance(seed, bool):
+                with contextlib.suppress(TypeError):
+                    value = operator.index(seed)
+            game_seed = check_seed(value, "reset's seed")
+            self._rng, self._rng_seed = None, game_seed
         else:
             if self._rng is None:
                 self._rng = np.random.default_rng(self._rng_seed)
@@ -242,7 +252,15 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         from the position of this step and from what the seat may know
         (``observation(state, seat)`` for Throne) alone.
         """
-        return self._observation(self._seat[agent])
+        try:
+            seat = self._seat[agent]
+        except (KeyError, TypeError):
+            raise ArgumentError(
+                f"unknown agent {agent!r:.40}: the agents are {', '.join(self.possible_agents)}"
+            ) from None
+        if self.state_ is None:
+            raise _not_reset("observe")
+        return self._observation(seat)
 
     def _observation(self, seat: int) -> LazyObservation:
         obs = LazyObservation()
@@ -253,6 +271,8 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv's ``last``: the selected agent's observation (a :class:`LazyObservation`),
         cumulative reward, termination, truncation and info."""
+        if self.state_ is None:
+            raise _not_reset("last")
         agent = self.agent_selection
         return (
             self._observation(self._seat[agent]) if observe else None,
@@ -289,6 +309,8 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the agent to act; at the end, every seat gets its score."""
+        if self.state_ is None:
+            raise _not_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -320,6 +342,8 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
+        if self.state_ is None:
+            raise _not_reset("render")
         seat = self.render_seat
         if self.render_mode == "ansi":
             from castlerules.cli.boards import board
@@ -331,6 +355,11 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _not_reset(method: str) -> ArgumentError:
+    """The error of a method called before the first game."""
+    return ArgumentError(f"{method}() before the first game: call env.reset(seed=...) first")
 
 
 def throne_env(

@@ -23,3 +23,40 @@ def test_the_build_needs_a_setuptools_that_reads_it() -> None:
     found = [re.fullmatch(r"setuptools>=(\d+)(\.\d+)*", r) for r in requires]
     versions = [int(m.group(1)) for m in found if m]
     assert versions and versions[0] >= 77, requires  # PEP 639 license strings: setuptools 77
+
+
+def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -> None:
+    """A first ``bash dev`` is never silent: a line per step, and pip's output (not
+    ``--quiet``).  Run on a copy of ``dev`` with a stand-in Python that only logs."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    shutil.copy(root / "dev", tmp_path / "dev")
+    shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
+    fake = tmp_path / "fake-python"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+        '  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; exit 0\n'
+        "fi\n"
+        'echo "python $*" >> "$(dirname "$0")/../../calls.log"\n'
+        'if [ "$2" = "pip" ]; then echo "Collecting something (pip says so)"; fi\n'
+    )
+    fake.chmod(0o755)
+    done = subprocess.run(
+        ["bash", "dev", "test"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "PYTHON": str(fake)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    steps = [line for line in done.stderr.splitlines() if line.startswith("dev: [")]
+    assert [line[:10] for line in steps] == ["dev: [1/3]", "dev: [2/3]", "dev: [3/3]"]
+    assert done.stderr.count("Collecting something (pip says so)") == 2
+    calls = (tmp_path / "calls.log").read_text()
+    assert "pip install" in calls and "--quiet" not in calls and "-q " not in calls
+    assert "dev: .venv is ready" in done.stderr

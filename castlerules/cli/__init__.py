@@ -14,11 +14,10 @@
     the casebook: every clause and reading shown by a short, verified game.
 
 Every command reports bad input in one line on standard error with a
-non-zero exit status, never with a traceback: 2 for bad input (unknown game
-or option, malformed position or move, unreadable record), 1 for a negative
-answer (``explain``: the move is illegal; ``replay``: the record holds an
-illegal move), 3 for an unexpected error inside castlerules (a bug; set
-``CASTLERULES_DEBUG=1`` to see its traceback).
+non-zero exit status, never with a traceback; the statuses are
+:data:`castlerules.cli.common.EXIT_STATUSES`, the same list in ``--help``, the
+README and the docs.  No command replaces a file without ``--force``
+(:data:`castlerules.cli.common.WRITE_POLICY`).
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="castlerules",
         description="The reference rules engine of Throne and Ascent.",
-        epilog="Exit status: 0 yes/done, 1 illegal move found, 2 bad input, 3 internal error.",
+        epilog=common.exit_status_text() + " " + common.WRITE_POLICY,
     )
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
@@ -88,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return common.EXIT_OK
     except KeyboardInterrupt:
         print(f"\n{name}: interrupted", file=sys.stderr)
-        return 130
+        return common.EXIT_INTERRUPTED
     except Exception as err:
         if os.environ.get("CASTLERULES_DEBUG"):
             raise

@@ -6,7 +6,8 @@
     replay a case and print what it shows, in the engine's own words
     (``--svg``: write its before/after boards to ``DIR``);
 ``castlerules cases export DIR``
-    write each case's game as a record (``castlerules replay --annotate`` reads it);
+    write each case's game as a record (``castlerules replay --annotate`` reads it;
+    a record that exists already is refused, nothing is written, unless ``--force``);
 ``castlerules cases search [--all] [--only KEY]``
     search again the cases whose game is missing or no longer shows them
     (``--all``: every case) and update ``found.json``;
@@ -50,10 +51,12 @@ def add_parser(sub: Any, name: str) -> None:
     show.add_argument("key", metavar="KEY")
     show.add_argument("--svg", metavar="DIR", help="write KEY-before.svg, KEY-after.svg... there")
     show.add_argument("--moves", action="store_true", help="print every move's events too")
+    common.add_force_argument(show)
     show.set_defaults(run=run_show)
     export = actions.add_parser("export", help="write each case's game as a record")
     export.add_argument("directory", metavar="DIR")
     _filters(export)
+    common.add_force_argument(export)
     export.set_defaults(run=run_export)
     search = actions.add_parser("search", help="search again what changed; update found.json")
     search.add_argument("--all", action="store_true", help="search every case from scratch")
@@ -136,13 +139,22 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"move {moment.ply}: seat {moment.seat} plays {moment.text}")
             out += report.outcome_lines(moment)
     out += report.focus_lines(shown)
-    print("\n".join(out))
     if args.svg:
         module = case.module
-        for number, (caption, state, extra) in enumerate(report.diagrams(shown)):
-            name = ("before", "after", "versus")[min(number, 2)]
-            path = os.path.join(args.svg, f"{case.key}-{name}.svg")
-            common.write_file(path, module.svg(state, caption=caption, **extra), "diagram")
+        drawings = [
+            (
+                os.path.join(
+                    args.svg, f"{case.key}-{('before', 'after', 'versus')[min(k, 2)]}.svg"
+                ),
+                module.svg(state, caption=caption, **extra),
+            )
+            for k, (caption, state, extra) in enumerate(report.diagrams(shown))
+        ]
+        common.check_output_files((p for p, _ in drawings), "diagram", force=args.force)
+    print("\n".join(out))
+    if args.svg:
+        for path, svg in drawings:
+            common.write_file(path, svg, "diagram")
             print(f"wrote {path}")
     return common.EXIT_OK
 
@@ -153,16 +165,18 @@ def run_export(args: argparse.Namespace) -> int:
         os.makedirs(directory, exist_ok=True)
     except OSError as err:
         raise ArgumentError(f"cannot create {directory!r}: {err.strerror}") from None
-    count = 0
+    texts: list[tuple[str, str]] = []
     for c in _chosen(args):
         shown = _shown(c.key)
         readings = (0, 1) if c.versus is not None else (0,)
         for which in readings:
             suffix = "-versus" if which else ""
             path = os.path.join(directory, f"{c.key}{suffix}.json")
-            common.write_file(path, records.dumps(shown.record(which)), "record")
-            count += 1
-    print(f"wrote {count} records to {directory}")
+            texts.append((path, records.dumps(shown.record(which))))
+    common.check_output_files((p for p, _ in texts), "record", force=args.force)
+    for path, text in texts:
+        common.write_file(path, text, "record")
+    print(f"wrote {len(texts)} records to {directory}")
     return common.EXIT_OK
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from castlerules import options_text, records
-from castlerules.core import CLAUSES, ArgumentError, Event, seed_from_text
+from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
 
 GAMES: Mapping[str, Any] = records.GAMES
 """The game modules, by name."""
@@ -28,6 +28,23 @@ EXIT_BAD_INPUT = 2
 """Bad input: unknown game or option, malformed position or move, unreadable record."""
 EXIT_INTERNAL = 3
 """An unexpected error inside castlerules (a bug: please report it)."""
+EXIT_INTERRUPTED = 130
+"""Interrupted (Control-C), as a shell reports it."""
+
+EXIT_STATUSES: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "legal, or done"),
+    (EXIT_ILLEGAL, "an illegal move was found (explain, replay, cases verify)"),
+    (EXIT_BAD_INPUT, "bad input, or a file that exists already (one line on standard error)"),
+    (EXIT_INTERNAL, "an internal error, a bug (CASTLERULES_DEBUG=1 shows its traceback)"),
+    (EXIT_INTERRUPTED, "interrupted (Control-C)"),
+)
+"""The one list of exit statuses of every command: the help, the README and the docs
+say it in these words (:func:`exit_status_text`)."""
+
+
+def exit_status_text() -> str:
+    """The exit statuses in one sentence, as ``castlerules --help`` and the README say them."""
+    return "Exit status: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES) + "."
 
 
 def game_module(name: str) -> Any:
@@ -174,16 +191,42 @@ def seed_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def check_output_file(path: str, what: str) -> None:
+WRITE_POLICY = (
+    "No command replaces a file: a file it would write that exists already is refused, "
+    "in one line with exit status 2, before any work and before anything is written, "
+    "unless --force is given."
+)
+"""The one rule of every file the commands write (``--save``, ``--svg``, ``--record-dir``,
+``cases export``, the study's report); the help and the docs quote it."""
+
+FORCE_HELP = "replace files that exist already (without it they are refused, nothing is written)"
+"""The help of every ``--force``."""
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--force`` (see :data:`WRITE_POLICY`)."""
+    parser.add_argument("--force", action="store_true", help=FORCE_HELP)
+
+
+def check_output_file(path: str, what: str, *, force: bool = False) -> None:
     """Make sure ``path`` can be written, before any work: ArgumentError if not.
 
-    An existing file is opened for appending (and left as it is); a new one is
+    A file that exists already is refused unless ``force`` (:data:`WRITE_POLICY`);
+    with ``force`` it is opened for appending (and left as it is); a new one is
     created and removed again.  So ``play --save`` and ``demo --record-dir``
-    refuse a missing directory before the game, not after it.
+    refuse a missing directory or an existing file before the game, not after it.
     """
     try:
-        if os.path.isdir(path):
-            raise ArgumentError(f"cannot write the {what} to {path!r}: it is a directory")
+        directory, exists = os.path.isdir(path), os.path.lexists(path)
+    except ValueError:  # a NUL byte in the path
+        directory = exists = False
+    if directory:
+        raise ArgumentError(f"cannot write the {what} to {path!r}: it is a directory")
+    if exists and not force:
+        raise ArgumentError(
+            f"the {what} file {path!r} exists already: nothing was written (--force replaces it)"
+        )
+    try:
         if os.path.exists(path):
             with open(path, "a", encoding="utf-8"):
                 pass
@@ -222,6 +265,24 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
+def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
+    """The rule that answers a question a player asks in the form of a move the game's
+    notation has no word for, or None.
+
+    Throne's ``C-`` (C moves down) is no move of the game (the engine has none to
+    refuse), but players ask it: B9 answers, no character ever moves down.
+    """
+    if module.NAME != "throne" or len(text) != 2 or text[1] != "-":
+        return None
+    if text[0] not in state.rules.letters():
+        return None
+    return IllegalMove(
+        f"Character {text[0]} cannot move down: no character ever moves down, in any phase; "
+        f"a character only climbs, one floor at a time ({text[0]}+) (B9)",
+        "B9",
+    )
+
+
 def clause_line(clause_id: str) -> str:
     """``B6: Placement phase, in turn, only on floors 1-5.`` (the clause's summary)."""
     known = CLAUSES.get(clause_id)
@@ -247,6 +308,12 @@ def event_lines(events: Iterable[Event], indent: str = "  - ") -> list[str]:
 def event_data(events: Iterable[Event]) -> list[dict[str, str]]:
     """Events as JSON data: ``[{"clause": "B8", "text": "..."}]``."""
     return [{"clause": e.clause, "text": e.text} for e in events]
+
+
+def check_output_files(paths: Iterable[str], what: str, *, force: bool = False) -> None:
+    """:func:`check_output_file` for each of ``paths``, all before any is written."""
+    for path in paths:
+        check_output_file(path, what, force=force)
 
 
 def write_file(path: str, text: str, what: str) -> None:
@@ -290,18 +357,26 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_ILLEGAL",
     "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_STATUSES",
+    "FORCE_HELP",
     "GAMES",
     "MAX_INPUT_BYTES",
+    "WRITE_POLICY",
+    "add_force_argument",
     "add_rules_arguments",
     "check_output_file",
+    "check_output_files",
     "clause_french",
     "clause_line",
     "event_data",
     "event_lines",
+    "exit_status_text",
     "game_module",
     "parse_options",
     "preset_of",
+    "question_answer",
     "read_input",
     "read_text_argument",
     "rules_from_args",

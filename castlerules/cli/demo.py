@@ -44,8 +44,9 @@ def add_parser(sub: Any, name: str) -> None:
         "--record-dir",
         metavar="DIR",
         help="also save each game's record as DIR/GAME-seedSEED.json (checked before the "
-        "first game is played)",
+        "first game is played: a record that exists is refused unless --force)",
     )
+    common.add_force_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.record_dir is not None:
             paths[name] = os.path.join(args.record_dir, f"{name}-seed{args.seed}.json")
-            common.check_output_file(paths[name], "record")
+            common.check_output_file(paths[name], "record", force=args.force)
     for name in names:
         record = random_record(GAMES[name], args.players, args.seed)
         print_record(record, sys.stdout.write)

@@ -7,14 +7,18 @@ with the clause it exercised), who plays next, and the resulting position.
 ``--compare`` asks the same question under every other reading: every
 preset, and every option with each alternative value worth trying (see
 :mod:`castlerules.cli.readings`), and prints where the readings disagree with
-the one chosen (``--verbose`` also lists the options that are not varied,
-and why).  ``--svg FILE`` draws the position before and after the move;
-``--json`` prints the same answer as JSON.
+the one chosen (``--verbose`` also lists the readings that cannot apply here
+and the options that are not varied, and why).  ``--svg FILE`` draws the
+position before and after the move; ``--json`` prints the same answer as JSON.
 
 POSITION is a position in the game's notation (as ``to_text`` writes it and
 ``castlerules demo`` or ``replay --annotate`` print it), ``@FILE`` to read it
 from a file, ``-`` to read it from standard input, or ``new:PLAYERS[:SEED]``
-for the starting position of a new game.
+for the starting position of a new game.  A Throne position may leave
+objectives unknown (``?``, see :mod:`castlerules.cli.unknown`): the answer
+says when it depends on one.  ``--after MOVES`` plays moves from POSITION
+first and asks about MOVE in the position they lead to (a referee's "seat 0
+has just moved L0").
 
 Exit status: 0 legal, 1 illegal, 2 bad input (unknown game or option,
 malformed position or move).
@@ -32,6 +36,7 @@ import attrs
 
 from castlerules import options_text, records
 from castlerules.cli import common, drawing, positions, readings
+from castlerules.cli import unknown as unknowns
 from castlerules.core import ArgumentError, Event, IllegalMove, NotationError, RulesError
 
 
@@ -44,20 +49,34 @@ def add_parser(sub: Any, name: str) -> None:
             "Say whether MOVE is legal in POSITION: if not, the rule that forbids it "
             "(clause ID and the seed's text); if so, what happened and the resulting position. "
             "POSITION is a position text, @FILE, '-' (standard input) or new:PLAYERS[:SEED] "
-            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. "
-            "Exit status: 0 legal, 1 illegal, 2 bad input.",
+            "(SEED in 0..2^64-1); a file or standard input is read up to 16 MiB. A Throne "
+            "position may write '?' for an objective that is not known (or '?' for them all): "
+            "the answer says what, if anything, depends on it. --after MOVES plays moves "
+            "first. Exit status: 0 legal, 1 illegal, 2 bad input.",
             78,
         ),
         epilog="examples:\n"
         "  castlerules explain throne new:4 C6\n"
         "  castlerules explain throne new:4 C1 --compare\n"
         "  castlerules explain ascent @position.txt xT2 --rules HARSH --json\n"
-        '  castlerules explain throne "$(cat pos.txt)" yes -o no_cards_reset_each_round=false',
+        '  castlerules explain throne "$(cat pos.txt)" yes -o no_cards_reset_each_round=false\n'
+        "  castlerules explain ascent new:2 xB0 --after 'B0 P1'\n"
+        '  castlerules explain throne "throne SEED 4 1 movement 1 H/BFI/CDJ/EL/AGKM/-/- - '
+        '3/3/3/3 - 0 ? - -" E+',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", metavar="GAME", help="throne or ascent")
     parser.add_argument("position", metavar="POSITION", help="the position (see above)")
     parser.add_argument("move", metavar="MOVE", help="the move in the game's notation")
+    parser.add_argument(
+        "--after",
+        metavar="MOVES",
+        action="append",
+        default=[],
+        help="moves played first from POSITION, in order, separated by spaces (repeatable): "
+        "ask about MOVE in the position they lead to, e.g. --after L0 for 'seat 0 has just "
+        "moved L0'",
+    )
     common.add_rules_arguments(parser)
     parser.add_argument(
         "--seat",
@@ -74,9 +93,15 @@ def add_parser(sub: Any, name: str) -> None:
         "--verbose",
         "-v",
         action="store_true",
-        help="with --compare: also list the options that are not varied, and why",
+        help="with --compare: also list the readings that cannot apply here and the options "
+        "that are not varied, and why",
     )
-    parser.add_argument("--svg", metavar="FILE", help="draw the position before and after")
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="draw the position before and after (a file that exists is refused unless --force)",
+    )
+    common.add_force_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.set_defaults(run=run)
 
@@ -102,6 +127,9 @@ class Outcome:
 
 def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
     """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
+    answer = common.question_answer(module, state, move_text)  # Throne's C-: B9
+    if answer is not None:
+        return Outcome(False, answer.clause, str(answer), state, None, None, ())
     move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
     try:
         after = module.apply(state, move, seat=seat)
@@ -116,20 +144,28 @@ def run(args: argparse.Namespace) -> int:
     module = common.game_module(args.game)
     options = common.parse_options(module, args.option)
     if args.svg:
-        common.check_output_file(args.svg, "drawing")
+        common.check_output_file(args.svg, "drawing", force=args.force)
     text = common.read_text_argument(args.position, "position")
     preset: str | None = None
     if text.startswith(positions.NEW_PREFIX) or args.rules is not None:
         # The rules are the preset (default: the reference reading) with the options.
         preset = common.preset_of(module, args.rules)
         rules = records.build_rules(module, preset, options)
-        state = positions.load(module, text, rules, preset)
+        state, unknown = positions.load_partial(module, text, rules, preset)
     else:
         # The position's own rules, with the options changed.
-        state = positions.load(module, text, None, None)
+        state, unknown = positions.load_partial(module, text, None, None)
         rules = common.with_options(module, state.rules, options)
         state = positions.reinterpret(module, state, rules)
     rules = state.rules
+    if unknown and args.svg:
+        raise ArgumentError(
+            "--svg draws every seat's objective, and this position does not give them all: "
+            "give the objectives, or leave out --svg"
+        )
+    start = state
+    played = [m for chunk in args.after for m in chunk.replace(",", " ").split()]
+    state = _play_first(module, state, played, unknown)
     move_text = common.read_text_argument(args.move, "move")
     if args.seat is not None:
         players = positions.players(state)
@@ -139,29 +175,85 @@ def run(args: argparse.Namespace) -> int:
         outcome = judge(module, state, move_text, args.seat)
     except NotationError as err:
         raise NotationError(f"cannot read the move {move_text!r}: {err}") from None
+    found = None
+    if outcome.legal:
+        found = unknowns.depends(module, state, outcome.move, outcome.after, args.seat, unknown)
+        if found is not None:
+            events = unknowns.events(found, state, outcome.after, outcome.events)
+            outcome = attrs.evolve(outcome, events=tuple(events))
 
     comparison = None
+    if args.compare and found is not None:
+        raise ArgumentError(
+            f"--compare: this move scores round {found.number}, and the scores depend on "
+            f"{found.who()} (not given): give the objectives to compare readings"
+        )
     if args.compare:
         comparison = readings.compare(
-            module, state, rules, preset, move_text=move_text, seat=args.seat, judge=judge
+            module,
+            state,
+            rules,
+            preset,
+            move_text=move_text,
+            seat=args.seat,
+            judge=judge,
+            unknown=unknown,
         )
 
     if args.svg:
         common.write_file(args.svg, _drawing(module, move_text, outcome), "drawing")
 
     label = common.rules_label(module, rules, preset)
+    view = View(module, label, start, tuple(played), state, unknown, found)
     if args.json:
-        data = _data(module, label, state, move_text, seat=args.seat, outcome=outcome)
+        data = _data(view, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
             data["compare"] = comparison.data(module)
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(module, label, state, move_text, seat=args.seat, outcome=outcome)
+        _print(view, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
             sys.stdout.write(comparison.text(module, verbose=args.verbose))
         if args.svg:
             sys.stdout.write(f"drawing written to {common.shown(args.svg)}\n")
     return common.EXIT_OK if outcome.legal else common.EXIT_ILLEGAL
+
+
+@attrs.frozen(slots=True)
+class View:
+    """What the answer is about: the position given, the moves played first, the
+    position MOVE is judged in, the objectives not given and what depends on them."""
+
+    module: Any
+    label: str
+    start: Any
+    played: tuple[str, ...]
+    state: Any
+    unknown: positions.Unknown
+    depends: unknowns.Depends | None
+
+    def text(self, state: Any) -> str:
+        return positions.text_of(self.module, state, self.unknown)
+
+
+def _play_first(module: Any, state: Any, played: list[str], unknown: positions.Unknown) -> Any:
+    """The position after the ``--after`` moves, each read and judged in turn."""
+    for number, text in enumerate(played, start=1):
+        shown = common.shown(text)
+        try:
+            move = module.parse_move(state, text, check=False)
+            after = module.apply(state, move)
+        except NotationError as err:
+            raise ArgumentError(f"--after: move {number} ({shown}) cannot be read: {err}") from None
+        except IllegalMove as err:
+            raise ArgumentError(
+                f"--after: move {number} ({shown}) is illegal there: {common.safe_error(err)}"
+            ) from None
+        found = unknowns.depends(module, state, move, after, None, unknown)
+        if found is not None:
+            raise unknowns.check_chain(shown, number, found)
+        state = after
+    return state
 
 
 def _drawing(module: Any, move_text: str, outcome: Outcome) -> str:
@@ -182,47 +274,70 @@ def _who(module: Any, state: Any, seat: int | None) -> str:
     return "nobody (the game is over)" if actor is None else f"seat {actor}"
 
 
-def _print(
-    module: Any, label: str, state: Any, move_text: str, *, seat: int | None, outcome: Outcome
-) -> None:
+def _print(view: View, move_text: str, *, seat: int | None, outcome: Outcome) -> None:
     write = sys.stdout.write
+    module, state = view.module, view.state
+    first = f" after {' '.join(map(common.shown, view.played))}," if view.played else ""
     write(
-        f"{module.NAME.capitalize()}, rules {label}: {_who(module, state, seat)} plays "
-        f"{common.shown(move_text)}\n"
+        f"{module.NAME.capitalize()}, rules {view.label}:{first} {_who(module, state, seat)} "
+        f"plays {common.shown(move_text)}\n"
     )
+    if view.played:
+        write(f"position then:\n  {view.text(state)}\n")
     if not outcome.legal:
         write(f"ILLEGAL: {outcome.message}\n")
         if outcome.clause:
             write(f"{common.clause_line(outcome.clause)}\n")
             write("\n".join(common.clause_french(outcome.clause)) + " »\n")
+        if view.unknown:
+            write(unknowns.note(view.unknown, state) + "\n")
         return
     write("LEGAL. What happened:\n")
     for line in common.event_lines(outcome.events):
         write(line + "\n")
+    if view.depends is not None:
+        for line in view.depends.lines():
+            write(line + "\n")
+        if module.is_over(outcome.after):
+            write(f"the game is over: the scores and the winner depend on {view.depends.who()}\n")
+        else:
+            write(positions.situation(module, outcome.after) + "\n")
+        write(f"position after: not written, its scores depend on {view.depends.who()}\n")
+        return
+    if view.unknown:
+        write(unknowns.note(view.unknown, state) + "\n")
     write(positions.situation(module, outcome.after) + "\n")
-    write(f"position after:\n  {module.to_text(outcome.after)}\n")
+    write(f"position after:\n  {view.text(outcome.after)}\n")
 
 
-def _data(
-    module: Any, label: str, state: Any, move_text: str, *, seat: int | None, outcome: Outcome
-) -> dict[str, Any]:
+def _data(view: View, move_text: str, *, seat: int | None, outcome: Outcome) -> dict[str, Any]:
+    module, state = view.module, view.state
     rules = state.rules
     data: dict[str, Any] = {
         "game": module.NAME,
-        "rules": label,
+        "rules": view.label,
         "options": {
             f.name: options_text.to_json(getattr(rules, f.name)) for f in attrs.fields(type(rules))
         },
-        "position": module.to_text(state),
+        "position": view.text(state),
         "move": move_text,
         "seat": module.current_player(state) if seat is None else seat,
         "legal": outcome.legal,
     }
+    if view.played:
+        data["start"] = view.text(view.start)
+        data["after_moves"] = list(view.played)
+    if view.unknown:
+        data["unknown_objectives"] = [{"round": r, "seat": s} for r, s in sorted(view.unknown)]
+        data["depends_on_unknown"] = [] if view.depends is None else view.depends.data()
     if outcome.legal:
         data["events"] = common.event_data(outcome.events)
-        data["after"] = module.to_text(outcome.after)
         data["next_player"] = module.current_player(outcome.after)
         data["over"] = module.is_over(outcome.after)
+        if view.depends is not None:
+            data["after"] = None
+            return data
+        data["after"] = view.text(outcome.after)
         if data["over"]:
             data["scores"] = list(module.scores(outcome.after))
             data["winners"] = list(module.winners(outcome.after))

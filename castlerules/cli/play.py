@@ -8,12 +8,16 @@ clause) and asked again.  ``--bot SEAT=random|greedy|montecarlo`` lets the compu
 play a seat (see :mod:`castlerules.cli.bots`).
 
 Hidden information (Throne's objectives and votes) is respected: with two or
-more human seats, the screen is cleared and a "pass the device to seat N"
-prompt waits for Enter before each human turn, so a seat's objective and
-vote are shown only to that seat; every vote is announced as cast face down
-until the election's last vote, when the game reveals them together (B11).
-The position is drawn from ``observation(state, seat)``.  With one human seat
-there is nobody to hide from, so there is no prompt.
+more human seats on a terminal, the game is played on the terminal's
+alternate screen (which keeps no scrollback), and before each human turn the
+screen and the scrollback are cleared and a "pass the device to seat N; seat
+N only" screen waits for Enter, so a seat's objective and vote are shown only
+to that seat, and nothing is left to scroll back to; the end of the game
+(scores, objectives, the last moves, all public by then) is printed on the
+main screen, which never held a secret.  Every vote is announced as cast
+face down until the election's last vote, when the game reveals them
+together (B11).  The position is drawn from ``observation(state, seat)``.
+With one human seat there is nobody to hide from, so there is no prompt.
 
 The seed is secret during play: Throne deals every round's objectives from
 it, so whoever knows it knows every seat's objectives (``castlerules explain
@@ -26,7 +30,8 @@ not at a table with hidden objectives.
 At the end (or on ``quit``, end of input or Ctrl-C) the game record is saved
 (``--save FILE``, by default a new ``castlerules-GAME-DATE-TIME.json`` in the
 current directory; ``--no-save`` to skip); ``castlerules replay`` checks it.
-Where it goes is checked before the game starts.
+Where it goes is checked before the game starts: a ``--save`` file that exists
+already is refused (exit status 2) unless ``--force``.
 
 Exit status: 0 when the game is over or a player quit, 2 for bad arguments
 or when the input ended before the game did (the record of the moves played
@@ -48,8 +53,13 @@ from castlerules import records, throne
 from castlerules.cli import boards, bots, common
 from castlerules.core import ArgumentError, IllegalMove, NotationError, RulesError
 
-CLEAR = "\x1b[2J\x1b[H"
-"""ANSI: clear the screen and go home (written only when standard output is a terminal)."""
+ALTERNATE_SCREEN = "\x1b[?1049h"
+"""ANSI: switch to the terminal's alternate screen, which keeps no scrollback."""
+MAIN_SCREEN = "\x1b[?1049l"
+"""ANSI: back to the main screen, as it was before the game (no secret was ever on it)."""
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""ANSI: go home, clear the screen and clear the scrollback (terminals that keep a cleared
+screen in their scrollback drop it too)."""
 
 HELP = """\
 Type a move in the game's notation, e.g. {examples}.
@@ -96,9 +106,11 @@ def add_parser(sub: Any, name: str) -> None:
     parser.add_argument(
         "--save",
         metavar="FILE",
-        help="where to save the record (checked before the game starts)",
+        help="where to save the record (checked before the game starts: a file that exists "
+        "is refused unless --force)",
     )
     parser.add_argument("--no-save", action="store_true", help="do not save the record")
+    common.add_force_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -175,7 +187,10 @@ class Session:
         if not self.hidden or self.last_viewer == seat:
             return
         self.write(self.clear)
-        self.read(f"Pass the device to seat {seat}. Seat {seat}, press Enter when ready. ")
+        self.read(
+            f"Pass the device to seat {seat}. Seat {seat} only: press Enter when ready "
+            f"(the next screen shows seat {seat}'s secrets). "
+        )
         self.write(self.clear)
         self.last_viewer = seat
 
@@ -211,6 +226,10 @@ class Session:
                 continue
             if command == "board":
                 self.write(boards.board(module, self.state, seat) + "\n")
+                continue
+            answer = common.question_answer(module, self.state, text)  # Throne's C-: B9
+            if answer is not None:
+                self._illegal(answer)
                 continue
             try:
                 move = module.parse_move(self.state, text, check=False)
@@ -256,8 +275,6 @@ class Session:
     def finish(self) -> None:
         """Show the end of the game to everyone: all moves, the scores and the winners."""
         module = self.module
-        if self.hidden:
-            self.write(self.clear)
         self.write("The game is over.\n")
         if self.humans:
             # Everything is public now: the moves that some player has not seen yet.
@@ -304,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
         path = args.save or common.unused_path(
             time.strftime(f"castlerules-{module.NAME}-%Y%m%d-%H%M%S.json")
         )
-        common.check_output_file(path, "record")  # before the game, not after it
+        common.check_output_file(path, "record", force=args.force)  # before the game
     state = module.new_game(args.players, rules=rules, seed=seed)
     write = sys.stdout.write
 
@@ -318,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
     if callable(reconfigure):
         reconfigure(errors="surrogateescape")
 
-    clear = CLEAR if sys.stdout.isatty() else "\n" + "-" * 60 + "\n"
+    terminal = sys.stdout.isatty()
+    clear = CLEAR if terminal else "\n" + "-" * 60 + "\n"
     session = Session(module, state, seats, read=read, write=write, clear=clear)
     label = common.rules_label(module, rules, preset)
     humans = ", ".join(str(s) for s in session.humans) or "none"
@@ -329,16 +347,24 @@ def run(args: argparse.Namespace) -> int:
     if module is not throne:
         write(f"The die chooses seat {module.current_player(state)} to begin.\n")
     status = common.EXIT_OK
+    secret = session.hidden and terminal  # the secrets go on the alternate screen only
     try:
         try:
-            finished = session.run()
+            if secret:
+                write(ALTERNATE_SCREEN + CLEAR)
+            try:
+                finished = session.run()
+            finally:
+                if secret:  # whatever happened: erase the secrets, back to the main screen
+                    write(CLEAR + MAIN_SCREEN)
+                    sys.stdout.flush()
         except EOFError:
             write("\n")
             print("castlerules play: the input ended before the game did", file=sys.stderr)
             finished, status = False, common.EXIT_BAD_INPUT
         except KeyboardInterrupt:
             write("\n")
-            finished, status = False, 130
+            finished, status = False, common.EXIT_INTERRUPTED
         if finished:
             session.finish()
         else:

@@ -14,6 +14,7 @@ from typing import Any
 
 from castlerules import records
 from castlerules.core import ArgumentError, NotationError, RulesError, seed_from_text
+from castlerules.throne import notation as throne_notation
 
 NEW_PREFIX = "new:"
 """``new:PLAYERS[:SEED]`` names the starting position of a new game."""
@@ -65,9 +66,22 @@ def reinterpret(module: Any, state: Any, rules: Any) -> Any:
         raise ArgumentError(f"the position cannot exist under these rules: {err}") from None
 
 
-def board_text(module: Any, state: Any) -> str:
+Unknown = frozenset[tuple[int, int]]
+"""Throne objectives that a position text does not give: ``(round, seat)``."""
+
+NOTHING_UNKNOWN: Unknown = frozenset()
+
+
+def text_of(module: Any, state: Any, unknown: Unknown = NOTHING_UNKNOWN) -> str:
+    """The position's text, with ``?`` for the objectives it was not given."""
+    if unknown:
+        return throne_notation.write_partial(state, unknown)
+    return str(module.to_text(state))
+
+
+def board_text(module: Any, state: Any, unknown: Unknown = NOTHING_UNKNOWN) -> str:
     """The position's text without its rules field (to compare positions across readings)."""
-    text = module.to_text(state)
+    text = text_of(module, state, unknown)
     parts = _fields(text)
     del parts[options_field(module, text)]
     return " ".join(parts)
@@ -80,15 +94,29 @@ def load(module: Any, text: str, rules: Any | None, preset: str | None) -> Any:
     :func:`reinterpret`); a ``new:`` position starts with ``rules`` or the
     reading ``preset``.
     """
+    return load_partial(module, text, rules, preset, partial=False)[0]
+
+
+def load_partial(
+    module: Any, text: str, rules: Any | None, preset: str | None, *, partial: bool = True
+) -> tuple[Any, Unknown]:
+    """:func:`load`, where a Throne position may leave objectives unknown (``?``, see
+    :func:`castlerules.throne.notation.read_partial`): the state (with stand-ins for
+    them) and which objectives are unknown."""
     if text.startswith(NEW_PREFIX):
-        return _new(module, text[len(NEW_PREFIX) :], rules, preset)
+        return _new(module, text[len(NEW_PREFIX) :], rules, preset), NOTHING_UNKNOWN
+    unknown = NOTHING_UNKNOWN
     try:
-        state = module.from_text(text)
+        if partial and module.NAME == "throne":
+            read = throne_notation.read_partial(text)
+            state, unknown = read.state, read.unknown
+        else:
+            state = module.from_text(text)
     except NotationError as err:
         raise NotationError(f"cannot read the {module.NAME} position: {err}") from None
     if rules is not None:
         state = reinterpret(module, state, rules)
-    return state
+    return state, unknown
 
 
 def _new(module: Any, spec: str, rules: Any | None, preset: str | None) -> Any:

@@ -20,8 +20,10 @@ other reading).
 
 Two readings agree when the move is illegal under both for the same clause,
 or legal under both with the same events and the same resulting position.
-A reading under which the position cannot exist, or the move cannot be read,
-is reported as not applicable.
+Only the readings that can apply are shown: a reading under which the
+position cannot exist or the move cannot be read, and a change of one option
+that the other options forbid (whatever the option), are counted in one line
+and listed, with the reason, under ``--verbose``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import attrs
 
 from castlerules import options_text, records
 from castlerules.cli import common, positions
-from castlerules.core import RulesError
+from castlerules.core import ArgumentError, RulesError
 
 EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
     "ascent": {
@@ -103,6 +105,7 @@ class Comparison:
     not_varied: tuple[str, ...]
     excluded: tuple[tuple[str, str], ...]
     invalid: tuple[tuple[str, str], ...]
+    unknown: positions.Unknown = positions.NOTHING_UNKNOWN
 
     @property
     def disagreeing(self) -> tuple[Row, ...]:
@@ -120,23 +123,27 @@ class Comparison:
             lines.append(f"  {len(self.disagreeing)} disagree with the base:")
             lines.extend(_summary(module, f"{self.base_label} (base)", self.base))
             for row in self.disagreeing:
-                lines.extend(_difference(module, self.base, row))
+                lines.extend(_difference(module, self.base, row, self.unknown))
             agree = [r.reading.label for r in tried if r.agrees]
             if agree:
                 lines.append("  agree with the base: " + ", ".join(agree))
-        for row in self.rows:
-            if row.outcome is None:
-                lines.append(f"  not applicable: {row.reading.label}: {row.note}")
-        for label, why in self.invalid:
-            lines.append(f"  not a valid combination: {label}: {why}")
+        cannot = [r for r in self.rows if r.outcome is None]
         if not verbose:
             count = len(self.not_varied) + len(self.excluded)
+            if cannot or self.invalid:
+                n = len(cannot) + len(self.invalid)
+                what = "1 other reading cannot" if n == 1 else f"{n} other readings cannot"
+                lines.append(f"  ({what} apply here: --verbose lists them and why)")
             if count:
                 lines.append(
                     f"  ({count} options not varied, having no other reading: --verbose "
                     "lists them and why)"
                 )
             return "\n".join(lines) + "\n"
+        for row in cannot:
+            lines.append(f"  not applicable: {row.reading.label}: {row.note}")
+        for label, why in self.invalid:
+            lines.append(f"  not a valid combination: {label}: {why}")
         if self.not_varied:
             lines.append(
                 "  not varied (numbers of the game, no alternative reading; try one with "
@@ -155,7 +162,7 @@ class Comparison:
                 item["applicable"] = False
                 item["note"] = row.note
             else:
-                item.update(_outcome_data(module, row.outcome))
+                item.update(_outcome_data(module, row.outcome, self.unknown))
                 item["agrees"] = row.agrees
             rows.append(item)
         return {
@@ -168,13 +175,13 @@ class Comparison:
         }
 
 
-def _outcome_data(module: Any, outcome: Any) -> dict[str, Any]:
+def _outcome_data(module: Any, outcome: Any, unknown: positions.Unknown) -> dict[str, Any]:
     if not outcome.legal:
         return {"legal": False, "clause": outcome.clause, "message": outcome.message}
     return {
         "legal": True,
         "events": common.event_data(outcome.events),
-        "after": module.to_text(outcome.after),
+        "after": positions.text_of(module, outcome.after, unknown),
     }
 
 
@@ -184,21 +191,21 @@ def _summary(module: Any, label: str, outcome: Any, legal: str = "LEGAL") -> lis
     return [f"    {label}: {legal}:", *common.event_lines(outcome.events, "      - ")]
 
 
-def _difference(module: Any, base: Any, row: Row) -> list[str]:
+def _difference(module: Any, base: Any, row: Row, unknown: positions.Unknown) -> list[str]:
     outcome = row.outcome
     label = row.reading.label
     if not outcome.legal or not base.legal:
         return _summary(module, label, outcome)
     if tuple(outcome.events) != tuple(base.events):
         return _summary(module, label, outcome, "LEGAL, but other events")
-    mine = positions.board_text(module, base.after).split(" ")
-    theirs = positions.board_text(module, outcome.after).split(" ")
+    mine = positions.board_text(module, base.after, unknown).split(" ")
+    theirs = positions.board_text(module, outcome.after, unknown).split(" ")
     changes = [f"{a} -> {b}" for a, b in zip(mine, theirs, strict=False) if a != b] or [
         "(the rules only)"
     ]
     return [
         f"    {label}: LEGAL, same events, but another resulting position ({'; '.join(changes)}):",
-        f"      {positions.board_text(module, outcome.after)}",
+        f"      {positions.board_text(module, outcome.after, unknown)}",
     ]
 
 
@@ -288,8 +295,13 @@ def compare(
     move_text: str,
     seat: int | None,
     judge: Callable[[Any, Any, str, int | None], Any],
+    unknown: positions.Unknown = positions.NOTHING_UNKNOWN,
 ) -> Comparison:
-    """Judge ``move_text`` in ``state`` under every reading; compare with the base."""
+    """Judge ``move_text`` in ``state`` under every reading; compare with the base.
+
+    With objectives not given (``unknown``), a reading under which the move
+    scores their round is refused (ArgumentError): its answer would depend on them.
+    """
     base_preset, base_options = records.rules_preset_and_options(module, rules, preset)
     options = dict(base_options)
     base = judge(module, state, move_text, seat)
@@ -307,6 +319,14 @@ def compare(
         except RulesError as err:
             rows.append(Row(reading, None, f"the move cannot be read: {err}", False))
             continue
+        if unknown and outcome.legal:
+            number = len(other_state.results) + 1
+            if len(outcome.after.results) >= number and any(r == number for r, _ in unknown):
+                raise ArgumentError(
+                    f"--compare: under {reading.label} this move scores round {number}, and "
+                    "the scores depend on objectives the position does not give: give them "
+                    "to compare readings"
+                )
         rows.append(Row(reading, outcome, "", outcome.key(module) == base_key))
     return Comparison(
         base=base,
@@ -315,4 +335,5 @@ def compare(
         not_varied=tuple(not_varied),
         excluded=tuple(excluded),
         invalid=tuple(invalid),
+        unknown=unknown,
     )

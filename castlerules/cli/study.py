@@ -6,7 +6,9 @@
     cluster at ``--scheduler ADDRESS``), into the DuckDB file ``--out``
     (default ``study-GAME-N.duckdb``), with a progress bar; then writes the
     report next to it (``--no-report`` to skip).  Run it again with more
-    games to extend the file (or to finish an interrupted run).
+    games to extend the file (or to finish an interrupted run); the study file
+    is extended, never replaced, and a report page that exists already is
+    refused unless ``--force``.
 ``castlerules study report FILE [--out PAGE]``
     writes the HTML report of a study file.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 from castlerules.bots import FACTORIES, check_kind
@@ -85,6 +88,7 @@ def add_parser(sub: Any, name: str) -> None:
     )
     parser.add_argument("--batch", type=int, default=20, help="games per task (default 20)")
     parser.add_argument("--no-report", action="store_true", help="do not write the report")
+    common.add_force_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
@@ -127,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
     )
     study.check()
     out = args.out or f"study-{module.NAME}-{args.players}.duckdb"
+    if not args.no_report:  # the study file is extended; its report would be replaced
+        common.check_output_file(_page(out, None), "report", force=args.force)
     from castlerules.study.run import run_study
 
     summary = run_study(
@@ -147,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_report:
         from castlerules.study.report import write_report
 
-        page = write_report(out)
+        page = write_report(out, _page(out, None))
         print(f"report: {page}")
     sys.stdout.flush()
     return common.EXIT_OK
@@ -158,6 +164,13 @@ def _report(args: argparse.Namespace) -> int:
         raise ArgumentError("study report needs the study FILE")
     from castlerules.study.report import write_report
 
-    page = write_report(args.file, args.out)
+    target = _page(args.file, args.out)
+    common.check_output_file(target, "report", force=args.force)
+    page = write_report(args.file, target)
     print(f"report: {page}")
     return common.EXIT_OK
+
+
+def _page(study_file: str, out: str | None) -> str:
+    """Where the report of ``study_file`` goes: ``out``, else the study file's name with .html."""
+    return out if out is not None else str(Path(study_file).with_suffix(".html"))

@@ -66,7 +66,9 @@ Place(character='A', floor=5)
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import combinations, compress
+
+import attrs
 
 from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, expect_count, fields, integer
@@ -246,8 +248,74 @@ def from_text(text: str) -> State:
 
     Any text that is not the canonical notation of a consistent position
     raises :class:`~castlerules.core.NotationError` naming the place where
-    reading failed, and nothing else.
+    reading failed, and nothing else.  An unknown objective (``?``) is read
+    only by :func:`read_partial`.
     """
+    return _read(text, partial=False).state
+
+
+@attrs.frozen(slots=True)
+class Partial:
+    """A position whose objectives are known only in part (:func:`read_partial`).
+
+    ``state`` holds a *stand-in* for each unknown objective (the first cards
+    in card order that the round's known objectives leave free, or, once the
+    game is over, the first that give the written score), so that the engine
+    can play on; ``unknown`` names each of them as ``(round, seat)``, rounds
+    from 1.  A stand-in is no information: whoever shows ``state`` to a
+    player writes it with :func:`write_partial`, and whoever answers from it
+    must say what depends on it (``castlerules explain`` does both).
+    """
+
+    state: State
+    unknown: frozenset[tuple[int, int]]
+
+    def text(self, state: State | None = None) -> str:
+        """``state`` (default: this position) written with ``?`` for the unknown objectives."""
+        return write_partial(self.state if state is None else state, self.unknown)
+
+
+def read_partial(text: str) -> Partial:
+    """A position text in which objectives may be unknown: ``?`` for a seat's objective
+    of a round, or ``?`` for the whole objectives field (every seat, every round).
+
+    Everything else is read and checked as :func:`from_text` does (a finished
+    round's score of a seat whose objective is unknown must be one that some
+    objective gives).  The text is canonical when :func:`write_partial`
+    writes it back unchanged.
+
+    >>> text = "throne SEED 4 1 movement 1 H/BFI/CDJ/EL/AGKM/-/- - 3/3/3/3 - 0 ? - -"
+    >>> partial = read_partial(text)
+    >>> sorted(partial.unknown)[:2], len(partial.unknown)
+    ([(1, 0), (1, 1)], 12)
+    >>> partial.text() == text
+    True
+    """
+    return _read(text, partial=True)
+
+
+def write_partial(state: State, unknown: frozenset[tuple[int, int]]) -> str:
+    """:func:`to_text` with ``?`` for each unknown objective ``(round, seat)``
+    (``?`` for the whole field when no objective is known)."""
+    text = to_text(state)
+    if not unknown:
+        return text
+    parts = text.split(" ")
+    if len(unknown) == state.rules.rounds * state.players:
+        parts[11] = UNKNOWN
+    else:
+        rounds = [deal.split(",") for deal in parts[11].split("/")]
+        for number, seat in unknown:
+            rounds[number - 1][seat] = UNKNOWN
+        parts[11] = "/".join(",".join(deal) for deal in rounds)
+    return " ".join(parts)
+
+
+UNKNOWN = "?"
+"""An objective the text does not give (:func:`read_partial`)."""
+
+
+def _read(text: str, *, partial: bool) -> Partial:
     text = check_text(text, "a Throne position")
     if not text:
         raise NotationError(
@@ -354,7 +422,9 @@ def from_text(text: str) -> State:
     passes = _integer(passes_field, passes_at, text, 0, players - 1, what="the passes in a row")
 
     # Objectives (B4), results and kings.
-    objectives = _read_objectives(rules, players, objectives_field, objectives_at, text)
+    objectives, unknown = _read_objectives(
+        rules, players, objectives_field, objectives_at, text, partial=partial
+    )
     if results_field == "-":
         results: tuple[tuple[int, ...], ...] = ()
     else:
@@ -399,6 +469,8 @@ def from_text(text: str) -> State:
         results,
         kings,
     )
+    if unknown and phase_code == OVER:
+        state = _scoring_stand_ins(state, unknown, text, results_at)
     problem = _inconsistency(state, eliminated)
     if problem is not None:
         message, where, item = problem
@@ -415,7 +487,7 @@ def from_text(text: str) -> State:
         }
         offsets = places.get(where, [])
         raise NotationError(message, text, offsets[item] if item < len(offsets) else starts[where])
-    canonical = to_text(state)
+    canonical = write_partial(state, unknown)
     if canonical != text:
         index = next(
             (k for k, (a, b) in enumerate(zip(canonical, text, strict=False)) if a != b),
@@ -424,21 +496,50 @@ def from_text(text: str) -> State:
         raise NotationError(
             f"not the canonical notation of this position, which is {canonical!r}", text, index
         )
-    return state
+    return Partial(state, unknown)
 
 
 def _read_objectives(
-    rules: Rules, players: int, field: str, offset: int, text: str
-) -> tuple[tuple[int, ...], ...]:
+    rules: Rules, players: int, field: str, offset: int, text: str, *, partial: bool
+) -> tuple[tuple[tuple[int, ...], ...], frozenset[tuple[int, int]]]:
+    """The objectives field: the masks, stand-ins for the unknown ones, and which are unknown."""
     letters = rules.letters()
+    if field == UNKNOWN:
+        if not partial:
+            raise NotationError(
+                "unknown objectives '?' are read by throne.notation.read_partial "
+                "(and castlerules explain), not by from_text",
+                text,
+                offset,
+            )
+        field = "/".join([",".join([UNKNOWN] * players)] * rules.rounds)
     deals = _fields_at(field, "/", offset, text)
-    expect_count(deals, rules.rounds, "the objectives", text)
+    if field == "-" or len(deals) != rules.rounds:
+        raise NotationError(
+            f"the objectives list {rules.rounds} rounds separated by '/', not {len(deals)}: "
+            "one objective per seat for each round, seats separated by ','"
+            + (" ('?' for one that is not known, '?' alone for all)" if partial else ""),
+            text,
+            offset,
+        )
     out = []
-    for at, deal in deals:
+    unknown: list[tuple[int, int]] = []
+    for number, (at, deal) in enumerate(deals, start=1):
         cards = _fields_at(deal, ",", at, text)
         expect_count(cards, players, "a round's objectives", text)
         masks: list[int] = []
-        for card_at, card in cards:
+        for seat, (card_at, card) in enumerate(cards):
+            if card == UNKNOWN:
+                if not partial:
+                    raise NotationError(
+                        "an unknown objective '?' is read by throne.notation.read_partial "
+                        "(and castlerules explain), not by from_text",
+                        text,
+                        card_at,
+                    )
+                unknown.append((number, seat))
+                masks.append(0)
+                continue
             members = _letter_group(card, card_at, text, letters, "an objective")
             if len(members) != rules.objective_size:
                 raise NotationError(
@@ -456,8 +557,59 @@ def _read_objectives(
                     f"objective {card!r} is dealt twice in one round", text, card_at
                 )
             masks.append(mask)
+        free = _free_cards(rules, [m for m in masks if m])
+        for k, seat in enumerate(s for n, s in unknown if n == number):
+            masks[seat] = free[k]
         out.append(tuple(masks))
-    return tuple(out)
+    return tuple(out), frozenset(unknown)
+
+
+def objective_cards(rules: Rules) -> tuple[int, ...]:
+    """Every objective card of these rules, as masks in card order (the deck's, else
+    every set of ``objective_size`` characters, by the characters' order)."""
+    if rules.objective_deck is not None:
+        letters = rules.letters()
+        return tuple(sum(1 << letters.index(ch) for ch in card) for card in rules.objective_deck)
+    return tuple(
+        sum(1 << i for i in chosen)
+        for chosen in combinations(range(rules.characters), rules.objective_size)
+    )
+
+
+def _free_cards(rules: Rules, taken: list[int]) -> list[int]:
+    return [m for m in objective_cards(rules) if m not in taken]
+
+
+def _scoring_stand_ins(
+    state: State, unknown: frozenset[tuple[int, int]], text: str, results_at: int
+) -> State:
+    """Once over, the last round's stand-ins give the written scores of their seats."""
+    rules = state.rules
+    last = state.round
+    deal = list(state.objectives[last - 1])
+    seats = sorted(seat for number, seat in unknown if number == last)
+    taken = [m for seat, m in enumerate(deal) if seat not in seats]
+    if not seats or len(state.results) != last:
+        return state
+    for seat in seats:
+        wanted = state.results[-1][seat]
+        fits = [
+            m
+            for m in _free_cards(rules, taken)
+            if round_score(rules, last, state.floors, m) == wanted
+        ]
+        if not fits:
+            raise NotationError(
+                f"seat {seat}'s score of round {last}, {wanted}, is no score an objective "
+                "gives with this castle (B14, B15)",
+                text,
+                results_at,
+            )
+        deal[seat] = fits[0]
+        taken.append(fits[0])
+    objectives = list(state.objectives)
+    objectives[last - 1] = tuple(deal)
+    return attrs.evolve(state, objectives=tuple(objectives))
 
 
 _Problem = tuple[str, str, int]

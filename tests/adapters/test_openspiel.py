@@ -14,7 +14,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from castlerules import ascent, openspiel, throne
-from castlerules.core import Rng
+from castlerules.core import ArgumentError, Rng
 from castlerules.interop import throne_view
 
 CONFIGS = [
@@ -458,5 +458,37 @@ def test_missing_openspiel_is_one_line_naming_the_extra() -> None:
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
-        "ImportError: castlerules.openspiel needs OpenSpiel: pip install 'castlerules[openspiel]'"
+        "ImportError: castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+        "(in a clone of castlerules)"
     )
+
+
+@pytest.mark.parametrize("name", [openspiel.THRONE, openspiel.ASCENT])
+@pytest.mark.parametrize("action", [10**6, -2])
+def test_an_action_number_that_names_nothing_is_an_argument_error(name: str, action: int) -> None:
+    """At a chance node and at a seat's turn, an action out of range is the library's
+    ArgumentError naming the action (never an IndexError), and the state is unchanged."""
+    state = pyspiel.load_game(name).new_initial_state()
+    for _ in range(2):  # a chance node first, then (after one outcome) the next node
+        before = str(state)
+        with pytest.raises(ArgumentError, match=rf"action {action}\b.*(chance_outcomes|legal)"):
+            state.apply_action(action)
+        assert str(state) == before
+        state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    count = state.get_game().num_distinct_actions()
+    for bad in (count, action):
+        with pytest.raises(ArgumentError, match=rf"action {bad} is not a move.*legal_actions"):
+            state.apply_action(bad)
+
+
+def test_a_throne_objective_dealt_twice_in_a_round_is_refused() -> None:
+    """B4: a round deals distinct objectives; a chance action repeating one is refused."""
+    state = pyspiel.load_game(openspiel.THRONE, {"players": 3}).new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(ArgumentError, match=r"chance action 0 .* already dealt .*\(B4\)"):
+        state.apply_action(0)
+    state.apply_action(1)
+    state.apply_action(2)
+    assert not state.is_chance_node()

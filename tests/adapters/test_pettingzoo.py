@@ -182,6 +182,35 @@ def test_bad_arguments_are_typed_errors() -> None:
     assert env.engine == throne.new_game(3, seed=1)
 
 
+@pytest.mark.parametrize("seed", [float("nan"), "x", 1.5, -1, 2**64, True, None])
+def test_a_bad_seed_is_new_games_argument_error(seed: Any) -> None:
+    """reset(seed=...) checks the seed as new_game does (0..2**64-1), whatever its type."""
+    env = throne_env(3)
+    if seed is None:  # the control: an unseeded reset is fine
+        env.reset(seed=seed)
+        return
+    with pytest.raises(ArgumentError, match=r"seed must be a whole number in 0\.\.2\^64-1"):
+        env.reset(seed=seed)
+
+
+def test_a_numpy_integer_seed_is_the_same_seed() -> None:
+    one, two = throne_env(3), throne_env(3)
+    one.reset(seed=np.int64(7))
+    two.reset(seed=7)
+    assert one.engine == two.engine == throne.new_game(3, seed=7)
+
+
+def test_before_reset_and_unknown_agents_say_what_to_do() -> None:
+    env = throne_env(3, render_mode="ansi")
+    for call in (lambda: env.step(0), env.last, env.render, lambda: env.observe("seat_0")):
+        with pytest.raises(ArgumentError, match=r"before the first game: call env\.reset"):
+            call()
+    env.reset(seed=1)
+    with pytest.raises(ArgumentError, match=r"unknown agent 'player_99': the agents are seat_0"):
+        env.observe("player_99")
+    assert env.observe("seat_0")["action_mask"].sum() == 65
+
+
 def test_same_seed_same_game_and_unseeded_resets_differ() -> None:
     first = play(throne_env(3), 5)
     assert play(throne_env(3), 5) == first
@@ -199,7 +228,7 @@ def test_missing_pettingzoo_is_one_line_naming_the_extra() -> None:
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "ImportError: castlerules.pettingzoo needs PettingZoo: "
-        "pip install 'castlerules[pettingzoo]'"
+        "pip install -e '.[pettingzoo]' (in a clone of castlerules)"
     )
 
 

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from castlerules import ascent, throne
+from castlerules.cli import common
+from castlerules.core import IllegalMove, NotationError
 
 Cli = Callable[..., Any]
 Scenario = Callable[..., tuple[Any, Any, Any]]
@@ -221,3 +223,50 @@ def test_help_lists_every_command(run_cli: Cli) -> None:
     assert done.returncode == 0
     for command in ("demo", "explain", "replay", "play"):
         assert command in done.stdout
+
+
+def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> None:
+    """``A-`` is no move of the notation, but a player asks it: B9 answers (exit 1)."""
+    done = run_cli("explain", "throne", "new:4", "A-")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("ILLEGAL: Character A cannot move down: no character ever moves")
+    assert lines[1].endswith("(B9)")
+    assert lines[2] == "B9: No character ever moves down."
+    data = json.loads(run_cli("explain", "throne", "new:4", "A-", "--json").stdout)
+    assert data["legal"] is False and data["clause"] == "B9"
+    # The library has no such move to read (nor to refuse); the command line answers.
+    with pytest.raises(NotationError):
+        throne.parse_move(throne.new_game(4), "A-", check=False)
+    answer = common.question_answer(throne, throne.new_game(4), "A-")
+    assert isinstance(answer, IllegalMove) and answer.clause == "B9"
+    assert common.question_answer(ascent, ascent.new_game(2), "A-") is None
+    done = run_cli("explain", "throne", "new:4", "Z-")  # not a character: not a move
+    assert done.returncode == 2 and "cannot read the move 'Z-'" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "move"),
+    [("throne", "new:4", "C1"), ("throne", "new:3", "A-"), ("ascent", "new:3", "P0")],
+)
+def test_compare_shows_only_the_readings_that_can_apply(
+    run_cli: Cli, game: str, position: str, move: str
+) -> None:
+    """Readings that cannot apply (a combination of options the others forbid, a position
+    that cannot exist) are one count line; --verbose lists each, with the reason."""
+    args = ("explain", game, position, move, "--compare")
+    out = run_cli(*args).stdout
+    data = json.loads(run_cli(*args, "--json").stdout)["compare"]
+    cannot = len(data["invalid"]) + sum(1 for r in data["readings"] if r.get("applicable") is False)
+    assert "not a valid combination" not in out and "not applicable:" not in out
+    if cannot:
+        word = "reading cannot" if cannot == 1 else "readings cannot"
+        assert f"({cannot} other {word} apply here: --verbose lists them and why)" in out
+    else:
+        assert "cannot apply here" not in out
+    verbose = run_cli(*args, "--verbose").stdout
+    listed = verbose.count("  not a valid combination: ") + verbose.count("  not applicable: ")
+    assert listed == cannot
+    if game == "throne" and position == "new:4":
+        assert cannot >= 1  # equal_placement=true with floor 1 among the placement floors
+        assert "not a valid combination: equal_placement=true" in verbose

@@ -190,10 +190,13 @@ def test_outputs_are_checked_before_the_game_starts(
         assert status == 2 and out == "", (args, out)
         assert "cannot write" in err
     assert not any(tmp_path.iterdir())  # nothing was left behind
-    # An existing record file may be overwritten, and is left as it is until then.
+    # An existing record file is refused; with force it may be overwritten, and is
+    # left as it is until then.
     kept = tmp_path / "kept.json"
     kept.write_text("old")
-    common.check_output_file(str(kept), "record")
+    with pytest.raises(ArgumentError, match="exists already: nothing was written"):
+        common.check_output_file(str(kept), "record")
+    common.check_output_file(str(kept), "record", force=True)
     assert kept.read_text() == "old"
 
 
@@ -208,7 +211,7 @@ def test_play_shows_the_seed_only_once_the_game_is_over(
     before, _, after = out.partition("Game stopped after")
     assert str(seed) not in before and "seed" not in before
     assert f"The seed of this game was {seed}." in after
-    run(capsys, monkeypatch, *args, "--save", str(path), stdin=b"C3\n")
+    run(capsys, monkeypatch, *args, "--save", str(path), "--force", stdin=b"C3\n")
     assert json.loads(path.read_text())["seed"] != seed
 
 

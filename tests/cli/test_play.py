@@ -27,8 +27,11 @@ SHORT = [
     "-o",
     "bonus_rounds=[]",
 ]
-CLEAR = "\x1b[2J\x1b[H"
-TURN = r"(Pass the device to seat (\d)\. Seat \d, press Enter when ready\. )|(seat (\d)> )|(Winner)"
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+TURN = (
+    r"(Pass the device to seat (\d)\. Seat \d only: press Enter when ready \(the next "
+    r"screen shows seat \d's secrets\)\. )|(seat (\d)> )|(Winner)"
+)
 
 
 def legal_moves(text: str) -> list[str]:
@@ -85,6 +88,9 @@ def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_
         r"only \(B6\)\n  B6: Placement phase, in turn, only on floors 1-5\.\n"
     )
     term.expect(r"seat 0> ")
+    term.send("A-")  # B9: a player's question, answered by the rule
+    term.expect(r"Illegal: Character A cannot move down: no character ever moves down.*\(B9\)\n")
+    term.expect(r"seat 0> ")
     term.send("hello")
     term.expect(r"Cannot read 'hello': a move is C3 .*Type help for help\.\n")
     term.expect(r"seat 0> ")
@@ -140,7 +146,8 @@ def test_throne_hot_seat_hides_objectives_and_votes(
         assert f"seat {other} no" not in view or "The votes are revealed" in view
     assert any("votes face down" in view for _, view in views)
     assert term.output.count("Pass the device to seat ") == hand_overs > 2
-    assert term.output.count(CLEAR) == 2 * hand_overs + 1  # and once at the end
+    # Once entering the alternate screen, twice per hand-over, once leaving it.
+    assert term.output.count(CLEAR) == 2 * hand_overs + 2
     assert "The game is over." in term.output
     done = run_cli("replay", str(path))
     assert done.returncode == 0, done.stderr
@@ -260,3 +267,100 @@ BAD = [
 def test_bad_arguments_are_one_clear_line(run_cli: Cli, failure: Callable[..., str]) -> None:
     for args, message in BAD:
         assert message in failure(run_cli("play", *args, "--no-save"))
+
+
+ESCAPES = re.compile(r"\x1b\[\?1049[hl]|\x1b\[[23]?J|\x1b\[H")
+
+
+class Screens:
+    """What a reader of the terminal could see, from the bytes sent: a main screen (every
+    line ever written there, since some terminals keep a cleared screen in their scrollback
+    until ``ESC[3J``) and an alternate screen (no scrollback: ``ESC[2J`` erases it)."""
+
+    def __init__(self) -> None:
+        self.main = ""  # the main screen and its scrollback
+        self.alternate = ""
+        self.on_alternate = False
+        self.switches: list[str] = []
+
+    def feed(self, text: str) -> None:
+        position = 0
+        for found in ESCAPES.finditer(text):
+            self._write(text[position : found.start()])
+            code = found.group(0)
+            if code in ("\x1b[?1049h", "\x1b[?1049l"):
+                self.on_alternate = code.endswith("h")
+                self.switches.append(code[-1])
+                self.alternate = ""  # xterm: a fresh alternate screen each time
+            elif code in ("\x1b[2J", "\x1b[J") and self.on_alternate:
+                self.alternate = ""
+            elif code == "\x1b[3J" and not self.on_alternate:
+                self.main = ""  # the scrollback goes (the screen was cleared just before)
+            position = found.end()
+        self._write(text[position:])
+
+    def _write(self, text: str) -> None:
+        if self.on_alternate:
+            self.alternate += text
+        else:
+            self.main += text
+
+    def readable(self) -> str:
+        """Everything the person at the keyboard can read or scroll back to now."""
+        return self.alternate if self.on_alternate else self.main
+
+
+def test_throne_hot_seat_secrets_never_reach_the_main_screen_or_the_scrollback(
+    terminal: Start, tmp_path: Path
+) -> None:
+    """On a pseudo-terminal: the game runs on the alternate screen, each hand-over erases
+    the screen and the scrollback and waits on a "seat N only" screen, and when it ends
+    the main screen (and its scrollback) holds no seat's objective."""
+    args = ["--players", "3", "--bot", "2=greedy", "--seed", "3", "--no-save", *SHORT]
+    term = terminal("play", "throne", *args)
+    secret = re.compile(r"Your objective \(seat (\d), secret\)")
+    screens = Screens()
+    fed = 0
+    turns = 0
+    while True:
+        match = term.expect(TURN)
+        screens.feed(term.output[fed : term.pos])
+        fed = term.pos
+        if match.group(5):
+            break
+        if match.group(1):
+            # The hand-over screen: nothing of any seat's secrets can be read or scrolled to.
+            assert screens.on_alternate
+            assert not secret.search(screens.readable()), screens.readable()[-2000:]
+            term.send("")
+            continue
+        seat = int(match.group(4))
+        shown = {int(s) for s in secret.findall(screens.readable())}
+        assert shown == {seat}  # its own, and no other seat's
+        turns += 1
+        moves = legal_moves(term.output[: term.pos])
+        term.send("no" if "no" in moves else moves[0])
+    assert term.wait() == 0
+    screens.feed(term.output[fed:])
+    assert turns > 4
+    assert screens.switches == ["h", "l"]  # in once, out once, at the end
+    assert not screens.on_alternate
+    assert "The game is over." in screens.main and "final scores:" in screens.main
+    assert not secret.search(screens.main)
+    assert "\x1b[?1049h" in term.output and "\x1b[3J" in term.output
+
+
+def test_quitting_a_hot_seat_game_leaves_no_secret_on_the_main_screen(
+    terminal: Start, tmp_path: Path
+) -> None:
+    term = terminal("play", "throne", "--players", "3", "--no-save", *SHORT)
+    term.expect(TURN)
+    term.send("")
+    term.expect(r"seat 0> ")
+    assert "Your objective (seat 0, secret)" in term.output
+    term.send("quit")
+    assert term.wait() == 0
+    screens = Screens()
+    screens.feed(term.output)
+    assert not screens.on_alternate and "Game stopped after 0 moves." in screens.main
+    assert "Your objective" not in screens.main

@@ -46,6 +46,18 @@ def test_a_study_and_its_report(run_cli: Cli, tmp_path: Path) -> None:
     done = run_cli("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Winner-change rate" in (tmp_path / "page.html").read_text()
+    # A report that exists is refused before any game is played (the study file is
+    # extended, never replaced); --force replaces it.
+    (tmp_path / "page.html").write_text("PRECIOUS")
+    done = run_cli("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
+    assert done.returncode == 2 and "exists already: nothing was written" in done.stderr
+    assert (tmp_path / "page.html").read_text() == "PRECIOUS"
+    done = run_cli(*STUDY, "--games", "8", "--workers", "0", cwd=tmp_path)
+    assert done.returncode == 2 and "study-throne-3.html' exists already" in done.stderr
+    assert len(table(tmp_path / "study-throne-3.duckdb")) == 12
+    done = run_cli(*STUDY, "--games", "8", "--workers", "0", "--force", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(table(tmp_path / "study-throne-3.duckdb")) == 16
 
 
 def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:

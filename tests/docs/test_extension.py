@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from castlerules_sphinx.site import (  # noqa: E402
     ProofRow,
     SiteError,
     _recorded_proofs,
+    _run_proofs,
     collect_options,
 )
 
@@ -202,3 +204,28 @@ def test_a_sensitivity_explanation_that_no_longer_holds_fails_the_build() -> Non
     broken = ProofRow(**{**row.__dict__, "detail": "with this mutation the invariant fails"})
     with pytest.raises(SiteError, match="no longer says"):
         _proof(broken)
+
+
+def test_the_docs_build_says_a_line_per_property_while_the_proofs_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The proofs step is long: it announces itself, then one line per property as its job
+    ends (the real run_all's progress callback), so the build is never silent."""
+    from types import SimpleNamespace
+
+    def run_all(fast: bool, progress: Any) -> list[Any]:
+        one = SimpleNamespace(game="throne", title="floors hold at most 4", ok=True, seconds=1.5)
+        two = SimpleNamespace(game="ascent", title="cards are conserved", ok=False, seconds=0.2)
+        progress(1, 2, "throne: invariant", [one])
+        progress(2, 2, "ascent: conservation", [two])
+        return [one, two]
+
+    monkeypatch.setattr(proofs, "run_all", run_all)
+    lines: list[str] = []
+    results, mode = _run_proofs(True, say=lines.append)
+    assert len(results) == 2 and mode == "fast mode, run by the docs build"
+    assert lines[0].startswith("castlerules: running the proofs (fast mode;")
+    assert lines[1].startswith("castlerules: proofs [1/2 jobs, ")
+    assert lines[1].endswith("throne: floors hold at most 4: ok (1.5 s)")
+    assert lines[2].endswith("ascent: cards are conserved: FAILED (0.2 s)")
+    assert len(lines) == 3

@@ -52,3 +52,74 @@ def test_a_failing_block_is_caught() -> None:
     with pytest.raises(ZeroDivisionError):
         test_a_readme_block_runs_as_written(1, "1 / 0\n")
     assert python_blocks("text\n```python\nx = 1\n```\n") == [(3, "x = 1\n")]
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_install_lines_work_from_a_clone() -> None:
+    """castlerules is not on the package index: the README and the docs install the
+    extras from a clone (``pip install -e '.[EXTRA]'``), never ``castlerules[EXTRA]``."""
+    pages = {"README.md": README.read_text(encoding="utf-8")}
+    pages.update({p.name: p.read_text(encoding="utf-8") for p in DOCS.glob("*.rst")})
+    for name, text in pages.items():
+        assert not re.search(r"pip install[^\n]*castlerules\[", text), name
+    readme = pages["README.md"]
+    for extra in ("openspiel", "pettingzoo", "study"):
+        assert f"pip install -e '.[{extra}]'" in readme
+    assert "pip install -e '.[openspiel]'" in pages["adapters.rst"]
+
+
+def test_the_readme_states_no_mutation_count_but_the_last_runs() -> None:
+    """A number of mutations in the README is the last run's (docs/mutations.json)."""
+    import json
+
+    last = json.loads((DOCS / "mutations.json").read_text(encoding="utf-8"))
+    figures = {int(n) for n in re.findall(r"(\d+) (?:deliberate|mutations?\b)", README.read_text())}
+    assert figures <= {last["planned"]}, (figures, last["planned"])
+
+
+def test_the_readme_says_how_long_the_main_jobs_take() -> None:
+    """The first section gives the expected durations of ``bash dev demo`` (its setup
+    included) and ``bash dev test``, with how they were measured."""
+    head = README.read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert re.search(r"first `bash dev demo` about \d+ s", head)
+    assert re.search(r"`bash dev test`.{0,60}?about \d+ minutes", head, re.DOTALL)
+    assert "measured" in head and "cores" in head
+
+
+SH = re.compile(r"^```sh[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+QUICK = ("explain ", "cases --", "cases show ", "cases export ")
+"""The README's commands that answer in seconds (play waits for players, study plays
+thousands of games, cases search searches, replay needs a record of one's own)."""
+
+
+def _readme_commands() -> list[str]:
+    found = []
+    for block in SH.findall(README.read_text(encoding="utf-8")):
+        for line in block.splitlines():
+            if line.startswith(".venv/bin/castlerules "):
+                found.append(line.removeprefix(".venv/bin/castlerules ").split("  #")[0].strip())
+    return found
+
+
+def test_the_readme_shows_commands() -> None:
+    assert sum(c.startswith(QUICK) for c in _readme_commands()) >= 8
+
+
+@pytest.mark.parametrize("args", [c for c in _readme_commands() if c.startswith(QUICK)])
+def test_a_readme_command_runs_as_written(args: str, tmp_path: Path) -> None:
+    import shlex
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "castlerules", *shlex.split(args)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert done.stdout.strip() and "Traceback" not in done.stderr

@@ -11,13 +11,14 @@ import importlib
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from castlerules_sphinx import api, cli, rst, rules, scan  # noqa: E402
+from castlerules_sphinx import api, audience, cli, rst, rules, scan  # noqa: E402
 from castlerules_sphinx.pages import source_link  # noqa: E402
 from castlerules_sphinx.site import SiteError  # noqa: E402
 
@@ -205,8 +206,55 @@ def test_the_rules_page_holds_every_clause_and_every_decision() -> None:
     text = rules.rules_page("ascent", ascent)
     for clause in (c for c in CLAUSES.values() if c.game == "ascent"):
         assert f":clause:`{clause.id}`" in text
-    for note in ascent.NOTES:
-        assert rst.escape(note.decision) in text
+    for note in ascent.NOTES:  # every sentence, in the player's part or the programmer's
+        part = audience.split(note, ascent)
+        assert part.player or part.programmer
+        for piece in (part.player, part.programmer):
+            assert rst.escape(piece) in text
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+def test_the_rules_pages_keep_the_players_reading_apart_from_the_api(game: str) -> None:
+    """The player's text names no function or error of the library; those sentences are in
+    the section for programmers, after the rules (and in a block of their own on the
+    clause pages)."""
+    module = importlib.import_module(f"castlerules.{game}")
+    text = rules.rules_page(game, module)
+    player, _, programmer = text.partition("For programmers\n---")
+    assert programmer, "no section for programmers"
+    pattern = audience.api_names(module)
+    assert not pattern.search(player), pattern.search(player)
+    for word in ("IllegalMove", "ArgumentError", "apply("):
+        assert word not in player
+    if game == "throne":
+        b6 = player.split(":clause:`B6`", 1)[1].split(":clause:`B7`", 1)[0]
+        assert "seat argument" not in b6 and "Placement phase" in b6
+        assert "*The seat argument of apply()*: apply(state, move, seat=None)" in programmer
+    # A mixed note is cut by sentence: the player keeps the rule, the API goes below.
+    note = rules_note(module, "ties" if game == "throne" else "what the die decides")
+    part = audience.split(note, module)
+    if game == "ascent":
+        assert part.player.startswith("The die decides the first player only.")
+        assert part.programmer.startswith("new_game(first_player=...) overrides the roll")
+
+
+def rules_note(module: Any, topic: str) -> Any:
+    return next(n for n in module.NOTES if n.topic == topic)
+
+
+def test_a_clause_pages_interpretation_puts_the_api_in_its_own_block() -> None:
+    from types import SimpleNamespace
+
+    from castlerules_sphinx import pages
+
+    from castlerules import throne
+
+    b6 = [n for n in throne.NOTES if n.clause == "B6"]
+    site = SimpleNamespace(notes_of=lambda game, cid: tuple(b6), options_of=lambda g, c: ())
+    text = pages._interpretation(site, "throne", "B6")  # type: ignore[arg-type]
+    player, _, api = text.partition(".. container:: castlerules-api-notes")
+    assert "**the seat argument of apply()**" in api and "ArgumentError" in api
+    assert "apply(" not in player and "ArgumentError" not in player
 
 
 # --------------------------------------------------------------------------- shell examples
@@ -248,3 +296,13 @@ def test_the_records_page_describes_exactly_the_fields_a_reader_accepts() -> Non
     for extra in records._OPTIONAL.values():
         accepted |= set(extra)
     assert shown == accepted
+
+
+def test_the_cli_page_lists_every_exit_status_and_the_file_rule() -> None:
+    from castlerules.cli import common
+
+    text = cli.page()
+    table = text.split("Exit status\n-----------", 1)[1].split("Files\n-----", 1)[0]
+    for code, what in common.EXIT_STATUSES:
+        assert f"* - {code}\n" in table and rst.escape(what) in table
+    assert rst.escape(common.WRITE_POLICY) in text.split("Files\n-----", 1)[1]

@@ -563,3 +563,66 @@ def test_a_clause_on_a_phone(site: Path, chromium: list[str], tmp_path: Path) ->
     assert _near(found, "#000000", 60) > 500, "no text on the phone screen"
     dom = dump_dom(chromium, _url(site, "throne.html"))
     assert 'name="viewport" content="width=device-width' in dom
+
+
+MEASURE = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="page" src="{src}" style="border:0;width:{width}px;height:900px"></iframe>
+<pre id="out">not measured</pre>
+<script>
+function measure() {{
+  const doc = document.getElementById("page").contentDocument;
+  if (!doc || doc.readyState !== "complete" || !doc.querySelector("article")) {{
+    setTimeout(measure, 100);
+    return;
+  }}
+  const out = [];
+  for (const table of doc.querySelectorAll("article table")) {{
+    const box = table.getBoundingClientRect();
+    const room = table.parentElement.getBoundingClientRect();
+    const head = table.rows.length ? table.rows[0].cells.length : 0;
+    out.push([Math.round(box.right), Math.round(room.right), head,
+              Math.round(doc.documentElement.clientWidth)].join(" "));
+  }}
+  document.getElementById("out").textContent = "tables:\\n" + out.join("\\n");
+}}
+measure();
+</script></body></html>"""
+
+
+@pytest.mark.parametrize("page", ["mutations.html", "cli.html", "register.html"])
+def test_wide_tables_fit_the_page_at_1280_px(
+    site: Path, chromium: list[str], tmp_path: Path, page: str
+) -> None:
+    """At 1280 px every table of the page ends inside its column (none is cut off or needs
+    a sideways scroll: the mutations table's last column is on screen), and a screenshot at
+    1280 px shows the page painted."""
+    harness = site / f"_measure-{page}"
+    harness.write_text(MEASURE.format(src=page, width=1280), encoding="utf-8")
+    try:
+        done = _run(
+            [
+                *chromium,
+                "--allow-file-access-from-files",
+                "--window-size=1280,900",
+                "--virtual-time-budget=20000",
+                "--dump-dom",
+                harness.as_uri(),
+            ]
+        )
+    finally:
+        harness.unlink()
+    dom = html.unescape(done.stdout.decode("utf-8"))
+    out = re.search(r'<pre id="out">(.*?)</pre>', dom, re.DOTALL)
+    assert out and out.group(1).startswith("tables:"), f"{page}: the tables were not measured"
+    rows = re.findall(r"^(\d+) (\d+) (\d+) (\d+)$", out.group(1), re.MULTILINE)
+    assert rows, f"{page}: no table found"
+    for right, room, columns, view in (map(int, row) for row in rows):
+        assert right <= room + 1 and right <= view, (
+            f"{page}: a table of {columns} columns ends at {right} px, past its column "
+            f"({room} px; the window is {view} px)"
+        )
+    shot = screenshot(chromium, _url(site, page), f"wide-{page}.png", tmp_path, (1280, 1400))
+    width, _height, _rows = read_png(shot)
+    assert width == 1280
+    found = colours(shot)
+    assert sum(found.values()) - _near(found, "#ffffff", 3) > sum(found.values()) * 0.03

@@ -73,6 +73,33 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
             2,
             "Not a move of Throne at all: bad input, one line on standard error.",
         ),
+        Example(
+            "explain throne new:4 A-",
+            1,
+            "A referee's question: may A move down? No move of the notation, but the rules "
+            "answer it (B9).",
+        ),
+        Example(
+            "explain throne 'throne SEED 4 1 movement 1 H/BFI/CDJ/EL/AGKM/-/- - 3/3/3/3 - 0 ? "
+            "- -' E+",
+            1,
+            "The position on the table, written without anyone's objectives (``?``): the "
+            "answer does not depend on them, and says so.",
+        ),
+        Example(
+            "explain throne 'throne SEED 4 1 election 1 I/AEGJ/CFHM/D/B/-/K L 3/2/3/3 y.yy 0 "
+            "CDEJKM,?,ABCFHK,DEFGJL/?,?,?,?/?,?,?,? - -' yes",
+            0,
+            "Seat 1's objective is not given (``?``) and its Yes ends the round: the answer "
+            "names what depends on that objective, and every score it could give.",
+        ),
+        Example(
+            "explain ascent new:2 xB0 --after 'B0 P1'",
+            0,
+            "Seat 0 advanced B0, then seat 1 has just moved P1 to square 1: may seat 1 now "
+            "take B0 as a favour?  ``--after`` plays the moves first, and shows the mid-turn "
+            "position they lead to.",
+        ),
     ),
     "replay": (
         Example(
@@ -166,15 +193,34 @@ def page() -> str:
     out.append(rst.list_table(["Command", "What it does"], rows, [20, 80]))
     out.append(rst.labels("cli-exit-status"))
     out.append(rst.title("Exit status", "-"))
-    out.append("\nEvery command ends with one of these statuses (``castlerules.cli.common``):\n\n")
-    rows = []
-    for name in ("EXIT_OK", "EXIT_ILLEGAL", "EXIT_BAD_INPUT", "EXIT_INTERNAL"):
-        rows.append([str(getattr(common, name)), rst.literal(name), _constant_doc(name)])
-    rows.append(["130", "\\-", "Interrupted (Control-C)."])
-    out.append(rst.list_table(["Status", "Name", "Meaning"], rows, [10, 22, 68]))
+    out.append(
+        "\nEvery command ends with one of these statuses "
+        "(``castlerules.cli.common.EXIT_STATUSES``, the list that ``castlerules --help`` and "
+        "the README give too):\n\n"
+    )
+    names = {
+        value: name
+        for name, value in vars(common).items()
+        if name.startswith("EXIT_") and isinstance(value, int)
+    }
+    rows = [
+        [str(code), rst.literal(names[code]), rst.escape(what)]
+        for code, what in common.EXIT_STATUSES
+    ]
+    out.append(rst.list_table(["Status", "Name", "Meaning"], rows, [10, 24, 66]))
     out.append(
         "Bad input is reported in one line on standard error, never with a traceback.  "
         "Set ``CASTLERULES_DEBUG=1`` to see the traceback of an internal error.\n\n"
+    )
+    out.append(rst.labels("cli-files"))
+    out.append(rst.title("Files", "-"))
+    out.append(f"\n{rst.escape(common.WRITE_POLICY)}\n\n")
+    out.append(
+        "That holds for ``play --save``, ``demo --record-dir``, ``explain --svg``, "
+        "``cases show --svg``, ``cases export`` and the HTML report of ``study``.  A study "
+        "file (``study --out``) is extended, never replaced: running a study again adds "
+        "games to it.  ``cases search`` updates the casebook's own ``found.json``, which is "
+        "its job.\n\n"
     )
     for name, sub in subcommands(parser):
         out.append(_command(name, sub, parser))
@@ -188,14 +234,6 @@ def _help_of(parser: argparse.ArgumentParser, name: str) -> str:
                 if name in (choice.dest, choice.metavar):
                     return " ".join((choice.help or "").split())
     return ""
-
-
-def _constant_doc(name: str) -> str:
-    from sphinx.pycode import ModuleAnalyzer
-
-    docs = ModuleAnalyzer.for_module(common.__name__).find_attr_docs()
-    lines = docs.get(("", name), [])
-    return " ".join(" ".join(lines).split())
 
 
 def _block(language: str, text: str) -> str:

@@ -20,7 +20,7 @@ from castlerules import casebook, options_text, records, register
 from castlerules.casebook import report as case_report
 from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.core import CLAUSES
-from castlerules_sphinx import rst
+from castlerules_sphinx import audience, rst
 from castlerules_sphinx.api import PUBLIC_MODULES
 from castlerules_sphinx.domain import anchor_of
 from castlerules_sphinx.scan import TestRef
@@ -248,12 +248,21 @@ def _interpretation(site: Site, game: str, clause_id: str) -> str:
             f"English rendering above as it stands{tail}\n\n"
         )
         return "".join(out)
-    out.append(
-        f"Where the seed leaves a point open, ``{game}.Rules()`` decides (recorded in "
-        f"``{game}.NOTES``):\n\n"
-    )
-    for note in notes:
-        line = f"- **{rst.escape(note.topic)}**: {rst.escape(note.decision)}"
+    module = GAMES[game]
+    parts = [(note, audience.split(note, module)) for note in notes]
+    player = [(note, part) for note, part in parts if part.player]
+    if player:
+        out.append(
+            f"Where the seed leaves a point open, ``{game}.Rules()`` decides (recorded in "
+            f"``{game}.NOTES``):\n\n"
+        )
+    else:
+        out.append(
+            f"Nothing to decide at the table: ``{game}.Rules()`` applies the English rendering "
+            "above as it stands; what the library does around it is below.\n\n"
+        )
+    for note, part in player:
+        line = f"- **{rst.escape(note.topic)}**: {rst.escape(part.player)}"
         if note.option:
             line += (
                 f" Option :ref:`{note.option} <{option_anchor(game, note.option)}>`; "
@@ -261,6 +270,14 @@ def _interpretation(site: Site, game: str, clause_id: str) -> str:
             )
         out.append(line + "\n")
     out.append("\n")
+    programmer = [(note, part) for note, part in parts if part.programmer]
+    if programmer:
+        # The library's side of the same decisions, in a block of its own.
+        out.append(".. container:: castlerules-api-notes\n\n")
+        out.append("   .. rubric:: For programmers\n\n")
+        for note, part in programmer:
+            out.append(f"   - **{rst.escape(note.topic)}**: {rst.escape(part.programmer)}\n")
+        out.append("\n")
     return "".join(out)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from castlerules.core import CLAUSES
-from castlerules_sphinx import rst
+from castlerules_sphinx import audience, rst
 from castlerules_sphinx.site import GAMES, SiteError
 
 TITLES = {"throne": "Throne", "ascent": "Ascent"}
@@ -141,11 +141,17 @@ def _order(term: Term) -> tuple[int, int]:
 
 
 def rules_page(game: str, module: Any) -> str:
-    """One game's rules in English, clause by clause, with the reference decisions."""
+    """One game's rules in English, clause by clause, with the reference decisions.
+
+    The player's reading comes first, whole; the sentences of the notes that
+    speak of the library (:mod:`castlerules_sphinx.audience`) follow in a
+    section of their own, "For programmers", clause by clause.
+    """
     out = [".. This file is generated at build time from castlerules; do not edit.\n\n"]
     notes: dict[str, list[Any]] = {}
     for note in module.NOTES:
         notes.setdefault(note.clause, []).append(note)
+    api: list[str] = []
     for clause in (c for c in CLAUSES.values() if c.game == game):
         out.append(f":clause:`{clause.id}` **{rst.escape(clause.summary)}**\n")
         out.append(f"   {rst.escape(clause.english)}\n")
@@ -155,8 +161,24 @@ def rules_page(game: str, module: Any) -> str:
                 if note.option
                 else ""
             )
-            topic = note.topic[:1].upper() + note.topic[1:]
-            out.append(f"\n   *{rst.escape(topic)}*: {rst.escape(note.decision)}{option}\n")
+            part = audience.split(note, module)
+            topic = rst.escape(note.topic[:1].upper() + note.topic[1:])
+            if part.player:
+                out.append(f"\n   *{topic}*: {rst.escape(part.player)}{option}\n")
+            if part.programmer:
+                api.append(
+                    f"- :clause:`{clause.id}`, *{topic}*: {rst.escape(part.programmer)}"
+                    f"{option if not part.player else ''}\n"
+                )
+        out.append("\n")
+    if api:
+        out.append(rst.labels(f"{game}-rules-programmers"))
+        out.append(rst.title("For programmers", "-"))
+        out.append(
+            f"\nWhat the library does where the rules above leave it open: the same notes "
+            f"(``{game}.NOTES``), the sentences about its functions and errors.\n\n"
+        )
+        out.extend(api)
         out.append("\n")
     return "".join(out)
 

@@ -441,12 +441,33 @@ def _row_from_json(item: dict[str, Any]) -> ProofRow:
     )
 
 
-def _run_proofs(fast: bool) -> tuple[Any, str]:
-    """Run the proofs (``proofs.run_all(fast=...)``); return the results and the run's mode."""
+def _run_proofs(fast: bool, say: Any = None) -> tuple[Any, str]:
+    """Run the proofs (``proofs.run_all(fast=...)``); return the results and the run's mode.
+
+    A long step: it says so first, then one line per property as each job ends
+    (``say``, default the build's log), so the build is never silent for minutes.
+    """
     runner = getattr(importlib.import_module("proofs"), "run_all", None)
     if runner is None:
         raise SiteError("the proofs package has no run_all()")
-    return runner(fast=fast), f"{'fast' if fast else 'full'} mode, run by the docs build"
+    say = LOGGER.info if say is None else say
+    say(
+        f"castlerules: running the proofs ({'fast' if fast else 'full'} mode; "
+        "'bash dev prove' saves them for the next builds), one line per property:"
+    )
+    start = time.perf_counter()
+
+    def progress(done: int, total: int, job: str, results: Any) -> None:
+        elapsed = time.perf_counter() - start
+        for result in results:
+            verdict = "ok" if result.ok else "FAILED"
+            say(
+                f"castlerules: proofs [{done}/{total} jobs, {elapsed:.0f} s] {result.game}: "
+                f"{result.title}: {verdict} ({result.seconds:.1f} s)"
+            )
+
+    results = runner(fast=fast, progress=progress)
+    return results, f"{'fast' if fast else 'full'} mode, run by the docs build"
 
 
 def _check_trace(row: ProofRow) -> tuple[tuple[str, str], ...]:

@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "castlerules_sphinx",
     "castlerules_study",
+    "castlerules_desk",
 ]
 
 root_doc = "index"

@@ -255,6 +255,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    best = max(final)\n",
         "    best = min(final)\n",
     ),
+    M(
+        "throne.diagram_shows_objectives",
+        "B4",
+        "the table's board (svg with secrets=False) still names every seat's favourites",
+        "castlerules/throne/diagram.py",
+        'favourites = "".join(sorted(objective(state, s))) if secrets else "secret"',
+        'favourites = "".join(sorted(objective(state, s)))',
+    ),
     # ---------------------------------------------------------- Throne tables
     M(
         "throne.table.throne_holds_two",

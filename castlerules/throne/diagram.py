@@ -71,11 +71,15 @@ def svg(
     seat: int | None = None,
     highlight: Iterable[str] = (),
     caption: str | None = None,
+    secrets: bool = True,
 ) -> str:
     """The position as an SVG document (a string).
 
     ``seat``: mark that seat's favourites on the board (a blue ring) and its
-    line in the seat table.  ``highlight``: characters to outline (for
+    line in the seat table.  ``secrets=False`` draws what every seat at the
+    table may see: no seat's favourites (B4) and, unless the rules make them
+    public, no seat's count of No cards (B11); ``seat`` then marks only that
+    seat's line.  ``highlight``: characters to outline (for
     example the one that just moved).  ``caption``: a line of text under
     the picture.  Raises :class:`~castlerules.core.ArgumentError` for an
     unknown seat or character.
@@ -86,7 +90,11 @@ def svg(
     rules = state.rules
     letters = rules.letters()
     top = rules.throne_floor
-    chosen: frozenset[str] = objective(state, seat) if seat is not None else frozenset()
+    require(secrets, bool, "secrets")
+    shown_seat = seat if secrets else None
+    chosen: frozenset[str] = objective(state, shown_seat) if shown_seat is not None else frozenset()
+    if seat is not None and not secrets:
+        objective(state, seat)  # an unknown seat is an ArgumentError all the same
     marked = frozenset(highlight)
     for letter in sorted(marked):
         floor_of(state, letter)  # an unknown letter is an ArgumentError
@@ -224,7 +232,7 @@ def svg(
             )
         )
 
-    body.append(_seat_table(state, seats_top, width, seat))
+    body.append(_seat_table(state, seats_top, width, seat, secrets))
     if caption:
         body.append(draw.label(12, height - 10, caption, font_size=12, fill="#6b5d45"))
     description = "; ".join(
@@ -383,7 +391,7 @@ def _row_of_tokens(
     return out
 
 
-def _seat_table(state: State, y: float, width: float, marked: int | None) -> str:
+def _seat_table(state: State, y: float, width: float, marked: int | None, secrets: bool) -> str:
     current = current_player(state)
     points = totals(state)
     rows = [
@@ -396,7 +404,10 @@ def _seat_table(state: State, y: float, width: float, marked: int | None) -> str
     for s in range(state.players):
         row_y = y + 24 + 20 * s
         weight = "bold" if s == current else "normal"
-        favourites = "".join(sorted(objective(state, s)))
+        # B4: the favourites are secret; B11: so are the No cards unless the rules say not.
+        favourites = "".join(sorted(objective(state, s))) if secrets else "secret"
+        shown_no = secrets or state.rules.no_cards_public
+        no_text = str(no_cards(state, s)) if shown_no else "secret"
         mark = " ◀ to act" if s == current else ""
         if marked == s:
             mark += " (marked)"
@@ -404,7 +415,7 @@ def _seat_table(state: State, y: float, width: float, marked: int | None) -> str
             draw.group(
                 [
                     draw.label(12, row_y, f"{s}", font_size=12, font_weight=weight, fill=_INK),
-                    draw.label(70, row_y, str(no_cards(state, s)), font_size=12, fill=_INK),
+                    draw.label(70, row_y, no_text, font_size=12, fill=_INK),
                     draw.label(180, row_y, str(points[s]), font_size=12, fill=_INK),
                     draw.label(
                         270,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import json
 import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from castlerules import casebook, options_text, records, register
+from castlerules import casebook, desk, options_text, records, register
 from castlerules.casebook import report as case_report
 from castlerules.casebook.declare import Game, Moment, Refusal, Split
 from castlerules.core import CLAUSES
@@ -58,6 +59,9 @@ def write_all(site: Site, generated: Path) -> None:
     write_parts(generated.parent / "tests-by-file", tests_pages)
     write_if_changed(generated / "timings.rst", timings(site))
     write_if_changed(generated / "clause-index.rst", clause_index(site))
+    # The dispute desk's list of cases (castlerules_desk serves it with the site).
+    questions = [desk.case_question(shown) for shown in site.cases]
+    write_if_changed(generated / "desk-cases.json", json.dumps(questions, ensure_ascii=False))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -73,6 +77,18 @@ def clause_refs(ids: Iterable[str]) -> str:
 
 def test_ref(test: TestRef) -> str:
     return f":ref:`{test.name} <{test.anchor}>`"
+
+
+def desk_link(shown: casebook.Shown, up: str = "", text: str = "Try it at the dispute desk") -> str:
+    """A "try it" link: the case's position and move, opened at the dispute desk.
+
+    ``up`` leads from the page to the site's root (``"../"`` from a page in a folder).
+    """
+    q = desk.case_question(shown)
+    href = f"{up}desk.html#" + desk.fragment(
+        q["game"], q["position"], q["move"], compare=q["compare"]
+    )
+    return f"`{text} <{href}>`__"
 
 
 def case_anchor(key: str) -> str:
@@ -223,9 +239,11 @@ def clause_pages(site: Site, game: str) -> str:
             boards.append((ill.svg_after, ill.caption_after))
         out.append(figures(boards, "clause-diagram"))
         if ill.case_key:
+            shown = next(s for s in site.cases if s.case.key == ill.case_key)
             out.append(
                 f"From the casebook: :ref:`{ill.case_key} <{case_anchor(ill.case_key)}>` "
-                "(the moves, in the engine's words, and the record to replay).\n\n"
+                "(the moves, in the engine's words, and the record to replay). "
+                f"{desk_link(shown)}: play on from it, or ask about another move.\n\n"
             )
         out.append(position_block(ill.position))
         out.append(_coverage(site, game, c.id))
@@ -728,7 +746,8 @@ def _case_section(shown: casebook.Shown) -> str:
     )
     out.append(
         f"Replay it: {downloads}, then ``castlerules replay --annotate "
-        f"{record_name(case.key)}``, or ``castlerules cases show {case.key}``.\n\n"
+        f"{record_name(case.key)}``, or ``castlerules cases show {case.key}``; or "
+        f"{desk_link(shown, '../', 'try it at the dispute desk')}.\n\n"
     )
     return "".join(out)
 

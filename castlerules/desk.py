@@ -12,9 +12,12 @@ Requests (``"op"`` names the kind):
 ``{"op": "position", "game", "position", "rules"?, "options"?, "view"?}``
     The position (``new:PLAYERS[:SEED]`` or a position text) read under the
     reading (``rules``: a preset, ``options``: ``["name=value", ...]``): its
-    board as SVG, its legal moves, who plays, and, in the ``"referee"``
-    view only, its full notation.  The ``"table"`` view (the default) shows
-    what every seat may see: no objective, no vote.
+    board as SVG, its legal moves, who plays, ``public_position`` (the
+    notation with ``?`` for every objective not yet revealed: what a dispute
+    link made at the table carries) and, in the ``"referee"`` view only, its
+    full notation.  The ``"table"`` view (the default) shows what every seat
+    may see: no objective, no vote.  A position may leave objectives unknown
+    (``?``), as ``explain`` reads it.
 ``{"op": "explain", "game", "position", "move", "rules"?, "options"?,
 "compare"?, "view"?}``
     The answer of ``castlerules explain GAME POSITION MOVE --json``
@@ -27,7 +30,6 @@ Every answer is an object with ``"ok"``; a request the desk cannot serve
 gives ``{"ok": false, "error": "one line"}``, never an exception.
 
 >>> import json
-import urllib.parse
 >>> answer = json.loads(handle(json.dumps(
 ...     {"op": "explain", "game": "throne", "position": "new:4", "move": "C6"})))
 >>> answer["ok"], answer["status"], answer["answer"]["clause"]
@@ -108,8 +110,9 @@ def _view(data: Mapping[str, Any]) -> str:
     return view
 
 
-def _load(data: Mapping[str, Any]) -> tuple[Any, Any]:
-    """The game module and the state of a request, read as ``explain`` reads them."""
+def _load(data: Mapping[str, Any]) -> tuple[Any, Any, positions.Unknown]:
+    """The game module, the state of a request and its unknown objectives (Throne's
+    ``?``), read as ``explain`` reads them."""
     module = common.game_module(_text(data, "game"))
     options = common.parse_options(module, _options(data))
     text = _text(data, "position").strip()
@@ -119,18 +122,40 @@ def _load(data: Mapping[str, Any]) -> tuple[Any, Any]:
     if text.startswith(positions.NEW_PREFIX) or preset is not None:
         chosen = common.preset_of(module, preset)
         rules = records.build_rules(module, chosen, options)
-        return module, positions.load(module, text, rules, chosen)
-    state = positions.load(module, text, None, None)
+        return (module, *positions.load_partial(module, text, rules, chosen))
+    state, unknown = positions.load_partial(module, text, None, None)
     if options:
         rules = common.with_options(module, state.rules, options)
         state = positions.reinterpret(module, state, rules)
-    return module, state
+    return module, state, unknown
 
 
-def board(module: Any, state: Any, view: str, highlight: Sequence[Any] = ()) -> str:
-    """The position's SVG: in the table view without what a seat keeps hidden."""
+def public_text(module: Any, state: Any, unknown: positions.Unknown = frozenset()) -> str:
+    """The position as every seat may read it: in Throne, ``?`` for each objective of
+    a round not yet scored (B4; the scored rounds' objectives were revealed, B14).
+
+    >>> from castlerules import throne
+    >>> public_text(throne, throne.new_game(3, seed=1)).split()[11]
+    '?'
+    """
+    if module.NAME not in _SECRET_GAMES:
+        return str(module.to_text(state))
+    scored = len(state.results)
+    hidden = {
+        (number, seat)
+        for number in range(scored + 1, state.rules.rounds + 1)
+        for seat in range(state.players)
+    }
+    return positions.text_of(module, state, frozenset(hidden) | unknown)
+
+
+def board(
+    module: Any, state: Any, view: str, highlight: Sequence[Any] = (), known: bool = True
+) -> str:
+    """The position's SVG: in the table view without what a seat keeps hidden (and
+    without objectives that were not given, ``known=False``)."""
     if module.NAME == "throne":
-        secrets = view == "referee"
+        secrets = view == "referee" and known
         return str(module.svg(state, highlight=highlight, secrets=secrets))
     return str(module.svg(state, highlight=highlight))
 
@@ -141,7 +166,7 @@ def _shows_all(module: Any, view: str) -> bool:
 
 
 def _position(data: Mapping[str, Any]) -> dict[str, Any]:
-    module, state = _load(data)
+    module, state, unknown = _load(data)
     view = _view(data)
     over = module.is_over(state)
     answer: dict[str, Any] = {
@@ -149,12 +174,16 @@ def _position(data: Mapping[str, Any]) -> dict[str, Any]:
         "players": positions.players(state),
         "rules": common.rules_label(module, state.rules),
         "view": view,
-        "svg": board(module, state, view),
+        "svg": board(module, state, view, known=not unknown),
         "moves": [str(m) for m in module.legal_moves(state)],
         "current_player": module.current_player(state),
         "over": over,
         "situation": positions.situation(module, state),
-        "position": module.to_text(state) if _shows_all(module, view) else None,
+        "position": (
+            positions.text_of(module, state, unknown) if _shows_all(module, view) else None
+        ),
+        "public_position": public_text(module, state, unknown),
+        "unknown": sorted([number, seat] for number, seat in unknown),
     }
     if over:
         answer["scores"] = list(module.scores(state))
@@ -179,7 +208,7 @@ def _explain(data: Mapping[str, Any]) -> dict[str, Any]:
     from castlerules.cli import main
 
     view = _view(data)
-    module, state = _load(data)  # bad input is answered before the command line runs
+    module, state, unknown = _load(data)  # bad input is answered before the command line runs
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -191,13 +220,15 @@ def _explain(data: Mapping[str, Any]) -> dict[str, Any]:
         raise _bad(lines[-1].removeprefix("castlerules explain: "))
     answer = json.loads(out.getvalue())
     result: dict[str, Any] = {"status": status, "view": view, "answer": answer}
-    result["before_svg"] = board(module, state, view)
-    if answer["legal"]:
-        after = module.from_text(answer["after"])
-        result["after_svg"] = board(module, after, view)
+    result["before_svg"] = board(module, state, view, known=not unknown)
+    if answer["legal"] and "after" in answer:
+        after, left = positions.load_partial(module, answer["after"], None, None)
+        result["after_svg"] = board(module, after, view, known=not left)
         result["moves_after"] = [str(m) for m in module.legal_moves(after)]
-        # The page keeps the position to play on from; it shows it only where _shows_all.
+        # The page keeps the position to play on from; it shows it only where _shows_all,
+        # and links to it in public_text's form.
         result["next_position"] = answer["after"]
+        result["next_public"] = public_text(module, after, left)
     if not _shows_all(module, view):
         for key in _SECRET_FIELDS:
             answer.pop(key, None)
@@ -257,4 +288,12 @@ _OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "explain": _explain,
 }
 
-__all__ = ["VIEWS", "board", "case_question", "explain_arguments", "fragment", "handle"]
+__all__ = [
+    "VIEWS",
+    "board",
+    "case_question",
+    "explain_arguments",
+    "fragment",
+    "handle",
+    "public_text",
+]

@@ -81,6 +81,7 @@
       return false;
     }
     board.innerHTML = answer.svg; // the library's own SVG
+    current.public = answer.public_position; // what a link made at the table carries
     $("desk-situation").textContent = answer.situation + " — reading " + answer.rules + ".";
     const text = $("desk-position");
     if (answer.position !== null) {
@@ -214,7 +215,8 @@
   function writeHash(move) {
     const p = new URLSearchParams();
     p.set("game", current.game);
-    p.set("position", current.position);
+    // A link made in the table view carries "?" for every objective not yet revealed.
+    p.set("position", current.view === "table" && current.public ? current.public : current.position);
     if (current.rules) p.set("rules", current.rules);
     if (current.options.length) p.set("options", current.options.join(";"));
     p.set("view", current.view);

@@ -174,6 +174,11 @@ def test_throne_a_legal_and_an_illegal_move(browser: Any, served: str) -> None:
     after = throne.apply(state, first)
     assert "Position after" not in _answer(page)  # the table view prints no notation
     assert not [s for s in secrets if s in page.inner_text("body")]
+    # A link made at the table carries "?" for the objectives (B4), as explain reads them.
+    link = page.get_attribute("#desk-link", "href")
+    shared = urllib.parse.parse_qs(urllib.parse.urlparse(link).fragment)["position"][0]
+    assert shared.split(" ")[11] == "?" and not [s for s in secrets if s in link]
+    assert shared == desk.public_text(throne, after)
     _referee(page)
     assert page.input_value("#desk-position") == throne.to_text(after)
     # An illegal move, typed: the clause, its French text and a link to its page.

@@ -148,3 +148,19 @@ def test_fragment_and_cases() -> None:
     assert q["game"] == "throne" and q["clauses"][0] == "B7"
     answer = ask(op="explain", game="throne", position=q["position"], move=q["move"])
     assert answer["answer"]["clause"] == "B7"  # the case's refusal, as the desk answers it
+
+
+def test_a_table_link_hides_only_the_objectives_not_yet_revealed() -> None:
+    """B4, B14: the public notation keeps a scored round's objectives, hides the others."""
+    rng = __import__("random").Random(3)
+    state = throne.new_game(3, seed=3)
+    while len(state.results) < 1:
+        state = throne.apply(state, rng.choice(throne.legal_moves(state)))
+    text = desk.public_text(throne, state)
+    deals = text.split(" ")[11].split("/")
+    assert deals[0] == throne.to_text(state).split(" ")[11].split("/")[0]  # revealed
+    assert deals[1:] == ["?,?,?", "?,?,?"]
+    answer = ask(op="position", game="throne", position=text, view="referee")
+    assert answer["ok"] and answer["position"] == text  # read back, never shown filled in
+    assert answer["unknown"] == [[2, 0], [2, 1], [2, 2], [3, 0], [3, 1], [3, 2]]
+    assert ">secret" in answer["svg"]  # the board draws no stand-in objective

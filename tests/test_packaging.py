@@ -34,6 +34,14 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     root = Path(__file__).resolve().parents[1]
     shutil.copy(root / "dev", tmp_path / "dev")
     shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "docs" / "desk").mkdir(parents=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(root / "docs" / "desk" / name, tmp_path / "docs" / "desk" / name)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    npm = tools / "npm"  # a stand-in npm that only logs (the dispute desk's Pyodide)
+    npm.write_text('#!/bin/sh\necho "npm $*" >> "$(dirname "$0")/../calls.log"\n')
+    npm.chmod(0o755)
     fake = tmp_path / "fake-python"
     fake.write_text(
         "#!/bin/sh\n"
@@ -47,7 +55,7 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     done = subprocess.run(
         ["bash", "dev", "test"],
         cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHON": str(fake)},
+        env={"PATH": f"{tools}:/usr/bin:/bin", "PYTHON": str(fake)},
         capture_output=True,
         text=True,
         timeout=60,
@@ -59,4 +67,5 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     assert done.stderr.count("Collecting something (pip says so)") == 2
     calls = (tmp_path / "calls.log").read_text()
     assert "pip install" in calls and "--quiet" not in calls and "-q " not in calls
+    assert "npm ci --prefix docs/desk" in calls
     assert "dev: .venv is ready" in done.stderr

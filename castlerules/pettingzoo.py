@@ -346,7 +346,7 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
             raise _not_reset("render")
         seat = self.render_seat
         if self.render_mode == "ansi":
-            from castlerules.cli.boards import board
+            from castlerules.boards import board
 
             return board(self.module, self.state_, seat)
         if self.module is throne:

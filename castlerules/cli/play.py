@@ -49,8 +49,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from castlerules import records, throne
-from castlerules.cli import boards, bots, common
+from castlerules import boards, records, throne
+from castlerules.cli import bots, common
 from castlerules.core import ArgumentError, IllegalMove, NotationError, RulesError
 
 ALTERNATE_SCREEN = "\x1b[?1049h"

@@ -13,7 +13,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from castlerules import ascent, throne
-from castlerules.cli.boards import board
+from castlerules.boards import board
 from castlerules.core import ArgumentError
 from castlerules.interop import throne_tensor, throne_tensor_size
 from castlerules.pettingzoo import ascent_env, throne_env

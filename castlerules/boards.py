@@ -1,4 +1,5 @@
-"""Text pictures of a position for ``castlerules play``, showing only what a seat may know.
+"""Text pictures of a position (``castlerules play``, PettingZoo's ``ansi`` render), showing only
+what a seat may know.
 
 Throne is drawn from ``observation(state, seat)`` (the castle, the No
 counts that are public, the seat's own objective and vote), so a hidden fact

@@ -13,9 +13,16 @@ from __future__ import annotations
 
 from castlerules.ascent.moves import END_CODE, FAVOUR_BASE, Favour, Move, code_of
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.ascent.transitions import apply, scores, winners
+from castlerules.ascent.transitions import apply, in_race, scores, winners
 from castlerules.core.errors import ArgumentError
 from castlerules.core.protocol import Event, require
+
+_RACE_OVER = {
+    "unreached": "at most one player still has a card that has not reached its arrival square",
+    "unflipped": "at most one player still has a card that is not flipped",
+    "can_move": "at most one player has a legal Advance",
+}
+"""Why the game ended early, under each ``end_test`` (A14)."""
 
 
 def _name(c: int) -> str:
@@ -82,10 +89,12 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
                 events.append(Event("A3", f"Seat {after.actor}'s turn."))
         else:
             alive = sum(
-                1 for q in range(n) if after.columns[q][0] or after.occupied[q] & ~after.flipped[q]
+                1
+                for q in range(n)
+                if in_race(t, after.columns[q], after.flipped[q], after.occupied[q])
             )
             if not t.last_player_continues and alive <= 1:
-                reason = "at most one player still has a card that is not flipped"
+                reason = _RACE_OVER[t.end_test]
             else:
                 reason = "no player has a legal Advance"
             events.append(Event("A14", f"The game is over: {reason}."))

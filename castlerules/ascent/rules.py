@@ -97,6 +97,9 @@ SET_VALUE = sum(rank.value for rank in Rank)
 
 DIE_CHOICES = ("first_player", "none")
 
+END_TESTS = ("unreached", "unflipped", "can_move")
+"""The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
+
 LINKED_OPTIONS = ("squares", "arrival", "upper_half")
 """The options that :class:`Rules` checks against one another (the arrival squares and
 the upper half must lie on the path); the notation reader uses it to place errors."""
@@ -145,10 +148,18 @@ class Rules:
     ``removal_in_lower_half`` (A13)
         Whether an exposed remainder is removed in the lower half too
         (default ``False``).
+    ``end_test`` (A14)
+        Who is still in the race when a turn ends; the game ends when at
+        most one player is.  ``"unreached"`` (default, spec rule 18): a
+        player with an *unfinished* card, on the board, not flipped and
+        below its own arrival square.  ``"unflipped"``: a player with any
+        unflipped card on the board, even one carried on or above its
+        arrival square.  ``"can_move"``: a player with a legal Advance now.
     ``last_player_continues`` (A14)
-        ``False`` (default): the game ends when at most one player still has
-        an unflipped card.  ``True``: that last player plays on, alone, until
-        no player has a legal Advance.
+        ``False`` (default): the game ends when at most one player is still
+        in the race (``end_test``).  ``True``: that last player plays on,
+        alone, until no player has a legal Advance; ``end_test`` then has no
+        effect.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``
         (seat 0 begins; the die is unused).
@@ -193,6 +204,10 @@ class Rules:
     )
     removal_in_lower_half: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    end_test: str = attrs.field(
+        default="unreached",
+        validator=validator(lambda v: v in END_TESTS, "one of " + ", ".join(END_TESTS)),
     )
     last_player_continues: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
@@ -354,6 +369,8 @@ class Tables:
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
+    end_test: str
+    """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
     """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
 
@@ -403,6 +420,7 @@ class Tables:
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,
+            end_test=rules.end_test,
         )
 
 

@@ -185,20 +185,46 @@ def occupancy(t: Tables, cols: tuple[Column, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def in_race(t: Tables, col: Column, fl: int, oc: int) -> bool:
+    """Whether a column's player is still in the race under ``end_test`` (rule 18, A14).
+
+    ``"unreached"``: an unfinished card, not flipped and below its own arrival
+    square (a Start card always is); ``"unflipped"``: any card not flipped;
+    ``"can_move"``: a legal Advance now.  A player in none of them has no legal
+    Advance either (an Advance moves an unflipped leader below its ceiling).
+    """
+    test = t.end_test
+    if test == "can_move":
+        return bool(_advances(t, col, fl, oc))
+    if col[0]:
+        return True  # Start cards are unflipped and below their arrival squares
+    live = oc & ~fl
+    if not live:
+        return False
+    if test == "unflipped":
+        return True
+    arr = t.arrival
+    for s in t.squares_of.get(live) or t.set_squares(live):
+        for c in col[s]:
+            if s < arr[c]:
+                return True
+    return False
+
+
 def game_over_test(
     t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], occ: tuple[int, ...]
 ) -> bool:
     """The test run when a turn ends (rule 18, A14).
 
-    Over if at most one player still has an unflipped card in their column
-    (Start included), unless ``last_player_continues``; or if no player has a
+    Over if at most one player is still in the race (:func:`in_race`, option
+    ``end_test``), unless ``last_player_continues``; or if no player has a
     legal Advance.
     """
     n = len(cols)
     if not t.last_player_continues:
         alive = 0
         for q in range(n):
-            if cols[q][0] or occ[q] & ~flipped[q]:
+            if in_race(t, cols[q], flipped[q], occ[q]):
                 alive += 1
         if alive <= 1:
             return True
@@ -215,23 +241,33 @@ def _end_turn(
     p: int,
 ) -> State:
     """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
-    alive = 0  # seats with an unflipped card, Start included (counted up to 2)
+    alive = 0  # seats still in the race (end_test), counted up to 2
     nxt = -1
     moves: list[Move] = []
+    live_only = t.end_test == "can_move"
     for q in _AFTER[len(cols)][p]:
-        if not (cols[q][0] or occ[q] & ~flipped[q]):
+        col, fl, oc = cols[q], flipped[q], occ[q]
+        if not (col[0] or oc & ~fl):
             continue  # A14: nothing left to move, skipped
+        if live_only:
+            found = _advances(t, col, fl, oc)
+            if not found:
+                continue  # A14: no legal Advance, out of the race and skipped
+        elif not in_race(t, col, fl, oc):
+            continue  # A14: every card has reached its square: no legal Advance either
+        else:
+            found = None
         if nxt >= 0:
-            alive = 2  # a second seat that can still move: enough to know
+            alive = 2  # a second seat still in the race: enough to know
             break
         alive += 1
-        moves = _advances(t, cols[q], flipped[q], occ[q])
+        moves = _advances(t, col, fl, oc) if found is None else found
         if moves:
             nxt = q  # the next seat, in turn, with a legal Advance
             if alive > 1:
                 break
     if alive <= 1 and not t.last_player_continues:
-        # A14: at most one player can still move
+        # A14: at most one player is still in the race
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
     if nxt < 0:  # A14: no player has a legal Advance
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)

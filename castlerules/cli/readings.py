@@ -41,6 +41,7 @@ EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
         "upper_half": (5,),
         "favours_per_move": (None,),
         "die": ("none",),
+        "end_test": ("unflipped", "can_move"),
     },
     "throne": {
         "placement_floors": ((2, 3, 4, 5),),

@@ -139,9 +139,16 @@ def test_a14_skips_and_the_end_of_the_game(position: Builder) -> None:
     s = position({**cells, (0, 1): "F0"}, turn="0")
     evs, _ = events(s, "F0")
     assert evs[-2] == Event(
-        "A14", "The game is over: at most one player still has a card that is not flipped."
+        "A14",
+        "The game is over: at most one player still has a card that has not reached its "
+        "arrival square.",
     )
     assert evs[-1] == Event("A17", "Scores: seat 0 +21, seat 1 -21; seat 0 wins.")
+    s = position({**cells, (0, 1): "F0"}, turn="0", options="end_test=unflipped")
+    evs, _ = events(s, "F0")
+    assert evs[-2] == Event(
+        "A14", "The game is over: at most one player still has a card that is not flipped."
+    )
 
 
 def test_describe_checks_its_arguments() -> None:

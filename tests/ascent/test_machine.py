@@ -62,6 +62,7 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
         favour_after_arrival=draw(st.booleans()),
         removal_in_lower_half=draw(st.booleans()),
+        end_test=draw(st.sampled_from(["unreached", "unflipped", "can_move"])),
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
         protection=draw(st.sampled_from([True, True, True, False])),
@@ -112,16 +113,25 @@ def check_removal(
 
 def check_end(after: ascent.State, after_places: dict[Card, Place]) -> None:
     """Independent oracle for A14: at a turn's boundary the game is over exactly when at
-    most one column still holds a card that can move (unless last_player_continues),
-    or when no player has a legal Advance."""
+    most one column is still in the race (unless last_player_continues), or when no
+    player has a legal Advance. In the race (end_test): a column holding a card not
+    flipped and below its arrival square ('unreached'), any card not flipped
+    ('unflipped'), or a legal Advance ('can_move')."""
     if ascent.pending_favour(after):
         return
     n = after.players
-    alive = {
-        p[0]
-        for c, p in after_places.items()
-        if p is not None and (p[1] == 0 or not ascent.is_flipped(after, c))
-    }
+    rules = after.rules
+    test = rules.end_test
+    if test == "can_move":
+        alive = {q for q in range(n) if oracle_advances(after, q)}
+    else:
+        alive = {
+            p[0]
+            for c, p in after_places.items()
+            if p is not None
+            and (p[1] == 0 or not ascent.is_flipped(after, c))
+            and (test == "unflipped" or p[1] < rules.arrival_of(c.rank))
+        }
     stuck = all(not oracle_advances(after, q) for q in range(n))
     over = stuck or (not after.rules.last_player_continues and len(alive) <= 1)
     assert ascent.is_over(after) == over, (alive, stuck)

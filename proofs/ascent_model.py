@@ -99,7 +99,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 import z3
 
-from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, RANKS, Rules, value_of
+from castlerules.ascent.rules import CARDS_PER_SET, END_TESTS, PLAYERS, RANKS, Rules, value_of
 from castlerules.core.errors import ArgumentError
 from proofs import smt
 from proofs.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
@@ -225,6 +225,7 @@ OPTION_NAMES = (
     "favour_after_arrival",
     "removal_in_lower_half",
     "last_player_continues",
+    "end_test",
     "protection",
 )
 """The options that may be left symbolic (``die`` only picks the first player,
@@ -267,6 +268,9 @@ class Opts:
     faa: Expr
     rilh: Expr
     lpc: Expr
+    end: Expr
+    """The end test (A14): its index in ``END_TESTS`` (``unreached``, ``unflipped``,
+    ``can_move``)."""
     prot: Expr
 
     def arrival_of(self, value: Expr) -> Expr:
@@ -357,6 +361,7 @@ class Params:
             faa=flag("favour_after_arrival", r.favour_after_arrival),
             rilh=flag("removal_in_lower_half", r.removal_in_lower_half),
             lpc=flag("last_player_continues", r.last_player_continues),
+            end=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
             prot=flag("protection", r.protection),
         )
 
@@ -534,6 +539,8 @@ class AscentModel:
             out.append(between(o.upper, 1, o.squares))
         if "favours_per_move" in sym:
             out.append(any_of([o.unlimited, o.limit >= 1]))
+        if "end_test" in sym:
+            out.append(between(o.end, 0, len(END_TESTS) - 1))
         return out
 
     def arr(self, u: Card) -> Expr:
@@ -999,8 +1006,22 @@ class AscentModel:
 
     # ------------------------------------------------------------------ exact turns
     def alive(self, s: AState, q: int) -> Expr:
-        """Seat ``q`` still has an unflipped card in its column, Start included (A14)."""
-        return any_of(all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards)
+        """Seat ``q`` is still in the race (A14, rule 18; option ``end_test``): a card of
+        its column (Start included) not flipped and below its own arrival square
+        (``unreached``), any card not flipped (``unflipped``), or a legal Advance
+        (``can_move``)."""
+        end = self.o.end
+        mine = [all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards]
+        tests = {
+            "unreached": lambda: any_of(
+                all_of([here, u.sq < self.arr(u)]) for here, u in zip(mine, s.cards, strict=True)
+            ),
+            "unflipped": lambda: any_of(mine),
+            "can_move": lambda: self.has_advance(s, q),
+        }
+        if isinstance(end, int):
+            return tests[END_TESTS[end]]()
+        return select(end, [tests[name]() for name in END_TESTS])
 
     def has_advance(self, s: AState, q: int) -> Expr:
         """Seat ``q`` has a legal Advance (rules 8-11).

@@ -517,8 +517,9 @@ NOTES: tuple[Note, ...] = (
         "there. It stays unflipped (A8 flips a moving part on its leader's arrival square "
         "only). Uncovered, it cannot advance (its next square is above its ceiling, A6) "
         "and it blocks that rank's arrival square in its column, since A9 frees the square "
-        "only for flipped cards. It may still be taken as a favour, counts as an unflipped "
-        "card for the end of the game (A14), and scores plus its value (A15).",
+        "only for flipped cards. It may still be taken as a favour, has reached its square "
+        "for the end of the game (A14, end_test='unreached'; under end_test='unflipped' it "
+        "keeps its player in the race), and scores plus its value (A15).",
     ),
     Note(
         "A8",
@@ -609,10 +610,33 @@ NOTES: tuple[Note, ...] = (
     ),
     Note(
         "A14",
-        "the end of the game",
-        "'A player has an unflipped card' means a card not flipped in their column, "
-        "Start included. With last_player_continues=True the game ends only when no "
-        "player has a legal Advance.",
+        "the end test",
+        "Seed: « Le jeu finit quand il ne reste qu’un joueur dont les personnages peuvent se "
+        "déplacer tandis que les personnages des autres joueurs ont atteint leurs cases "
+        "d’arrivée. » When a turn ends, the game is over if at most one player is still in "
+        "the race, or if no player has a legal Advance. end_test='unreached' (default, spec "
+        "rule 18): a player is in the race while a card of their column (Start included) is "
+        "not flipped and below its own arrival square. This reads the whole sentence: the "
+        "others' characters « ont atteint leurs cases d’arrivée », and a card carried on or "
+        "above its square has reached it, as A15 counts it (« ou se sont déplacées au-delà à "
+        "l'intérieur d'une pile »), though it is not flipped and can never move again. "
+        "end_test='unflipped' (the earlier reading): any unflipped card keeps its player in "
+        "the race, so a player whose last unflipped card was carried past its square holds "
+        "the game open, and the last real player plays on alone, which is what "
+        "last_player_continues=False exists to prevent. end_test='can_move' (the most "
+        "literal « peuvent se déplacer »): at most one player with a legal Advance now; a "
+        "player whose unfinished cards are blocked for the moment counts as finished, though "
+        "their cards have not reached their squares.",
+        "end_test",
+    ),
+    Note(
+        "A14",
+        "the last player",
+        "With last_player_continues=True the last player in the race plays on, alone, and "
+        "the game ends only when no player has a legal Advance; end_test then has no effect "
+        "(every value gives the same game). The default (False) ends the game as soon as "
+        "at most one player is left in the race, as the seed says (« il ne reste qu’un "
+        "joueur »).",
         "last_player_continues",
     ),
     Note(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import ascent as a
-from castlerules.casebook.declare import Case, Game, reading, refusal, step
+from castlerules.casebook.declare import Case, Game, Moment, Split, reading, refusal, step
 from castlerules.casebook.declare import game as whole
 
 
@@ -39,6 +39,16 @@ def _below_arrival(g: Game) -> bool:
         and 0 < place[1] < final.rules.arrival_of(card.rank)
         for card in _cards(final)
     )
+
+
+def _ends_one(split: Split) -> bool:
+    """The move ends the game under one reading and not under the other (A14)."""
+    if split.kind != "outcome" or split.refused_by is not None:
+        return False
+    first, second = split.first, split.second
+    if not isinstance(first, Moment) or not isinstance(second, Moment):
+        return False
+    return bool(a.is_over(first.after) != a.is_over(second.after))
 
 
 CASES: tuple[Case, ...] = (
@@ -151,7 +161,7 @@ CASES: tuple[Case, ...] = (
          "Does play go round to players who cannot move?",
          lambda m: m.says("nobody else can move", "A14"), players=3),
     step("ascent-game-end", "A14 A17",
-         "The game ends when at most one player still has a card that is not flipped.",
+         "The game ends when at most one player still has a card below its arrival square.",
          "When is the game over?",
          lambda m: m.says("The game is over", "A14"), players=3),
     refusal("ascent-game-over", "A14",
@@ -208,6 +218,14 @@ CASES: tuple[Case, ...] = (
             "Removal in the upper half only (default) or on the whole path (HARSH).",
             "Are exposed cards removed in the lower half too?",
             "HARSH", players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-end-test", "A14 A15",
+            "A card carried past its arrival square has reached it (default), or, unflipped, still keeps its player in the game (end_test=unflipped).",
+            "Does a card left unflipped above its arrival square keep its player in the game?",
+            {"end_test": "unflipped"}, _ends_one, players=3, guide="favours"),
+    reading("ascent-reading-end-test-literal", "A14",
+            "The game ends when at most one player has cards below their arrival squares (default), or at most one can move now (end_test=can_move).",
+            "Is a player whose cards are blocked for the moment still in the game?",
+            {"end_test": "can_move"}, _ends_one, players=3),
     reading("ascent-reading-last-player", "A14",
             "The game ends when one player is left with cards to move (default), or that player plays on.",
             "Does the last player with cards to move play on alone?",

@@ -450,7 +450,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A18",
         "what the die decides",
-        "The die decides the first player only. It is rolled (seeded chance, stream "
+        "Seed: « 1 dé » (the material; no rule says what it decides). The die decides the first "
+        "player only. It is rolled (seeded chance, stream "
         "'ascent.die') until it shows a face 1..n; seat face-1 begins. With six players "
         "one roll always suffices. new_game(first_player=...) overrides the roll; "
         "die='none' lets seat 0 begin.",
@@ -470,7 +471,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A6",
         "arrival squares strictly increase with rank",
-        "The arrival option must be strictly increasing in rank: then a higher ceiling "
+        "Seed: « Aucun personnage ne peut se déplacer sur une case supérieure à sa case "
+        "d’arrivée. » The arrival option must be strictly increasing in rank: then a higher "
+        "ceiling "
         "means a higher rank (A7's protection), and each arrival square belongs to one "
         "rank only (A9).",
         "arrival",
@@ -486,6 +489,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A7",
         "protection reading",
+        "Seed: « un personnage déplacé à l'intérieur d'une pile peut aller plus haut dès lors "
+        "qu’il est sous la protection d’un personnage de rang supérieur de la pile ». "
         "The moving part is bound by its leader's ceiling only (protection=True). "
         "protection=False is the wrong, strict reading where every card of the moving "
         "part is bound by its own ceiling; it exists for the proofs' sensitivity tests.",
@@ -494,7 +499,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A7",
         "exposing split when allowed",
-        "With allow_exposing_split=True, a split may leave a card above its ceiling on "
+        "Seed: « dès lors qu’il est sous la protection d’un personnage de rang supérieur de "
+        "la pile ». With allow_exposing_split=True, a split may leave a card above its ceiling on "
         "top of the remainder; the remainder stays where it is in either half (A13 only "
         "removes what a take by another player exposes).",
         "allow_exposing_split",
@@ -502,6 +508,7 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A5",
         "length of the path",
+        "Seed: « Le chemin à parcourir pour un personnage est de 7 cases. » "
         "The squares option is not in the spec: it sets the number of path squares "
         "above the Start (6..20), for variants and for the proofs' small models. The "
         "default 7 is A5 ('le chemin ... est de 7 cases'); the arrival squares and "
@@ -551,7 +558,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A10",
         "several favours",
-        "favours_per_move=k allows up to k favours after each Advance; None allows any "
+        "Seed: « on peut prendre ces cartes sous son contrôle en les mettant sous sa carte ou "
+        "sa pile » (how many times is not said). favours_per_move=k allows up to k favours "
+        "after each Advance; None allows any "
         "number: after a favour, further favours on the same row (from any other column, "
         "including the remainder just left) stay available, by the same moved stack, "
         "until the player advances again or ends the turn. A favour beyond the limit "
@@ -561,6 +570,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A10",
         "favour after arrival",
+        "Seed: « Si à la fin de son mouvement, on a des cartes ou des piles de cartes d’un "
+        "rang inférieur dans une autre colonne mais sur la même rangée » and « Elles ne "
+        "peuvent plus être déplacées. » (a favour is not a move of the taker). "
         "By default a stack that has just been flipped on arrival may take a favour; "
         "favour_after_arrival=False forbids it.",
         "favour_after_arrival",
@@ -584,7 +596,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "the upper half",
-        "'la moitié supérieure du plateau' is read on the whole board: eight rows counting "
+        "Seed: « Si, dans la moitié supérieure du plateau, seule une partie d'une pile est "
+        "prise ». 'la moitié supérieure du plateau' is read on the whole board: eight rows "
+        "counting "
         "the Start (0-7), whose upper half is rows 4-7 (spec rule 6), so upper_half=4. "
         "Reading it on the path alone (squares 1-7, A5), square 4 is the middle square and "
         "belongs to neither half; the upper half is then squares 5-7: upper_half=5. The "
@@ -594,8 +608,10 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "an exposed remainder in the lower half",
-        "The seed removes an exposed remainder only 'dans la moitié supérieure du "
-        "plateau'; in the lower half it stays where it is (spec rule 15): its top card stands "
+        "Seed: « Si, dans la moitié supérieure du plateau, seule une partie d'une pile est "
+        "prise par un autre joueur ». The seed removes an exposed remainder only 'dans la "
+        "moitié supérieure du plateau'; in the lower half it stays where it is (spec rule 15): "
+        "its top card stands "
         "above its ceiling, so the remainder never advances again (A6), but it may still be "
         "taken as a favour. removal_in_lower_half=True (preset HARSH) removes it in both "
         "halves.",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import attrs
 import pytest
 
@@ -96,6 +99,8 @@ SPEC_OPEN_POINTS = {
         "removal_in_lower_half",
         "last_player_continues",
         "die",
+        # "Open points added 2026-12-02"
+        "end_test",
     ),
 }
 
@@ -135,3 +140,30 @@ def test_numbers_the_seed_gives_are_not_readings(game: str, option: str) -> None
     assert point.excluded is not None
     assert "not a reading" in point.excluded or "no other reading" in point.excluded
     assert [r.label for r in point.readings] == ["default"]
+
+
+SEED = Path(__file__).resolve().parents[2] / "docs" / "seeds"
+
+
+def _seed_text(game: str) -> str:
+    return " ".join((SEED / f"{game}.fr.txt").read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("point", register.open_points(ascent), ids=lambda p: p.option)
+def test_every_ascent_open_point_quotes_the_seed(point: register.OpenPoint) -> None:
+    """Each Ascent reading's note quotes the French of the seed, verbatim, « like this »."""
+    seed = _seed_text("ascent")
+    quotes = [
+        " ".join(q.split()) for note in point.notes for q in re.findall(r"« (.+?) »", note.decision)
+    ]
+    assert quotes, f"{point.option}: no note quotes the seed"
+    for quote in quotes:
+        assert quote.rstrip(".") in seed, f"{point.option}: {quote!r} is not in the seed"
+
+
+def test_the_study_reads_the_end_test_readings() -> None:
+    """A14: the study of the register compares both other end tests with the default."""
+    from castlerules.study.register_study import register_readings
+
+    names = [r.name for r in register_readings(ascent)]
+    assert "end_test=unflipped" in names and "end_test=can_move" in names

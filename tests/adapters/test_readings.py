@@ -1,0 +1,74 @@
+"""The adapters take every reading of Ascent: a game parameter of OpenSpiel (by name,
+as text) and the ``rules`` of PettingZoo, and they play the casebook's game of the
+reading to the same end as the engine under each reading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from castlerules import ascent, casebook, openspiel
+from castlerules.casebook.declare import Split
+
+pyspiel = pytest.importorskip("pyspiel")
+
+READING_CASES = ("ascent-reading-end-test", "ascent-reading-end-test-literal")
+"""The casebook's cases of the readings added with their options."""
+
+
+def _readings(key: str) -> tuple[ascent.Rules, ascent.Rules]:
+    case = casebook.case(key)
+    return case.rules(), case.second_rules()
+
+
+def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> Any:
+    """The case's game, then its parting move, in OpenSpiel."""
+    found = shown.found
+    engine = ascent.new_game(found.players, rules, seed=found.seed)
+    state = game.new_initial_state()
+    if state.is_chance_node():
+        state.apply_action(ascent.current_player(engine))
+    for text in (*found.moves, found.tried):
+        assert text is not None
+        move = ascent.parse_move(engine, text)
+        state.apply_action(game.table.code(move))
+        engine = ascent.apply(engine, move)
+    assert state.is_terminal() == ascent.is_over(engine)
+    return state
+
+
+@pytest.mark.parametrize("key", READING_CASES)
+def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
+    """A14: the option by name reaches Rules, reads back from the game's name, and the
+    case's parting move ends the game under one reading only, as in the engine."""
+    shown = casebook.show(key)
+    assert isinstance(shown.focus, Split)
+    ends = []
+    for rules in _readings(key):
+        params = {"players": shown.found.players, **openspiel.params_of(rules, shown.found.players)}
+        game = pyspiel.load_game(openspiel.ASCENT, params)
+        assert game.rules == rules
+        assert pyspiel.load_game(str(game)).rules == rules
+        ends.append(_play(game, rules, shown).is_terminal())
+    assert ends[0] != ends[1]
+
+
+@pytest.mark.parametrize("key", READING_CASES)
+def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
+    """A14: the environment plays under the reading it is given."""
+    pytest.importorskip("pettingzoo")
+    from castlerules.pettingzoo import ascent_env
+
+    shown = casebook.show(key)
+    found = shown.found
+    over = []
+    for rules in _readings(key):
+        env = ascent_env(found.players, rules)
+        env.reset(seed=found.seed)
+        assert env.rules == rules
+        for text in (*found.moves, found.tried):
+            assert text is not None
+            env.step(env.table.code(ascent.parse_move(env.state_, text)))
+        over.append(ascent.is_over(env.state_))
+    assert over[0] != over[1]

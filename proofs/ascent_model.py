@@ -222,8 +222,10 @@ OPTION_NAMES = (
     "upper_half",
     "allow_exposing_split",
     "favours_per_move",
+    "favour_takes",
     "favour_after_arrival",
     "removal_in_lower_half",
+    "penalty_to",
     "last_player_continues",
     "end_test",
     "protection",
@@ -266,7 +268,11 @@ class Opts:
     unlimited: Expr
     limit: Expr
     faa: Expr
+    fall: Expr
+    """``favour_takes == "all_lower"`` (A10): every taken card ranks lower."""
     rilh: Expr
+    pown: Expr
+    """``penalty_to == "owner"`` (A13): a removed card goes to its owner's pile."""
     lpc: Expr
     end: Expr
     """The end test (A14): its index in ``END_TESTS`` (``unreached``, ``unflipped``,
@@ -360,6 +366,8 @@ class Params:
             limit=limit,
             faa=flag("favour_after_arrival", r.favour_after_arrival),
             rilh=flag("removal_in_lower_half", r.removal_in_lower_half),
+            fall=flag("favour_takes", r.favour_takes == "all_lower"),
+            pown=flag("penalty_to", r.penalty_to == "owner"),
             lpc=flag("last_player_continues", r.last_player_continues),
             end=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
             prot=flag("protection", r.protection),
@@ -690,6 +698,13 @@ class AscentModel:
             ]
         )
 
+    def favour_card(self, t: Turn, m: Move, u: Card) -> Expr:
+        """What the Favour's guard says of every card ``u``: with ``favour_takes="all_lower"``
+        every taken card ranks lower than the taker's leader (A10)."""
+        x = m.x
+        taken = all_of([u.at(x.col, t.sd), u.dep <= x.dep])
+        return implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, m.tt.val))
+
     def removes(self, t: Turn, m: Move) -> Expr:
         """The take leaves a remainder whose new top stands above its ceiling on a
         square where A13 removes it (rule 15)."""
@@ -710,12 +725,15 @@ class AscentModel:
             sq = ite(rest, REMOVED, u.sq)
             rest_dep, rest_top = 0, NONE
             below = ite(rest, NONE, below)
+            # A13: the column's pile, or (penalty_to="owner") the card's owner's
+            col = ite(taken, p, ite(all_of([rest, self.o.pown]), u.owner, u.col))
         else:
             sq = u.sq
             rest_dep, rest_top = u.dep - j - 1, m.bx.idx
+            col = ite(taken, p, u.col)
         return attrs.evolve(
             u,
-            col=ite(taken, p, u.col),
+            col=col,
             sq=sq,
             dep=ite(taken, sm + u.dep, ite(low, u.dep + j + 1, ite(rest, rest_dep, u.dep))),
             below=below,
@@ -751,7 +769,11 @@ class AscentModel:
 
     def card_guard(self, case: Case, t: Turn, m: Move, u: Card) -> Expr:
         """A case's guard on every card ``u``."""
-        return self.advance_card(t, m, u) if case.kind == ADVANCE else True
+        if case.kind == ADVANCE:
+            return self.advance_card(t, m, u)
+        if case.kind == FAVOUR:
+            return self.favour_card(t, m, u)
+        return True
 
     def card_post(self, case: Case, t: Turn, m: Move, u: Card) -> Card:
         if case.kind == ADVANCE:
@@ -960,6 +982,7 @@ class AscentModel:
                 self.pick(s, m.tt),
                 self.pick(s, m.qt),
                 self.pick(s, m.bx, nullable=True),
+                *(self.favour_card(t, m, u) for u in cards),
             ]
         return all_of(parts)
 

@@ -25,6 +25,15 @@ _RACE_OVER = {
 """Why the game ended early, under each ``end_test`` (A14)."""
 
 
+def _losers(to_owner: bool, q: int, cards: tuple[int, ...]) -> str:
+    """Who a removal counts against (A13): seat ``q``, the column's player, or
+    (penalty_to="owner") each card's owner at setup."""
+    seats = sorted({CARDS[x].owner for x in cards}) if to_owner else [q]
+    if seats == [q]:
+        return f"seat {q}"
+    return "the owner of each card: seat " + ", seat ".join(map(str, seats))
+
+
 def _name(c: int) -> str:
     card = CARDS[c]
     return f"the {card.rank.title} of set {card.owner} ({card})"
@@ -189,7 +198,7 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
             Event("A8", "The taken cards are flipped with the stack that has just arrived.")
         )
     if rest and d > arr[rest[0]]:
-        if rest[0] in after.removed_cards[q]:
+        if locate(after, rest[0]) is None:
             half = (
                 "In the upper half"
                 if before.rules.in_upper_half(d)
@@ -202,7 +211,7 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
                     f"{half}, {_name(rest[0])} is left exposed above its arrival square "
                     f"{arr[rest[0]]} on square {d}: the {_plural(len(rest), 'card')} of the "
                     f"remainder {'leaves' if one else 'leave'} the board and "
-                    f"{'counts' if one else 'count'} against seat {q}.",
+                    f"{'counts' if one else 'count'} against {_losers(t.to_owner, q, rest)}.",
                 )
             )
         else:

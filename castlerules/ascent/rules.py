@@ -98,6 +98,10 @@ SET_VALUE = sum(rank.value for rank in Rank)
 DIE_CHOICES = ("first_player", "none")
 
 END_TESTS = ("unreached", "unflipped", "can_move")
+FAVOUR_TAKES = ("lower_top", "all_lower")
+"""The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
+PENALTY_TO = ("column", "owner")
+"""The values of option ``penalty_to`` (A13): whose penalty a removed card is."""
 """The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
 
 LINKED_OPTIONS = ("squares", "arrival", "upper_half")
@@ -142,6 +146,10 @@ class Rules:
     ``favours_per_move`` (A10)
         ``1`` (default): at most one favour per Advance; an integer ``k``: at
         most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``favour_takes`` (A10)
+        ``"lower_top"`` (default): a favour takes a card and every card above
+        it from a stack whose top card ranks lower than the taker's leader.
+        ``"all_lower"``: only a part whose every card ranks lower.
     ``favour_after_arrival`` (A8, A10)
         Whether a stack that has just been flipped on arrival may still take
         a favour (default ``True``).
@@ -155,6 +163,9 @@ class Rules:
         below its own arrival square.  ``"unflipped"``: a player with any
         unflipped card on the board, even one carried on or above its
         arrival square.  ``"can_move"``: a player with a legal Advance now.
+    ``penalty_to`` (A13)
+        Whose penalty a removed card is: ``"column"`` (default), the player of
+        the column it was removed from; ``"owner"``, the owner of its set.
     ``last_player_continues`` (A14)
         ``False`` (default): the game ends when at most one player is still
         in the race (``end_test``).  ``True``: that last player plays on,
@@ -199,11 +210,19 @@ class Rules:
         default=1,
         validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
     )
+    favour_takes: str = attrs.field(
+        default="lower_top",
+        validator=validator(lambda v: v in FAVOUR_TAKES, "one of " + ", ".join(FAVOUR_TAKES)),
+    )
     favour_after_arrival: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
     removal_in_lower_half: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    penalty_to: str = attrs.field(
+        default="column",
+        validator=validator(lambda v: v in PENALTY_TO, "one of " + ", ".join(PENALTY_TO)),
     )
     end_test: str = attrs.field(
         default="unreached",
@@ -369,6 +388,10 @@ class Tables:
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
+    all_lower: bool
+    """``favour_takes == "all_lower"`` (A10)."""
+    to_owner: bool
+    """``penalty_to == "owner"`` (A13)."""
     end_test: str
     """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
@@ -420,6 +443,8 @@ class Tables:
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,
+            all_lower=rules.favour_takes == "all_lower",
+            to_owner=rules.penalty_to == "owner",
             end_test=rules.end_test,
         )
 
@@ -620,9 +645,31 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "who loses removed cards",
-        "'placee devant leur proprietaire' is read, as in spec rule 15, as the player of "
-        "the column the remainder stood in: the removed cards count against that player, "
-        "whoever owned them at setup.",
+        "Seed: « toute la pile est retirée du plateau et placée devant leur propriétaire. "
+        "Dans le compte final, la valeur des cartes sera soustraite des points. » "
+        "penalty_to='column' (default, spec rule 15): 'leur propriétaire' is the player of "
+        "the column the remainder stood in, who controls it and would have scored it: the "
+        "removed cards count against that player, whoever owned them at setup. The seed "
+        "gives a favour's taker 'contrôle' of the cards it takes ('prendre ces cartes sous "
+        "son contrôle'), so a card changes hands with its column, and A15-A16 score every "
+        "card for the player of its column; a removal ends that card's race where it stood. "
+        "penalty_to='owner': 'propriétaire' read against 'contrôle', as the owner of the "
+        "card's set at setup: each removed card counts against its original owner.",
+        "penalty_to",
+    ),
+    Note(
+        "A10",
+        "what a favour may take",
+        "Seed: « on a des cartes ou des piles de cartes d’un rang inférieur dans une autre "
+        "colonne mais sur la même rangée, on peut prendre ces cartes sous son contrôle ». "
+        "favour_takes='lower_top' (default, spec rule 13): a stack acts with its top card's "
+        "rank (rule 5), so 'une pile de cartes d'un rang inférieur' is a stack whose top "
+        "ranks lower; the favour takes any top part of it, whatever lies under that top (a "
+        "Lady may take a Charlatan-topped stack holding a Lady). favour_takes='all_lower': "
+        "'des cartes ... d'un rang inférieur' read card by card: only a part whose every "
+        "card ranks lower than the taker's leader; the favour's card must lie above the "
+        "first card that does not (a refusal cites A10).",
+        "favour_takes",
     ),
     Note(
         "A14",

@@ -131,8 +131,21 @@ def _favour_targets(
         st = cols[q][d]
         # A10: lower rank only; flipped cards are never taken (A8, rule 13)
         if st and value[st[0]] < r and not flipped[q] & bit:
-            out += map(FAVOURS.__getitem__, st)
+            out += map(FAVOURS.__getitem__, _takeable(t, st, r))
     return out
+
+
+def _takeable(t: Tables, st: tuple[int, ...], r: int) -> tuple[int, ...]:
+    """The cards ``t`` of a stack whose top ranks lower than ``r`` that a favour may name:
+    every card (``favour_takes="lower_top"``), or those down to the first card that does
+    not rank lower than ``r`` (``"all_lower"``: every taken card ranks lower, A10)."""
+    if not t.all_lower:
+        return st
+    value = t.value
+    for i, c in enumerate(st):
+        if value[c] >= r:
+            return st[:i]
+    return st
 
 
 def _favours_open(
@@ -573,7 +586,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         for q in _OTHERS[len(cols)][p]:
             st = new_cols[q][d]
             if st and value[st[0]] < r and not flipped[q] >> d & 1:
-                favours += map(FAVOURS.__getitem__, st)  # every card of the stack
+                favours += map(FAVOURS.__getitem__, _takeable(t, st, r) if t.all_lower else st)
         if favours:  # A10: a favour is available
             favours.append(END)
             return build_state(
@@ -635,6 +648,14 @@ def _favour(state: State, p: int, c: int) -> State:
     j = st.index(c)
     taken = st[: j + 1]
     rest = st[j + 1 :]
+    if t.all_lower:
+        for x in taken:
+            if value[x] >= value[taker[0]]:
+                raise IllegalMove(
+                    f"cannot take {_name(c)}: the part taken would hold {_name(x)}, who does "
+                    f"not rank lower than {_name(taker[0])} (favour_takes=all_lower)",
+                    "A10",
+                )
     cl = list(cols)
     colp = list(cols[p])
     colp[d] = taker[:m] + taken + taker[m:]  # A10: under the moved stack
@@ -644,9 +665,15 @@ def _favour(state: State, p: int, c: int) -> State:
     occ = state.occupied
     if rest and t.removal >> d & 1 and d > t.arrival[rest[0]]:
         # A13: the exposed remainder leaves the board, against its column's player
+        # (penalty_to="owner": against each card's owner)
         colq[d] = ()
         rl = list(removed)
-        rl[q] = tuple(sorted(removed[q] + rest))
+        if t.to_owner:
+            for x in rest:
+                owner = x // CARDS_PER_SET
+                rl[owner] = tuple(sorted((*rl[owner], x)))
+        else:
+            rl[q] = tuple(sorted(removed[q] + rest))
         removed = tuple(rl)
         rest = ()
     else:

@@ -41,6 +41,11 @@ def _below_arrival(g: Game) -> bool:
     )
 
 
+def _other_owner(split: Split) -> bool:
+    """A removal where a card goes to a pile other than its column's (A13)."""
+    return bool(split.kind == "outcome" and "the owner of each card" in split.second_text)
+
+
 def _ends_one(split: Split) -> bool:
     """The move ends the game under one reading and not under the other (A14)."""
     if split.kind != "outcome" or split.refused_by is not None:
@@ -218,6 +223,14 @@ CASES: tuple[Case, ...] = (
             "Removal in the upper half only (default) or on the whole path (HARSH).",
             "Are exposed cards removed in the lower half too?",
             "HARSH", players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-favour-takes", "A10",
+            "A favour takes any top part of a stack whose top ranks lower (default), or only a part whose every card ranks lower (favour_takes=all_lower).",
+            "May my Lady take a Charlatan-topped stack that holds a Lady?",
+            {"favour_takes": "all_lower"}, players=3, guide="favours"),
+    reading("ascent-reading-penalty-to", "A13 A16",
+            "Removed cards count against the player of their column (default), or against each card's owner at setup (penalty_to=owner).",
+            "Whose penalty is a card removed from someone else's column?",
+            {"penalty_to": "owner"}, _other_owner, players=(5, 4, 3), guide="favours", budget=600),
     reading("ascent-reading-end-test", "A14 A15",
             "A card carried past its arrival square has reached it (default), or, unflipped, still keeps its player in the game (end_test=unflipped).",
             "Does a card left unflipped above its arrival square keep its player in the game?",

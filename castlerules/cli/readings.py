@@ -42,6 +42,8 @@ EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
         "favours_per_move": (None,),
         "die": ("none",),
         "end_test": ("unflipped", "can_move"),
+        "favour_takes": ("all_lower",),
+        "penalty_to": ("owner",),
     },
     "throne": {
         "placement_floors": ((2, 3, 4, 5),),

@@ -13,7 +13,12 @@ from castlerules.casebook.declare import Split
 
 pyspiel = pytest.importorskip("pyspiel")
 
-READING_CASES = ("ascent-reading-end-test", "ascent-reading-end-test-literal")
+READING_CASES = (
+    "ascent-reading-end-test",
+    "ascent-reading-end-test-literal",
+    "ascent-reading-favour-takes",
+    "ascent-reading-penalty-to",
+)
 """The casebook's cases of the readings added with their options."""
 
 
@@ -22,8 +27,13 @@ def _readings(key: str) -> tuple[ascent.Rules, ascent.Rules]:
     return case.rules(), case.second_rules()
 
 
-def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> Any:
-    """The case's game, then its parting move, in OpenSpiel."""
+def _key(engine: ascent.State, legal: list[int]) -> tuple[object, ...]:
+    """What a reading decides here: over or not, the legal actions, the board and piles."""
+    return (ascent.is_over(engine), tuple(legal), ascent.to_text(engine).rsplit(" ", 1)[0])
+
+
+def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> tuple[object, ...]:
+    """The case's game, then its parting move, in OpenSpiel: what the reading decides."""
     found = shown.found
     engine = ascent.new_game(found.players, rules, seed=found.seed)
     state = game.new_initial_state()
@@ -35,13 +45,14 @@ def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> Any:
         state.apply_action(game.table.code(move))
         engine = ascent.apply(engine, move)
     assert state.is_terminal() == ascent.is_over(engine)
-    return state
+    assert openspiel.engine_state(state) == engine
+    return _key(engine, [] if state.is_terminal() else state.legal_actions())
 
 
 @pytest.mark.parametrize("key", READING_CASES)
 def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
-    """A14: the option by name reaches Rules, reads back from the game's name, and the
-    case's parting move ends the game under one reading only, as in the engine."""
+    """A10, A13, A14: the option by name reaches Rules, reads back from the game's name,
+    and after the case's parting move the two games differ, as in the engine."""
     shown = casebook.show(key)
     assert isinstance(shown.focus, Split)
     ends = []
@@ -50,13 +61,13 @@ def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
         game = pyspiel.load_game(openspiel.ASCENT, params)
         assert game.rules == rules
         assert pyspiel.load_game(str(game)).rules == rules
-        ends.append(_play(game, rules, shown).is_terminal())
+        ends.append(_play(game, rules, shown))
     assert ends[0] != ends[1]
 
 
 @pytest.mark.parametrize("key", READING_CASES)
 def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
-    """A14: the environment plays under the reading it is given."""
+    """A10, A13, A14: the environment plays under the reading it is given."""
     pytest.importorskip("pettingzoo")
     from castlerules.pettingzoo import ascent_env
 
@@ -70,5 +81,6 @@ def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
         for text in (*found.moves, found.tried):
             assert text is not None
             env.step(env.table.code(ascent.parse_move(env.state_, text)))
-        over.append(ascent.is_over(env.state_))
+        engine = env.state_
+        over.append(_key(engine, [env.table.code(m) for m in ascent.legal_moves(engine)]))
     assert over[0] != over[1]

@@ -17,7 +17,7 @@ from castlerules import ascent
 from castlerules.ascent import Card, Rank, Rules
 from castlerules.ascent.rules import Tables
 from castlerules.ascent.transitions import advances_of, ceiling_violations, game_over_test
-from castlerules.core.errors import NotationError
+from castlerules.core.errors import IllegalMove, NotationError
 
 Builder = Callable[..., ascent.State]
 CardOf = Callable[[str], Card]
@@ -844,3 +844,50 @@ def test_a18_the_die_roll_is_the_documented_chance_outcome() -> None:
         while face > 4:
             face, rng = rng.die()
         assert ascent.current_player(ascent.new_game(4, seed=seed)) == face - 1
+
+
+# --------------------------------------------------------------------------- readings of A10, A13
+
+
+def test_a10_favour_takes_a_stack_whose_top_ranks_lower_or_only_lower_cards(
+    position: Builder, play: Play
+) -> None:
+    """A10 (option favour_takes): L0 arrives on row 4 beside C1 above L1. By default the
+    stack's top ranks lower, so any top part may be taken (xL1 takes both); with
+    favour_takes='all_lower' only C1, and xL1 is refused (L1 does not rank lower)."""
+    cells = {(0, 3): "L0", (1, 4): "C1L1"}
+    mid = play(position(cells), "L0")
+    assert names(mid) == ["xC1", "xL1", "end"]
+    assert stack(play(mid, "xL1"), 0, 4) == "L0C1L1"
+    strict = play(position(cells, options="favour_takes=all_lower"), "L0")
+    assert names(strict) == ["xC1", "end"]
+    with pytest.raises(IllegalMove, match=r"would hold the Lady of set 1 .* \(A10\)"):
+        ascent.apply(strict, ascent.Favour(Card(1, Rank.LADY)))
+    assert stack(play(strict, "xC1"), 0, 4) == "L0C1"
+
+
+def test_a13_penalty_to_the_column_or_to_each_cards_owner(
+    position: Builder, play: Play, card: CardOf
+) -> None:
+    """A13 (option penalty_to): P0 takes B1 on row 6, exposing F0 (seat 0's own card) in
+    column 1; F0 is removed. By default it counts against seat 1, the column's player;
+    with penalty_to='owner' against seat 0, its owner."""
+    cells = {(0, 5): "P0", (1, 6): "B1F0"}
+    for options, pile, points in (("-", 1, (-15, -17)), ("penalty_to=owner", 0, (-16, -16))):
+        after = play(play(position(cells, options=options), "P0"), "xB1")
+        assert ascent.removed(after, pile) == (card("F0"),)
+        assert ascent.removed(after, 1 - pile) == ()
+        assert ascent.scores(after) == points
+        said = [
+            e.text
+            for e in ascent.describe(
+                play(position(cells, options=options), "P0"),
+                ascent.Favour(card("B1")),
+                after,
+            )
+        ]
+        assert said[1].endswith(
+            "counts against seat 1."
+            if pile == 1
+            else "counts against the owner of each card: seat 0."
+        )

@@ -62,6 +62,8 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
         favour_after_arrival=draw(st.booleans()),
         removal_in_lower_half=draw(st.booleans()),
+        favour_takes=draw(st.sampled_from(["lower_top", "all_lower"])),
+        penalty_to=draw(st.sampled_from(["column", "owner"])),
         end_test=draw(st.sampled_from(["unreached", "unflipped", "can_move"])),
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
@@ -186,7 +188,13 @@ def oracle_favours(state: ascent.State) -> set[str]:
         if q == seat or not there or ascent.is_flipped(state, there[0]):
             continue
         if there[0].rank.value < taker[0].rank.value:
-            out.update(f"x{c}" for c in there)
+            for i, c in enumerate(there):
+                # favour_takes="all_lower": every taken card ranks lower (A10)
+                part = there[: i + 1]
+                if rules.favour_takes == "lower_top" or all(
+                    x.rank.value < taker[0].rank.value for x in part
+                ):
+                    out.add(f"x{c}")
     return out
 
 

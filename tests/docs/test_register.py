@@ -101,6 +101,8 @@ SPEC_OPEN_POINTS = {
         "die",
         # "Open points added 2026-12-02"
         "end_test",
+        "favour_takes",
+        "penalty_to",
     ),
 }
 

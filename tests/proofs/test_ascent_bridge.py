@@ -51,6 +51,8 @@ def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
         favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
         favour_after_arrival=draw(st.booleans()),
         removal_in_lower_half=draw(st.booleans()),
+        favour_takes=draw(st.sampled_from(["lower_top", "all_lower"])),
+        penalty_to=draw(st.sampled_from(["column", "owner"])),
         end_test=draw(st.sampled_from(["unreached", "unflipped", "can_move"])),
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
@@ -254,3 +256,33 @@ def test_model_turn_passing_agrees_under_each_end_test(text: str, end_test: str)
     for move in ascent.legal_moves(state):
         got = bridge.successor(move)
         assert got.unique and got.state == ascent.apply(state, move), f"{move} ({got.case})"
+
+
+FAVOUR_POSITIONS = (
+    # L0 just moved beside C1 above L1: all_lower takes C1 only (A10)
+    "P0B0C0T0F0,-,-,-,L0,-,-,-/P1B1T1F1,-,-,-,C1L1,-,-,- -/- 0:4:1:0 {}",
+    # P0 just moved beside B1 above F0: xB1 removes F0 (A13), to column 1's pile or F0's owner
+    "B0L0C0T0,-,-,-,-,-,P0,-/P1L1C1T1F1,-,-,-,-,-,B1F0,- -/- 0:6:1:0 {}",
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    ["-", "favour_takes=all_lower", "penalty_to=owner", "favour_takes=all_lower;penalty_to=owner"],
+)
+@pytest.mark.parametrize("text", FAVOUR_POSITIONS)
+def test_model_favours_agree_under_each_favour_reading(text: str, options: str) -> None:
+    """A10, A13: on favour steps where favour_takes and penalty_to part, the model admits
+    exactly the engine's favours, with the engine's successors (removed piles included),
+    and refuses the others."""
+    state = ascent.from_text(text.format(options))
+    bridge = Bridge(AscentModel(Params(state.rules, state.players)), state)
+    assert bridge.legal_moves() == {str(m) for m in ascent.legal_moves(state)}
+    for move in ascent.legal_moves(state):
+        got = bridge.successor(move)
+        assert got.unique and got.state == ascent.apply(state, move), f"{move} ({got.case})"
+    for q in range(state.players):
+        for rank in ascent.Rank:
+            move = ascent.Favour(ascent.Card(q, rank))
+            if move not in ascent.legal_moves(state):
+                assert bridge.successor(move).state is None, str(move)

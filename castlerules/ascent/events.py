@@ -135,8 +135,22 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
     above = f" with the {_plural(i, 'card')} above it" if i and s else ""
     events = [Event("A3", f"Seat {p} advances {_name(c)}{above} from {_square(s)} to square {d}.")]
     jumped = list(range(s + 1, d))
-    if jumped:
-        events.append(Event("A3", f"It jumps over the occupied {_squares(jumped)}."))
+    fl = before.flipped[p]
+    plain = [e for e in jumped if not fl >> e & 1]
+    arrived = [e for e in jumped if fl >> e & 1]
+    if plain:
+        events.append(Event("A3", f"It jumps over the occupied {_squares(plain)}."))
+    for e in arrived:
+        # A9: an arrival square of flipped cards is occupied for the higher ranks (the
+        # squares jumped lie below the leader's ceiling, so they are lower ranks' squares)
+        owner = CARDS[before.columns[p][e][0]].rank.title
+        events.append(
+            Event(
+                "A9",
+                f"It jumps over square {e}: the {owner}'s arrival square, holding flipped "
+                f"cards, counts as occupied for the {CARDS[lead].rank.title}, a higher rank.",
+            )
+        )
     if rest:
         events.append(Event("A3", f"{_cap(_name(rest[0]))} stays on square {s}."))
     if before.columns[p][d]:

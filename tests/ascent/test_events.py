@@ -43,7 +43,7 @@ def test_a3_a_split_names_the_card_left_behind(position: Builder) -> None:
 def test_a7_and_a8_protection_and_flip(position: Builder) -> None:
     s = position({(0, 3): "L0F1", (0, 4): "*C0"}, turn="0")
     evs, _ = events(s, "F1")
-    assert clauses(evs) == ["A3", "A3", "A7", "A8", "A3"]
+    assert clauses(evs) == ["A3", "A9", "A7", "A8", "A3"]  # the jump over the flipped C0: A9
     assert "protected by the Lady of set 0 (L0)" in evs[2].text
     assert "the 2 cards are flipped" in evs[3].text
 
@@ -158,3 +158,23 @@ def test_describe_checks_its_arguments() -> None:
         ascent.describe(s, move, s)
     with pytest.raises(IllegalMove):
         ascent.describe(s, Advance(Card(1, Rank.LADY)), s)
+
+
+def test_a9_a_jump_over_flipped_cards_cites_a9(position: Builder) -> None:
+    """A9, not A3, makes a flipped arrival square of a lower rank occupied: L0 on 3 jumps
+    over the flipped Charlatan on 4 to 5; a plain occupied square stays A3."""
+    s = position({(0, 3): "L0", (0, 4): "*C0"}, turn="0")
+    evs, _ = events(s, "L0")
+    assert (
+        Event(
+            "A9",
+            "It jumps over square 4: the Charlatan's arrival square, holding flipped cards, "
+            "counts as occupied for the Lady, a higher rank.",
+        )
+        in evs
+    )
+    assert not any(e.clause == "A3" and "jumps" in e.text for e in evs)
+    s = position({(0, 2): "L0", (0, 3): "T1", (0, 4): "*C0"}, turn="0")
+    evs, _ = events(s, "L0")
+    assert Event("A3", "It jumps over the occupied square 3.") in evs
+    assert any(e.clause == "A9" and "jumps over square 4" in e.text for e in evs)

@@ -662,6 +662,7 @@ def _case_section(shown: casebook.Shown) -> str:
         last = focus if isinstance(focus, Moment) else focus.moments[-1]
         out.append(f"Move {last.ply}, seat {last.seat} plays {rst.literal(last.text)}:\n\n")
         out.extend(f"- {rst.escape(e.text)} ({clause_ref(e.clause)})\n" for e in last.events)
+        out.extend(f"- So: {rst.escape(line)}\n" for line in shown.details)
         if isinstance(focus, Game):
             out.append(
                 f"- Final scores {rst.literal(str(list(module.scores(focus.final))))}, "

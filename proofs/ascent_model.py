@@ -306,6 +306,10 @@ class Params:
             raise ValueError("the bit-vector model has concrete options only")
         if self.players not in PLAYERS:
             raise ValueError(f"players must be in {PLAYERS}")
+        if self.rules.stack_rank != "top":
+            raise ValueError(
+                "the model reads stack_rank='top' only: a stack acts with its top card"
+            )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
             raise ValueError(f"unknown symbolic options {unknown} or mutation {self.mutation!r}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from castlerules.ascent.moves import END_CODE, FAVOUR_BASE, Favour, Move, code_of
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.ascent.transitions import apply, in_race, scores, winners
+from castlerules.ascent.transitions import apply, in_race, rank_card, scores, winners
 from castlerules.core.errors import ArgumentError
 from castlerules.core.protocol import Event, require
 
@@ -128,7 +128,7 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
     st = before.columns[p][s]
     part = (c,) if s == 0 else st[: i + 1]
     rest = () if s == 0 else st[i + 1 :]
-    lead = part[0]
+    lead = rank_card(t, part)
     landed = locate(after, lead)
     assert landed is not None
     d = landed[1]
@@ -143,7 +143,7 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
     for e in arrived:
         # A9: an arrival square of flipped cards is occupied for the higher ranks (the
         # squares jumped lie below the leader's ceiling, so they are lower ranks' squares)
-        owner = CARDS[before.columns[p][e][0]].rank.title
+        owner = CARDS[rank_card(t, before.columns[p][e])].rank.title
         events.append(
             Event(
                 "A9",
@@ -161,8 +161,8 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
                 "square it is free for that rank, and the stack lands on top of them.",
             )
         )
-    for x in part[1:]:
-        if d > arr[x]:
+    for x in part:
+        if x != lead and d > arr[x]:
             events.append(
                 Event(
                     "A7",
@@ -211,7 +211,8 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
         events.append(
             Event("A8", "The taken cards are flipped with the stack that has just arrived.")
         )
-    if rest and d > arr[rest[0]]:
+    bare = rank_card(t, rest) if rest else -1
+    if rest and d > arr[bare]:
         if locate(after, rest[0]) is None:
             half = (
                 "In the upper half"
@@ -222,8 +223,8 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
             events.append(
                 Event(
                     "A13",
-                    f"{half}, {_name(rest[0])} is left exposed above its arrival square "
-                    f"{arr[rest[0]]} on square {d}: the {_plural(len(rest), 'card')} of the "
+                    f"{half}, {_name(bare)} is left exposed above its arrival square "
+                    f"{arr[bare]} on square {d}: the {_plural(len(rest), 'card')} of the "
                     f"remainder {'leaves' if one else 'leave'} the board and "
                     f"{'counts' if one else 'count'} against {_losers(t.to_owner, q, rest)}.",
                 )
@@ -232,8 +233,8 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
             events.append(
                 Event(
                     "A13",
-                    f"{_cap(_name(rest[0]))} is left exposed above its arrival square "
-                    f"{arr[rest[0]]}, on square {d}, where no removal applies: it stays.",
+                    f"{_cap(_name(bare))} is left exposed above its arrival square "
+                    f"{arr[bare]}, on square {d}, where no removal applies: it stays.",
                 )
             )
     if after.step is not None:

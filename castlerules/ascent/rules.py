@@ -98,6 +98,8 @@ SET_VALUE = sum(rank.value for rank in Rank)
 DIE_CHOICES = ("first_player", "none")
 
 END_TESTS = ("unreached", "unflipped", "can_move")
+STACK_RANKS = ("top", "highest")
+"""The values of option ``stack_rank`` (A3, A6, A7, A10): the rank a stack acts with."""
 FAVOUR_TAKES = ("lower_top", "all_lower")
 """The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
 PENALTY_TO = ("column", "owner")
@@ -146,6 +148,13 @@ class Rules:
     ``favours_per_move`` (A10)
         ``1`` (default): at most one favour per Advance; an integer ``k``: at
         most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``stack_rank`` (A3, A6, A7, A10)
+        The rank a stack or a moving part acts with: ``"top"`` (default), its
+        top card's; ``"highest"``, the highest rank in it.  It decides the
+        moving part's free squares and ceiling (A3, A6, A9), where it flips
+        (A8), which cards it protects (A7: any lower card of the part), whether a
+        remainder is exposed (A7, A13), and a favour's ranks (A10: the moved
+        stack's against the target stack's).
     ``favour_takes`` (A10)
         ``"lower_top"`` (default): a favour takes a card and every card above
         it from a stack whose top card ranks lower than the taker's leader.
@@ -209,6 +218,10 @@ class Rules:
     favours_per_move: int | None = attrs.field(
         default=1,
         validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
+    )
+    stack_rank: str = attrs.field(
+        default="top",
+        validator=validator(lambda v: v in STACK_RANKS, "one of " + ", ".join(STACK_RANKS)),
     )
     favour_takes: str = attrs.field(
         default="lower_top",
@@ -388,6 +401,8 @@ class Tables:
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
+    highest: bool
+    """``stack_rank == "highest"``: a stack acts with its highest rank."""
     all_lower: bool
     """``favour_takes == "all_lower"`` (A10)."""
     to_owner: bool
@@ -443,6 +458,7 @@ class Tables:
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,
+            highest=rules.stack_rank == "highest",
             all_lower=rules.favour_takes == "all_lower",
             to_owner=rules.penalty_to == "owner",
             end_test=rules.end_test,
@@ -656,6 +672,25 @@ NOTES: tuple[Note, ...] = (
         "penalty_to='owner': 'propriétaire' read against 'contrôle', as the owner of the "
         "card's set at setup: each removed card counts against its original owner.",
         "penalty_to",
+    ),
+    Note(
+        "A3",
+        "the rank of a stack",
+        "Seed: « un personnage déplacé à l'intérieur d'une pile peut aller plus haut dès lors "
+        "qu’il est sous la protection d’un personnage de rang supérieur de la pile » and « des "
+        "piles de cartes d’un rang inférieur ». stack_rank='top' (default, spec rules 5 and "
+        "8): a stack acts with its top card, the leader: 'sous la protection' places the "
+        "protector above the protected card, so a card rides above its ceiling only under a "
+        "higher card, and the moving part goes where its top card may go. "
+        "stack_rank='highest': 'de rang supérieur de la pile' read as any card of the stack: a "
+        "moving part acts with its highest rank (its free squares, its ceiling, where it "
+        "flips), every lower card of the part is protected wherever it lies in it, a "
+        "remainder is exposed only above its own highest card's ceiling, and a favour "
+        "compares the moved stack's highest rank with the target stack's. The proofs' model "
+        "reads stack_rank='top' only: the invariants are proved for the default, and the "
+        "reading 'highest' is checked by the engine's tests (every reached position keeps "
+        "its own ceiling invariant: a card above its square has a higher card in its stack).",
+        "stack_rank",
     ),
     Note(
         "A10",

@@ -42,6 +42,7 @@ EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
         "favours_per_move": (None,),
         "die": ("none",),
         "end_test": ("unflipped", "can_move"),
+        "stack_rank": ("highest",),
         "favour_takes": ("all_lower",),
         "penalty_to": ("owner",),
     },

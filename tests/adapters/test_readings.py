@@ -16,6 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 READING_CASES = (
     "ascent-reading-end-test",
     "ascent-reading-end-test-literal",
+    "ascent-reading-stack-rank",
     "ascent-reading-favour-takes",
     "ascent-reading-penalty-to",
 )

@@ -891,3 +891,29 @@ def test_a13_penalty_to_the_column_or_to_each_cards_owner(
             if pile == 1
             else "counts against the owner of each card: seat 0."
         )
+
+
+def test_a3_a6_stack_rank_a_stack_acts_with_its_top_or_its_highest_card(
+    position: Builder, play: Play, card: CardOf
+) -> None:
+    """A3, A6, A8 (option stack_rank): F0 above P0 on square 1, P0 advanced with F0 on it.
+    By default the part acts as the Fire-eater: it stops on 2, F0's arrival square, and
+    flips (P0 with it, for good). With stack_rank='highest' it acts as the Prince: square
+    2 is not its arrival square, so nothing flips."""
+    cells = {(0, 1): "F0P0"}
+    top = play(position(cells), "P0")
+    assert stack(top, 0, 2) == "F0P0" and ascent.is_flipped(top, card("P0"))
+    high = play(position(cells, options="stack_rank=highest"), "P0")
+    assert stack(high, 0, 2) == "F0P0" and not ascent.is_flipped(high, card("P0"))
+    assert advances_of(high, 0) != ()
+
+
+def test_a7_stack_rank_highest_protects_from_below(position: Builder, play: Play) -> None:
+    """A7 (rule 11, option stack_rank): P0 leaves F1 on top of L0 on square 3, above F1's
+    arrival square 2. By default F1 would be exposed, so the split is refused; with
+    stack_rank='highest' the Lady under it protects it, and the split is legal."""
+    cells = {(0, 3): "P0F1L0"}
+    with pytest.raises(IllegalMove, match=r"exposed on square 3.*\(A7\)"):
+        play(position(cells), "P0")
+    after = play(position(cells, options="stack_rank=highest"), "P0")
+    assert stack(after, 0, 3) == "F1L0" and stack(after, 0, 4) == "P0"

@@ -101,6 +101,7 @@ SPEC_OPEN_POINTS = {
         "die",
         # "Open points added 2026-12-02"
         "end_test",
+        "stack_rank",
         "favour_takes",
         "penalty_to",
     ),

@@ -103,6 +103,47 @@ STACK_RANKS = ("top", "highest")
 FAVOUR_TAKES = ("lower_top", "all_lower")
 """The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
 PENALTY_TO = ("column", "owner")
+
+UNPLAYABLE: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "deal": (
+            "shuffled",
+            "all 36 cards shuffled and dealt evenly by chance (A2, A18) is a reading of the "
+            "seed the engine cannot play yet: a card is identified by its set and rank, and "
+            "its set is the seat that owns it (its Start, its notation, the proofs' model, "
+            "the adapters' action numbers); a shuffled deal parts set from owner (a player "
+            "may hold two Ladies) and needs the owner of every card in the state",
+        ),
+        "path": (
+            "staggered",
+            "seven squares for every character from a start square of its own rank (A1, A5) "
+            "is a reading of the seed the engine cannot play yet: the board is one Start "
+            "below a path of 'squares' squares, and the arrival squares lie on it; "
+            "staggered starts need a taller column with a start row per rank, and the seed "
+            "says nothing of those rows (are they free for other ranks, rows for favours, "
+            "in which half of the board?)",
+        ),
+    }
+)
+"""Readings of the seed that are options but not playable yet: the refused value and why."""
+
+
+def _one_value(default: str) -> Any:
+    """A validator for an option with one playable value (see :data:`UNPLAYABLE`)."""
+
+    def run(_instance: Any, attribute: Any, value: Any) -> None:
+        refused, why = UNPLAYABLE[attribute.name]
+        if value == refused:
+            raise ArgumentError(f"option {attribute.name}={refused!r}: {why}; see the register")
+        if value != default:
+            raise ArgumentError(
+                f"option {attribute.name} must be {default!r} (or, not playable yet, "
+                f"{refused!r}), not {value!r:.40}"
+            )
+
+    return run
+
+
 """The values of option ``penalty_to`` (A13): whose penalty a removed card is."""
 """The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
 
@@ -180,6 +221,15 @@ class Rules:
         in the race (``end_test``).  ``True``: that last player plays on,
         alone, until no player has a legal Advance; ``end_test`` then has no
         effect.
+    ``deal`` (A2, A18)
+        ``"sets"``: every player receives one set of six cards, one per rank.
+        The other reading, ``"shuffled"`` (all 36 cards dealt by chance), is
+        named but not playable yet: ``Rules(deal="shuffled")`` says why.
+    ``path`` (A1, A5)
+        ``"shared_start"``: one Start below a path of ``squares`` squares.
+        The other reading, ``"staggered"`` (seven squares for every
+        character from a start square of its rank), is named but not
+        playable yet: ``Rules(path="staggered")`` says why.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``
         (seat 0 begins; the die is unused).
@@ -244,6 +294,8 @@ class Rules:
     last_player_continues: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
+    deal: str = attrs.field(default="sets", validator=_one_value("sets"))
+    path: str = attrs.field(default="shared_start", validator=_one_value("shared_start"))
     die: str = attrs.field(
         default="first_player",
         validator=validator(lambda v: v in DIE_CHOICES, "one of " + ", ".join(DIE_CHOICES)),
@@ -251,6 +303,11 @@ class Rules:
     protection: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
+
+    UNPLAYABLE: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {name: why for name, (_value, why) in UNPLAYABLE.items()}
+    )
+    """The options whose other reading is not playable yet, and why (the register)."""
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
         {
@@ -487,6 +544,40 @@ NOTES: tuple[Note, ...] = (
         "Seats are numbered 0..n-1. Seat p owns column p and set p; the sets of absent "
         "players stay out of play. A card is identified by its set (owner) and rank; "
         "whoever's column it stands in controls it, moves it and scores it.",
+    ),
+    Note(
+        "A18",
+        "the deal",
+        "Seed: « 36 cartes personnages, 6 pour chaque valeur (Prince, Evêque, Dame, "
+        "Charlatan, Troubadour, Cracheur de feu) » and « Chaque joueur se voit attribuer une "
+        "colonne de cases sur laquelle il déplace ses personnages. » Nothing says each "
+        "player receives one card of each rank. deal='sets' (default, spec rule 1): one set "
+        "per player, the sets of absent players out of play; every player starts with the "
+        "same six ranks, worth 21, so the game is symmetric but for the first player. "
+        "deal='shuffled': the 36 cards shuffled and dealt evenly by chance (cards left over "
+        "stay out of play). It would change the material in play (all 36 cards with 2, 3, 4 "
+        "or 6 players; 35 with 5), let a player hold two cards of a rank, make each "
+        "player's total value a chance outcome (the score bounds follow it), and add the "
+        "deal to the setup's chance. Not playable yet: a card is identified by its set and "
+        "rank, and its set is the seat that owns it.",
+        "deal",
+    ),
+    Note(
+        "A5",
+        "the path",
+        "Seed: « Le chemin à parcourir pour un personnage est de 7 cases. » and « Les cartes "
+        "personnage doivent être déplacées de leurs cases Départ à leurs cases arrivée. » "
+        "path='shared_start' (default, spec rule 3): one Start below a column of 7 squares, "
+        "the arrival squares on it, so a Fire-eater travels 2 squares and a Prince 7; 'le "
+        "chemin ... est de 7 cases' is the column. path='staggered': every character travels "
+        "7 squares, from a start square of its own rank (the start squares staggered like "
+        "the arrival squares, 'leurs cases Départ' in the plural). It would change the board "
+        "(a taller column: start rows below square 1), the length of every race (7 squares "
+        "for every rank), where stacks can form and favours happen, the upper half, and the "
+        "termination bound. Not playable yet: the seed says nothing of the start rows (free "
+        "for other ranks? rows for favours? in which half?), so the board's geometry does "
+        "not generalise without new choices.",
+        "path",
     ),
     Note(
         "A18",

@@ -263,7 +263,7 @@ def readings_of(
         except RulesError:
             candidate, label = base, name
         add(label, candidate)
-    excluded = EXCLUDED.get(module.NAME, {})
+    excluded = {**EXCLUDED.get(module.NAME, {}), **getattr(module.Rules, "UNPLAYABLE", {})}
     not_varied: list[str] = []
     for field in attrs.fields(module.Rules):
         if field.name in excluded:

@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from castlerules import ascent, register, throne
+from castlerules.core.errors import ArgumentError
 
 GAMES = {"throne": throne, "ascent": ascent}
 
@@ -104,6 +105,8 @@ SPEC_OPEN_POINTS = {
         "stack_rank",
         "favour_takes",
         "penalty_to",
+        "deal",
+        "path",
     ),
 }
 
@@ -170,3 +173,17 @@ def test_the_study_reads_the_end_test_readings() -> None:
 
     names = [r.name for r in register_readings(ascent)]
     assert "end_test=unflipped" in names and "end_test=can_move" in names
+
+
+@pytest.mark.parametrize(("option", "value"), [("deal", "shuffled"), ("path", "staggered")])
+def test_readings_not_playable_yet_are_named_and_refused_with_why(option: str, value: str) -> None:
+    """A2/A18 (the deal), A1/A5 (the path): the register names the reading, says what it
+    would change and why it is not playable yet; asking for it is one clear error."""
+    point = next(p for p in register.open_points(ascent) if p.option == option)
+    assert point.excluded is not None and "cannot play yet" in point.excluded
+    assert any(
+        "It would change" in n.decision and "Not playable yet" in n.decision for n in point.notes
+    )
+    with pytest.raises(ArgumentError, match=f"option {option}='{value}': .* cannot play yet"):
+        ascent.Rules(**{option: value})
+    assert getattr(ascent.Rules(), option) == point.default

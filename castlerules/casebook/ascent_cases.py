@@ -41,6 +41,14 @@ def _below_arrival(g: Game) -> bool:
     )
 
 
+def _rises(m: Moment, squares: int) -> bool:
+    """An Advance that raises its card by at least ``squares`` squares (A3, A4)."""
+    if not m.is_a(a.Advance):
+        return False
+    start, end = a.where(m.before, m.move.card), a.where(m.after, m.move.card)
+    return start is not None and end is not None and end[1] - start[1] >= squares
+
+
 def _other_owner(split: Split) -> bool:
     """A removal where a card goes to a pile other than its column's (A13)."""
     return bool(split.kind == "outcome" and "the owner of each card" in split.second_text)
@@ -70,7 +78,7 @@ CASES: tuple[Case, ...] = (
     step("ascent-jump-several", "A3 A4",
          "A card jumps over every occupied square to the next free one: here over several.",
          "Does a card stop behind an occupied square, or jump over several?",
-         lambda m: m.says("jumps over the occupied squares ", "A3"), players=3,
+         lambda m: _rises(m, 3) and m.says("It jumps over"), players=3,
          bmc=lambda z: z.all(z.advance, z.moved_card(lambda a, b: b.sq - a.sq >= z.k(3)))),
     step("ascent-split", "A3 A7",
          "A card inside a stack moves with the cards above it; the ones below stay.",

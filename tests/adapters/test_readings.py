@@ -40,11 +40,17 @@ def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> tuple[object
     state = game.new_initial_state()
     if state.is_chance_node():
         state.apply_action(ascent.current_player(engine))
-    for text in (*found.moves, found.tried):
-        assert text is not None
+    for text in found.moves:
         move = ascent.parse_move(engine, text)
         state.apply_action(game.table.code(move))
         engine = ascent.apply(engine, move)
+    assert found.tried is not None
+    tried = ascent.parse_move(engine, found.tried, check=False)
+    if tried not in ascent.legal_moves(engine):  # refused under this reading, here too
+        assert game.table.code(tried) not in state.legal_actions()
+        return ("refused", *_key(engine, state.legal_actions()))
+    state.apply_action(game.table.code(tried))
+    engine = ascent.apply(engine, tried)
     assert state.is_terminal() == ascent.is_over(engine)
     assert openspiel.engine_state(state) == engine
     return _key(engine, [] if state.is_terminal() else state.legal_actions())
@@ -79,9 +85,14 @@ def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
         env = ascent_env(found.players, rules)
         env.reset(seed=found.seed)
         assert env.rules == rules
-        for text in (*found.moves, found.tried):
-            assert text is not None
+        for text in found.moves:
             env.step(env.table.code(ascent.parse_move(env.state_, text)))
+        assert found.tried is not None
+        tried = ascent.parse_move(env.state_, found.tried, check=False)
+        refused = tried not in ascent.legal_moves(env.state_)
+        if not refused:
+            env.step(env.table.code(tried))
         engine = env.state_
-        over.append(_key(engine, [env.table.code(m) for m in ascent.legal_moves(engine)]))
+        legal = [env.table.code(m) for m in ascent.legal_moves(engine)]
+        over.append((refused, *_key(engine, legal)))
     assert over[0] != over[1]

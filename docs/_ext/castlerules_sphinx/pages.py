@@ -164,6 +164,17 @@ def _doc(text: str) -> str:
     return " ".join(text.split())
 
 
+def _gist(text: str) -> str:
+    """The first sentence of an option's documentation (the clauses' tables link to the
+    whole text, in the page's list of options): the whole text if the cut would split
+    inline markup."""
+    whole = _doc(text)
+    head, dot, _rest = whole.partition(". ")
+    if not dot or head.count("``") % 2 or head.count("`") % 2:
+        return whole
+    return head + "."
+
+
 def position_block(text: str, label: str = "The position in the game's notation") -> str:
     """A position's notation in a literal block (it may be long: the block scrolls)."""
     return f"{label}:\n\n.. code-block:: text\n\n   {text}\n\n"
@@ -282,7 +293,7 @@ def _options_for(site: Site, game: str, clause_id: str) -> str:
                 f":ref:`{o.name} <{option_anchor(game, o.name)}>`",
                 value_text(o.default),
                 set_by,
-                _doc(o.doc) or "\\-",
+                _gist(o.doc) or "\\-",
             ]
         )
     out.append(

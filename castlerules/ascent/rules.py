@@ -191,11 +191,7 @@ class Rules:
         most ``k``; ``None``: unlimited, every target of the row may be taken.
     ``stack_rank`` (A3, A6, A7, A10)
         The rank a stack or a moving part acts with: ``"top"`` (default), its
-        top card's; ``"highest"``, the highest rank in it.  It decides the
-        moving part's free squares and ceiling (A3, A6, A9), where it flips
-        (A8), which cards it protects (A7: any lower card of the part), whether a
-        remainder is exposed (A7, A13), and a favour's ranks (A10: the moved
-        stack's against the target stack's).
+        top card's; ``"highest"``, the highest rank in it.
     ``favour_takes`` (A10)
         ``"lower_top"`` (default): a favour takes a card and every card above
         it from a stack whose top card ranks lower than the taker's leader.
@@ -207,12 +203,10 @@ class Rules:
         Whether an exposed remainder is removed in the lower half too
         (default ``False``).
     ``end_test`` (A14)
-        Who is still in the race when a turn ends; the game ends when at
-        most one player is.  ``"unreached"`` (default, spec rule 18): a
-        player with an *unfinished* card, on the board, not flipped and
-        below its own arrival square.  ``"unflipped"``: a player with any
-        unflipped card on the board, even one carried on or above its
-        arrival square.  ``"can_move"``: a player with a legal Advance now.
+        Who is still in the race when a turn ends (the game ends when at most
+        one player is): ``"unreached"`` (default, rule 18), a player with a
+        card not flipped and below its arrival square; ``"unflipped"``, with
+        any unflipped card; ``"can_move"``, with a legal Advance now.
     ``penalty_to`` (A13)
         Whose penalty a removed card is: ``"column"`` (default), the player of
         the column it was removed from; ``"owner"``, the owner of its set.
@@ -222,14 +216,11 @@ class Rules:
         alone, until no player has a legal Advance; ``end_test`` then has no
         effect.
     ``deal`` (A2, A18)
-        ``"sets"``: every player receives one set of six cards, one per rank.
-        The other reading, ``"shuffled"`` (all 36 cards dealt by chance), is
-        named but not playable yet: ``Rules(deal="shuffled")`` says why.
+        ``"sets"``: one set of six ranks per player; ``"shuffled"`` (all 36
+        cards dealt by chance) is named, not playable yet.
     ``path`` (A1, A5)
-        ``"shared_start"``: one Start below a path of ``squares`` squares.
-        The other reading, ``"staggered"`` (seven squares for every
-        character from a start square of its rank), is named but not
-        playable yet: ``Rules(path="staggered")`` says why.
+        ``"shared_start"``: one Start below the path; ``"staggered"`` (seven
+        squares for every rank) is named, not playable yet.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``
         (seat 0 begins; the die is unused).
@@ -552,8 +543,7 @@ NOTES: tuple[Note, ...] = (
         "Charlatan, Troubadour, Cracheur de feu) » and « Chaque joueur se voit attribuer une "
         "colonne de cases sur laquelle il déplace ses personnages. » Nothing says each "
         "player receives one card of each rank. deal='sets' (default, spec rule 1): one set "
-        "per player, the sets of absent players out of play; every player starts with the "
-        "same six ranks, worth 21, so the game is symmetric but for the first player. "
+        "per player (the same six ranks, worth 21), absent players' sets out of play. "
         "deal='shuffled': the 36 cards shuffled and dealt evenly by chance (cards left over "
         "stay out of play). It would change the material in play (all 36 cards with 2, 3, 4 "
         "or 6 players; 35 with 5), let a player hold two cards of a rank, make each "
@@ -568,8 +558,8 @@ NOTES: tuple[Note, ...] = (
         "Seed: « Le chemin à parcourir pour un personnage est de 7 cases. » and « Les cartes "
         "personnage doivent être déplacées de leurs cases Départ à leurs cases arrivée. » "
         "path='shared_start' (default, spec rule 3): one Start below a column of 7 squares, "
-        "the arrival squares on it, so a Fire-eater travels 2 squares and a Prince 7; 'le "
-        "chemin ... est de 7 cases' is the column. path='staggered': every character travels "
+        "the arrival squares on it, so a Fire-eater travels 2 squares and a Prince 7. "
+        "path='staggered': every character travels "
         "7 squares, from a start square of its own rank (the start squares staggered like "
         "the arrival squares, 'leurs cases Départ' in the plural). It would change the board "
         "(a taller column: start rows below square 1), the length of every race (7 squares "
@@ -777,10 +767,8 @@ NOTES: tuple[Note, ...] = (
         "moving part acts with its highest rank (its free squares, its ceiling, where it "
         "flips), every lower card of the part is protected wherever it lies in it, a "
         "remainder is exposed only above its own highest card's ceiling, and a favour "
-        "compares the moved stack's highest rank with the target stack's. The proofs' model "
-        "reads stack_rank='top' only: the invariants are proved for the default, and the "
-        "reading 'highest' is checked by the engine's tests (every reached position keeps "
-        "its own ceiling invariant: a card above its square has a higher card in its stack).",
+        "compares the moved stack's highest rank with the target stack's. The proofs cover "
+        "'top' only; 'highest' is checked by the engine's tests.",
         "stack_rank",
     ),
     Note(

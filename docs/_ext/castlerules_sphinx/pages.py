@@ -12,7 +12,7 @@ import hashlib
 import importlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,19 @@ def clause_refs(ids: Iterable[str]) -> str:
 
 def test_ref(test: TestRef) -> str:
     return f":ref:`{test.name} <{test.anchor}>`"
+
+
+def _tests_by_file(tests: Sequence[TestRef]) -> str:
+    """Tests grouped by file: the file links to its first test (the tests' page lists the
+    rest beside it), the names follow as text (one link a test outgrew the page budget)."""
+    files: dict[str, list[TestRef]] = {}
+    for test in tests:
+        files.setdefault(test.path, []).append(test)
+    return "; ".join(
+        f":ref:`{rst.escape(path)} <{group[0].anchor}>` "
+        + ", ".join(rst.escape(t.name) for t in group)
+        for path, group in files.items()
+    )
 
 
 def case_anchor(key: str) -> str:
@@ -308,7 +321,7 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
     out = [".. rubric:: Tests, proofs and cases\n\n"]
     tests = site.tests_of(clause_id)
     if tests:
-        out.append(f"- Tests ({len(tests)}): " + ", ".join(test_ref(t) for t in tests) + ".\n")
+        out.append(f"- Tests ({len(tests)}): " + _tests_by_file(tests) + ".\n")
     else:
         out.append("- Tests: none names this clause yet.\n")
     proofs = site.proofs_of(clause_id)
@@ -327,12 +340,19 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
         out.append(f"- Casebook ({len(shown)}): " + ", ".join(case_ref(s) for s in shown) + ".\n")
     cites = site.citations.get(clause_id, ())
     if cites:
+        by_path: dict[str, list[Any]] = {}
+        for c in cites:
+            by_path.setdefault(c.path, []).append(c)
+        # one path per file, the first line of each function linked (page budget)
         where = "; ".join(
-            f"{rst.literal(c.function)} in {rst.literal(c.path)} "
-            f"(line{'s' if len(c.lines) > 1 else ''} "
-            + ", ".join(source_link(c.path, n) for n in c.lines)
-            + ")"
-            for c in cites
+            f"{rst.literal(path)}: "
+            + ", ".join(
+                f"{rst.literal(c.function)} (line{'s' if len(c.lines) > 1 else ''} "
+                + ", ".join([source_link(c.path, c.lines[0]), *map(str, c.lines[1:])])
+                + ")"
+                for c in group
+            )
+            for path, group in by_path.items()
         )
         out.append(f"- In the engine: {where}.\n")
     out.append("\n")

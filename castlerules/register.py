@@ -228,6 +228,14 @@ def _compare(module: Any, a: Any, b: Any) -> tuple[str, str, str] | None:
     return None
 
 
+def _same_end(module: Any, a: Any, b: Any) -> bool:
+    """Both readings end the game here, with the same board, scores and winners: the
+    move does the same thing, though each reading gives its own reason for the end."""
+    return (
+        not module.legal_moves(a) and not module.legal_moves(b) and _compare(module, a, b) is None
+    )
+
+
 def _turn(seat: int | None) -> str:
     return "the game is over" if seat is None else f"seat {seat} is to act"
 
@@ -294,7 +302,7 @@ def diverge(
             next_a, next_b = module.apply(a, move), module.apply(b, move_b)
             said_a = _events(module, a, move, next_a)
             said_b = _events(module, b, move_b, next_b)
-            if said_a != said_b:
+            if said_a != said_b and not _same_end(module, next_a, next_b):
                 return _found(
                     module,
                     game=(first, second, players, attempt, moves),

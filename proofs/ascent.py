@@ -9,8 +9,11 @@ notice a wrong rule.
 player count with *every option symbolic* (``squares`` in 6..20, any strictly
 increasing ``arrival`` on the path, any ``upper_half``, ``favours_per_move``
 any limit or unlimited, and both values of ``allow_exposing_split``,
-``favour_after_arrival``, ``removal_in_lower_half``, ``last_player_continues``
-and ``protection``):
+``favour_after_arrival``, ``removal_in_lower_half``, ``last_player_continues``,
+``protection``, ``favour_takes`` and ``penalty_to``, and every value of
+``end_test``: the end test decides only whose turn follows a turn's end, which the
+small model leaves free, so these properties hold under each of its values;
+``stack_rank`` is read as ``"top"`` only, the model's leader being the top card):
 
 - ``ascent.invariant``: an inductive invariant of every reachable position
   (well-formed stacks, flipped stacks on their leader's arrival square, the
@@ -490,7 +493,8 @@ def scope(players: Sequence[int]) -> str:
         f"players {counts}; every option symbolic: squares "
         f"{dom[0]}..{dom[-1]}, any strictly increasing arrival, any upper_half, "
         "favours_per_move any limit or none, both values of allow_exposing_split, "
-        "favour_after_arrival, removal_in_lower_half, last_player_continues, protection"
+        "favour_after_arrival, removal_in_lower_half, last_player_continues, protection, "
+        "favour_takes and penalty_to, every end_test (stack_rank: top only)"
     )
 
 

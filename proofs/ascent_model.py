@@ -99,7 +99,7 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 import z3
 
-from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, RANKS, Rules, value_of
+from castlerules.ascent.rules import CARDS_PER_SET, END_TESTS, PLAYERS, RANKS, Rules, value_of
 from castlerules.core.errors import ArgumentError
 from proofs import smt
 from proofs.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
@@ -222,9 +222,12 @@ OPTION_NAMES = (
     "upper_half",
     "allow_exposing_split",
     "favours_per_move",
+    "favour_takes",
     "favour_after_arrival",
     "removal_in_lower_half",
+    "penalty_to",
     "last_player_continues",
+    "end_test",
     "protection",
 )
 """The options that may be left symbolic (``die`` only picks the first player,
@@ -265,8 +268,15 @@ class Opts:
     unlimited: Expr
     limit: Expr
     faa: Expr
+    fall: Expr
+    """``favour_takes == "all_lower"`` (A10): every taken card ranks lower."""
     rilh: Expr
+    pown: Expr
+    """``penalty_to == "owner"`` (A13): a removed card goes to its owner's pile."""
     lpc: Expr
+    end: Expr
+    """The end test (A14): its index in ``END_TESTS`` (``unreached``, ``unflipped``,
+    ``can_move``)."""
     prot: Expr
 
     def arrival_of(self, value: Expr) -> Expr:
@@ -296,6 +306,10 @@ class Params:
             raise ValueError("the bit-vector model has concrete options only")
         if self.players not in PLAYERS:
             raise ValueError(f"players must be in {PLAYERS}")
+        if self.rules.stack_rank != "top":
+            raise ValueError(
+                "the model reads stack_rank='top' only: a stack acts with its top card"
+            )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
             raise ValueError(f"unknown symbolic options {unknown} or mutation {self.mutation!r}")
@@ -356,7 +370,10 @@ class Params:
             limit=limit,
             faa=flag("favour_after_arrival", r.favour_after_arrival),
             rilh=flag("removal_in_lower_half", r.removal_in_lower_half),
+            fall=flag("favour_takes", r.favour_takes == "all_lower"),
+            pown=flag("penalty_to", r.penalty_to == "owner"),
             lpc=flag("last_player_continues", r.last_player_continues),
+            end=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
             prot=flag("protection", r.protection),
         )
 
@@ -534,6 +551,8 @@ class AscentModel:
             out.append(between(o.upper, 1, o.squares))
         if "favours_per_move" in sym:
             out.append(any_of([o.unlimited, o.limit >= 1]))
+        if "end_test" in sym:
+            out.append(between(o.end, 0, len(END_TESTS) - 1))
         return out
 
     def arr(self, u: Card) -> Expr:
@@ -683,6 +702,13 @@ class AscentModel:
             ]
         )
 
+    def favour_card(self, t: Turn, m: Move, u: Card) -> Expr:
+        """What the Favour's guard says of every card ``u``: with ``favour_takes="all_lower"``
+        every taken card ranks lower than the taker's leader (A10)."""
+        x = m.x
+        taken = all_of([u.at(x.col, t.sd), u.dep <= x.dep])
+        return implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, m.tt.val))
+
     def removes(self, t: Turn, m: Move) -> Expr:
         """The take leaves a remainder whose new top stands above its ceiling on a
         square where A13 removes it (rule 15)."""
@@ -703,12 +729,15 @@ class AscentModel:
             sq = ite(rest, REMOVED, u.sq)
             rest_dep, rest_top = 0, NONE
             below = ite(rest, NONE, below)
+            # A13: the column's pile, or (penalty_to="owner") the card's owner's
+            col = ite(taken, p, ite(all_of([rest, self.o.pown]), u.owner, u.col))
         else:
             sq = u.sq
             rest_dep, rest_top = u.dep - j - 1, m.bx.idx
+            col = ite(taken, p, u.col)
         return attrs.evolve(
             u,
-            col=ite(taken, p, u.col),
+            col=col,
             sq=sq,
             dep=ite(taken, sm + u.dep, ite(low, u.dep + j + 1, ite(rest, rest_dep, u.dep))),
             below=below,
@@ -744,7 +773,11 @@ class AscentModel:
 
     def card_guard(self, case: Case, t: Turn, m: Move, u: Card) -> Expr:
         """A case's guard on every card ``u``."""
-        return self.advance_card(t, m, u) if case.kind == ADVANCE else True
+        if case.kind == ADVANCE:
+            return self.advance_card(t, m, u)
+        if case.kind == FAVOUR:
+            return self.favour_card(t, m, u)
+        return True
 
     def card_post(self, case: Case, t: Turn, m: Move, u: Card) -> Card:
         if case.kind == ADVANCE:
@@ -953,6 +986,7 @@ class AscentModel:
                 self.pick(s, m.tt),
                 self.pick(s, m.qt),
                 self.pick(s, m.bx, nullable=True),
+                *(self.favour_card(t, m, u) for u in cards),
             ]
         return all_of(parts)
 
@@ -999,8 +1033,22 @@ class AscentModel:
 
     # ------------------------------------------------------------------ exact turns
     def alive(self, s: AState, q: int) -> Expr:
-        """Seat ``q`` still has an unflipped card in its column, Start included (A14)."""
-        return any_of(all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards)
+        """Seat ``q`` is still in the race (A14, rule 18; option ``end_test``): a card of
+        its column (Start included) not flipped and below its own arrival square
+        (``unreached``), any card not flipped (``unflipped``), or a legal Advance
+        (``can_move``)."""
+        end = self.o.end
+        mine = [all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards]
+        tests = {
+            "unreached": lambda: any_of(
+                all_of([here, u.sq < self.arr(u)]) for here, u in zip(mine, s.cards, strict=True)
+            ),
+            "unflipped": lambda: any_of(mine),
+            "can_move": lambda: self.has_advance(s, q),
+        }
+        if isinstance(end, int):
+            return tests[END_TESTS[end]]()
+        return select(end, [tests[name]() for name in END_TESTS])
 
     def has_advance(self, s: AState, q: int) -> Expr:
         """Seat ``q`` has a legal Advance (rules 8-11).

@@ -13,9 +13,25 @@ from __future__ import annotations
 
 from castlerules.ascent.moves import END_CODE, FAVOUR_BASE, Favour, Move, code_of
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.ascent.transitions import apply, scores, winners
+from castlerules.ascent.transitions import apply, in_race, rank_card, scores, winners
 from castlerules.core.errors import ArgumentError
 from castlerules.core.protocol import Event, require
+
+_RACE_OVER = {
+    "unreached": "at most one player still has a card that has not reached its arrival square",
+    "unflipped": "at most one player still has a card that is not flipped",
+    "can_move": "at most one player has a legal Advance",
+}
+"""Why the game ended early, under each ``end_test`` (A14)."""
+
+
+def _losers(to_owner: bool, q: int, cards: tuple[int, ...]) -> str:
+    """Who a removal counts against (A13): seat ``q``, the column's player, or
+    (penalty_to="owner") each card's owner at setup."""
+    seats = sorted({CARDS[x].owner for x in cards}) if to_owner else [q]
+    if seats == [q]:
+        return f"seat {q}"
+    return "the owner of each card: seat " + ", seat ".join(map(str, seats))
 
 
 def _name(c: int) -> str:
@@ -82,10 +98,12 @@ def describe(before: State, move: Move, after: State) -> tuple[Event, ...]:
                 events.append(Event("A3", f"Seat {after.actor}'s turn."))
         else:
             alive = sum(
-                1 for q in range(n) if after.columns[q][0] or after.occupied[q] & ~after.flipped[q]
+                1
+                for q in range(n)
+                if in_race(t, after.columns[q], after.flipped[q], after.occupied[q])
             )
             if not t.last_player_continues and alive <= 1:
-                reason = "at most one player still has a card that is not flipped"
+                reason = _RACE_OVER[t.end_test]
             else:
                 reason = "no player has a legal Advance"
             events.append(Event("A14", f"The game is over: {reason}."))
@@ -110,15 +128,29 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
     st = before.columns[p][s]
     part = (c,) if s == 0 else st[: i + 1]
     rest = () if s == 0 else st[i + 1 :]
-    lead = part[0]
+    lead = rank_card(t, part)
     landed = locate(after, lead)
     assert landed is not None
     d = landed[1]
     above = f" with the {_plural(i, 'card')} above it" if i and s else ""
     events = [Event("A3", f"Seat {p} advances {_name(c)}{above} from {_square(s)} to square {d}.")]
     jumped = list(range(s + 1, d))
-    if jumped:
-        events.append(Event("A3", f"It jumps over the occupied {_squares(jumped)}."))
+    fl = before.flipped[p]
+    plain = [e for e in jumped if not fl >> e & 1]
+    arrived = [e for e in jumped if fl >> e & 1]
+    if plain:
+        events.append(Event("A3", f"It jumps over the occupied {_squares(plain)}."))
+    for e in arrived:
+        # A9: an arrival square of flipped cards is occupied for the higher ranks (the
+        # squares jumped lie below the leader's ceiling, so they are lower ranks' squares)
+        owner = CARDS[rank_card(t, before.columns[p][e])].rank.title
+        events.append(
+            Event(
+                "A9",
+                f"It jumps over square {e}: the {owner}'s arrival square, holding flipped "
+                f"cards, counts as occupied for the {CARDS[lead].rank.title}, a higher rank.",
+            )
+        )
     if rest:
         events.append(Event("A3", f"{_cap(_name(rest[0]))} stays on square {s}."))
     if before.columns[p][d]:
@@ -129,8 +161,8 @@ def _advance_events(before: State, after: State, p: int, c: int) -> list[Event]:
                 "square it is free for that rank, and the stack lands on top of them.",
             )
         )
-    for x in part[1:]:
-        if d > arr[x]:
+    for x in part:
+        if x != lead and d > arr[x]:
             events.append(
                 Event(
                     "A7",
@@ -179,8 +211,9 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
         events.append(
             Event("A8", "The taken cards are flipped with the stack that has just arrived.")
         )
-    if rest and d > arr[rest[0]]:
-        if rest[0] in after.removed_cards[q]:
+    bare = rank_card(t, rest) if rest else -1
+    if rest and d > arr[bare]:
+        if locate(after, rest[0]) is None:
             half = (
                 "In the upper half"
                 if before.rules.in_upper_half(d)
@@ -190,18 +223,18 @@ def _favour_events(before: State, after: State, p: int, c: int) -> list[Event]:
             events.append(
                 Event(
                     "A13",
-                    f"{half}, {_name(rest[0])} is left exposed above its arrival square "
-                    f"{arr[rest[0]]} on square {d}: the {_plural(len(rest), 'card')} of the "
+                    f"{half}, {_name(bare)} is left exposed above its arrival square "
+                    f"{arr[bare]} on square {d}: the {_plural(len(rest), 'card')} of the "
                     f"remainder {'leaves' if one else 'leave'} the board and "
-                    f"{'counts' if one else 'count'} against seat {q}.",
+                    f"{'counts' if one else 'count'} against {_losers(t.to_owner, q, rest)}.",
                 )
             )
         else:
             events.append(
                 Event(
                     "A13",
-                    f"{_cap(_name(rest[0]))} is left exposed above its arrival square "
-                    f"{arr[rest[0]]}, on square {d}, where no removal applies: it stays.",
+                    f"{_cap(_name(bare))} is left exposed above its arrival square "
+                    f"{arr[bare]}, on square {d}, where no removal applies: it stays.",
                 )
             )
     if after.step is not None:

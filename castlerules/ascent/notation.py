@@ -61,6 +61,7 @@ from castlerules.ascent.transitions import (
     game_over_test,
     legal_moves,
     make_state,
+    rank_card,
 )
 from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, fields, integer
@@ -323,10 +324,11 @@ def from_text(text: str) -> State:
                         at,
                     )
             if flip:
-                if t.arrival[cards[0]] != s:
+                leader = rank_card(t, cards)
+                if t.arrival[leader] != s:
                     raise NotationError(
                         f"a flipped stack stands on its leader's arrival square, and "
-                        f"{_card_text(cards[0])}'s is {t.arrival[cards[0]]}, not {s} (A8)",
+                        f"{_card_text(leader)}'s is {t.arrival[leader]}, not {s} (A8)",
                         text,
                         at,
                     )

@@ -97,6 +97,56 @@ SET_VALUE = sum(rank.value for rank in Rank)
 
 DIE_CHOICES = ("first_player", "none")
 
+END_TESTS = ("unreached", "unflipped", "can_move")
+STACK_RANKS = ("top", "highest")
+"""The values of option ``stack_rank`` (A3, A6, A7, A10): the rank a stack acts with."""
+FAVOUR_TAKES = ("lower_top", "all_lower")
+"""The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
+PENALTY_TO = ("column", "owner")
+
+UNPLAYABLE: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "deal": (
+            "shuffled",
+            "all 36 cards shuffled and dealt evenly by chance (A2, A18) is a reading of the "
+            "seed the engine cannot play yet: a card is identified by its set and rank, and "
+            "its set is the seat that owns it (its Start, its notation, the proofs' model, "
+            "the adapters' action numbers); a shuffled deal parts set from owner (a player "
+            "may hold two Ladies) and needs the owner of every card in the state",
+        ),
+        "path": (
+            "staggered",
+            "seven squares for every character from a start square of its own rank (A1, A5) "
+            "is a reading of the seed the engine cannot play yet: the board is one Start "
+            "below a path of 'squares' squares, and the arrival squares lie on it; "
+            "staggered starts need a taller column with a start row per rank, and the seed "
+            "says nothing of those rows (are they free for other ranks, rows for favours, "
+            "in which half of the board?)",
+        ),
+    }
+)
+"""Readings of the seed that are options but not playable yet: the refused value and why."""
+
+
+def _one_value(default: str) -> Any:
+    """A validator for an option with one playable value (see :data:`UNPLAYABLE`)."""
+
+    def run(_instance: Any, attribute: Any, value: Any) -> None:
+        refused, why = UNPLAYABLE[attribute.name]
+        if value == refused:
+            raise ArgumentError(f"option {attribute.name}={refused!r}: {why}; see the register")
+        if value != default:
+            raise ArgumentError(
+                f"option {attribute.name} must be {default!r} (or, not playable yet, "
+                f"{refused!r}), not {value!r:.40}"
+            )
+
+    return run
+
+
+"""The values of option ``penalty_to`` (A13): whose penalty a removed card is."""
+"""The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
+
 LINKED_OPTIONS = ("squares", "arrival", "upper_half")
 """The options that :class:`Rules` checks against one another (the arrival squares and
 the upper half must lie on the path); the notation reader uses it to place errors."""
@@ -139,16 +189,38 @@ class Rules:
     ``favours_per_move`` (A10)
         ``1`` (default): at most one favour per Advance; an integer ``k``: at
         most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``stack_rank`` (A3, A6, A7, A10)
+        The rank a stack or a moving part acts with: ``"top"`` (default), its
+        top card's; ``"highest"``, the highest rank in it.
+    ``favour_takes`` (A10)
+        ``"lower_top"`` (default): a favour takes a card and every card above
+        it from a stack whose top card ranks lower than the taker's leader.
+        ``"all_lower"``: only a part whose every card ranks lower.
     ``favour_after_arrival`` (A8, A10)
         Whether a stack that has just been flipped on arrival may still take
         a favour (default ``True``).
     ``removal_in_lower_half`` (A13)
         Whether an exposed remainder is removed in the lower half too
         (default ``False``).
+    ``end_test`` (A14)
+        Who is still in the race when a turn ends (the game ends when at most
+        one player is): ``"unreached"`` (default, rule 18), a player with a
+        card not flipped and below its arrival square; ``"unflipped"``, with
+        any unflipped card; ``"can_move"``, with a legal Advance now.
+    ``penalty_to`` (A13)
+        Whose penalty a removed card is: ``"column"`` (default), the player of
+        the column it was removed from; ``"owner"``, the owner of its set.
     ``last_player_continues`` (A14)
-        ``False`` (default): the game ends when at most one player still has
-        an unflipped card.  ``True``: that last player plays on, alone, until
-        no player has a legal Advance.
+        ``False`` (default): the game ends when at most one player is still
+        in the race (``end_test``).  ``True``: that last player plays on,
+        alone, until no player has a legal Advance; ``end_test`` then has no
+        effect.
+    ``deal`` (A2, A18)
+        ``"sets"``: one set of six ranks per player; ``"shuffled"`` (all 36
+        cards dealt by chance) is named, not playable yet.
+    ``path`` (A1, A5)
+        ``"shared_start"``: one Start below the path; ``"staggered"`` (seven
+        squares for every rank) is named, not playable yet.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``
         (seat 0 begins; the die is unused).
@@ -188,15 +260,33 @@ class Rules:
         default=1,
         validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
     )
+    stack_rank: str = attrs.field(
+        default="top",
+        validator=validator(lambda v: v in STACK_RANKS, "one of " + ", ".join(STACK_RANKS)),
+    )
+    favour_takes: str = attrs.field(
+        default="lower_top",
+        validator=validator(lambda v: v in FAVOUR_TAKES, "one of " + ", ".join(FAVOUR_TAKES)),
+    )
     favour_after_arrival: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
     removal_in_lower_half: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
+    penalty_to: str = attrs.field(
+        default="column",
+        validator=validator(lambda v: v in PENALTY_TO, "one of " + ", ".join(PENALTY_TO)),
+    )
+    end_test: str = attrs.field(
+        default="unreached",
+        validator=validator(lambda v: v in END_TESTS, "one of " + ", ".join(END_TESTS)),
+    )
     last_player_continues: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
+    deal: str = attrs.field(default="sets", validator=_one_value("sets"))
+    path: str = attrs.field(default="shared_start", validator=_one_value("shared_start"))
     die: str = attrs.field(
         default="first_player",
         validator=validator(lambda v: v in DIE_CHOICES, "one of " + ", ".join(DIE_CHOICES)),
@@ -204,6 +294,11 @@ class Rules:
     protection: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
+
+    UNPLAYABLE: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {name: why for name, (_value, why) in UNPLAYABLE.items()}
+    )
+    """The options whose other reading is not playable yet, and why (the register)."""
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
         {
@@ -354,6 +449,14 @@ class Tables:
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
+    highest: bool
+    """``stack_rank == "highest"``: a stack acts with its highest rank."""
+    all_lower: bool
+    """``favour_takes == "all_lower"`` (A10)."""
+    to_owner: bool
+    """``penalty_to == "owner"`` (A13)."""
+    end_test: str
+    """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
     """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
 
@@ -403,6 +506,10 @@ class Tables:
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,
+            highest=rules.stack_rank == "highest",
+            all_lower=rules.favour_takes == "all_lower",
+            to_owner=rules.penalty_to == "owner",
+            end_test=rules.end_test,
         )
 
 
@@ -431,8 +538,42 @@ NOTES: tuple[Note, ...] = (
     ),
     Note(
         "A18",
+        "the deal",
+        "Seed: « 36 cartes personnages, 6 pour chaque valeur (Prince, Evêque, Dame, "
+        "Charlatan, Troubadour, Cracheur de feu) » and « Chaque joueur se voit attribuer une "
+        "colonne de cases sur laquelle il déplace ses personnages. » Nothing says each "
+        "player receives one card of each rank. deal='sets' (default, spec rule 1): one set "
+        "per player (the same six ranks, worth 21), absent players' sets out of play. "
+        "deal='shuffled': the 36 cards shuffled and dealt evenly by chance (cards left over "
+        "stay out of play). It would change the material in play (all 36 cards with 2, 3, 4 "
+        "or 6 players; 35 with 5), let a player hold two cards of a rank, make each "
+        "player's total value a chance outcome (the score bounds follow it), and add the "
+        "deal to the setup's chance. Not playable yet: a card is identified by its set and "
+        "rank, and its set is the seat that owns it.",
+        "deal",
+    ),
+    Note(
+        "A5",
+        "the path",
+        "Seed: « Le chemin à parcourir pour un personnage est de 7 cases. » and « Les cartes "
+        "personnage doivent être déplacées de leurs cases Départ à leurs cases arrivée. » "
+        "path='shared_start' (default, spec rule 3): one Start below a column of 7 squares, "
+        "the arrival squares on it, so a Fire-eater travels 2 squares and a Prince 7. "
+        "path='staggered': every character travels "
+        "7 squares, from a start square of its own rank (the start squares staggered like "
+        "the arrival squares, 'leurs cases Départ' in the plural). It would change the board "
+        "(a taller column: start rows below square 1), the length of every race (7 squares "
+        "for every rank), where stacks can form and favours happen, the upper half, and the "
+        "termination bound. Not playable yet: the seed says nothing of the start rows (free "
+        "for other ranks? rows for favours? in which half?), so the board's geometry does "
+        "not generalise without new choices.",
+        "path",
+    ),
+    Note(
+        "A18",
         "what the die decides",
-        "The die decides the first player only. It is rolled (seeded chance, stream "
+        "Seed: « 1 dé » (the material; no rule says what it decides). The die decides the first "
+        "player only. It is rolled (seeded chance, stream "
         "'ascent.die') until it shows a face 1..n; seat face-1 begins. With six players "
         "one roll always suffices. new_game(first_player=...) overrides the roll; "
         "die='none' lets seat 0 begin.",
@@ -452,7 +593,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A6",
         "arrival squares strictly increase with rank",
-        "The arrival option must be strictly increasing in rank: then a higher ceiling "
+        "Seed: « Aucun personnage ne peut se déplacer sur une case supérieure à sa case "
+        "d’arrivée. » The arrival option must be strictly increasing in rank: then a higher "
+        "ceiling "
         "means a higher rank (A7's protection), and each arrival square belongs to one "
         "rank only (A9).",
         "arrival",
@@ -468,6 +611,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A7",
         "protection reading",
+        "Seed: « un personnage déplacé à l'intérieur d'une pile peut aller plus haut dès lors "
+        "qu’il est sous la protection d’un personnage de rang supérieur de la pile ». "
         "The moving part is bound by its leader's ceiling only (protection=True). "
         "protection=False is the wrong, strict reading where every card of the moving "
         "part is bound by its own ceiling; it exists for the proofs' sensitivity tests.",
@@ -476,7 +621,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A7",
         "exposing split when allowed",
-        "With allow_exposing_split=True, a split may leave a card above its ceiling on "
+        "Seed: « dès lors qu’il est sous la protection d’un personnage de rang supérieur de "
+        "la pile ». With allow_exposing_split=True, a split may leave a card above its ceiling on "
         "top of the remainder; the remainder stays where it is in either half (A13 only "
         "removes what a take by another player exposes).",
         "allow_exposing_split",
@@ -484,6 +630,7 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A5",
         "length of the path",
+        "Seed: « Le chemin à parcourir pour un personnage est de 7 cases. » "
         "The squares option is not in the spec: it sets the number of path squares "
         "above the Start (6..20), for variants and for the proofs' small models. The "
         "default 7 is A5 ('le chemin ... est de 7 cases'); the arrival squares and "
@@ -499,8 +646,9 @@ NOTES: tuple[Note, ...] = (
         "there. It stays unflipped (A8 flips a moving part on its leader's arrival square "
         "only). Uncovered, it cannot advance (its next square is above its ceiling, A6) "
         "and it blocks that rank's arrival square in its column, since A9 frees the square "
-        "only for flipped cards. It may still be taken as a favour, counts as an unflipped "
-        "card for the end of the game (A14), and scores plus its value (A15).",
+        "only for flipped cards. It may still be taken as a favour, has reached its square "
+        "for the end of the game (A14, end_test='unreached'; under end_test='unflipped' it "
+        "keeps its player in the race), and scores plus its value (A15).",
     ),
     Note(
         "A8",
@@ -532,7 +680,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A10",
         "several favours",
-        "favours_per_move=k allows up to k favours after each Advance; None allows any "
+        "Seed: « on peut prendre ces cartes sous son contrôle en les mettant sous sa carte ou "
+        "sa pile » (how many times is not said). favours_per_move=k allows up to k favours "
+        "after each Advance; None allows any "
         "number: after a favour, further favours on the same row (from any other column, "
         "including the remainder just left) stay available, by the same moved stack, "
         "until the player advances again or ends the turn. A favour beyond the limit "
@@ -542,6 +692,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A10",
         "favour after arrival",
+        "Seed: « Si à la fin de son mouvement, on a des cartes ou des piles de cartes d’un "
+        "rang inférieur dans une autre colonne mais sur la même rangée » and « Elles ne "
+        "peuvent plus être déplacées. » (a favour is not a move of the taker). "
         "By default a stack that has just been flipped on arrival may take a favour; "
         "favour_after_arrival=False forbids it.",
         "favour_after_arrival",
@@ -565,7 +718,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "the upper half",
-        "'la moitié supérieure du plateau' is read on the whole board: eight rows counting "
+        "Seed: « Si, dans la moitié supérieure du plateau, seule une partie d'une pile est "
+        "prise ». 'la moitié supérieure du plateau' is read on the whole board: eight rows "
+        "counting "
         "the Start (0-7), whose upper half is rows 4-7 (spec rule 6), so upper_half=4. "
         "Reading it on the path alone (squares 1-7, A5), square 4 is the middle square and "
         "belongs to neither half; the upper half is then squares 5-7: upper_half=5. The "
@@ -575,8 +730,10 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "an exposed remainder in the lower half",
-        "The seed removes an exposed remainder only 'dans la moitié supérieure du "
-        "plateau'; in the lower half it stays where it is (spec rule 15): its top card stands "
+        "Seed: « Si, dans la moitié supérieure du plateau, seule une partie d'une pile est "
+        "prise par un autre joueur ». The seed removes an exposed remainder only 'dans la "
+        "moitié supérieure du plateau'; in the lower half it stays where it is (spec rule 15): "
+        "its top card stands "
         "above its ceiling, so the remainder never advances again (A6), but it may still be "
         "taken as a favour. removal_in_lower_half=True (preset HARSH) removes it in both "
         "halves.",
@@ -585,16 +742,78 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A13",
         "who loses removed cards",
-        "'placee devant leur proprietaire' is read, as in spec rule 15, as the player of "
-        "the column the remainder stood in: the removed cards count against that player, "
-        "whoever owned them at setup.",
+        "Seed: « toute la pile est retirée du plateau et placée devant leur propriétaire. "
+        "Dans le compte final, la valeur des cartes sera soustraite des points. » "
+        "penalty_to='column' (default, spec rule 15): 'leur propriétaire' is the player of "
+        "the column the remainder stood in, who controls it and would have scored it: the "
+        "removed cards count against that player, whoever owned them at setup. The seed "
+        "gives a favour's taker 'contrôle' of the cards it takes ('prendre ces cartes sous "
+        "son contrôle'), so a card changes hands with its column, and A15-A16 score every "
+        "card for the player of its column; a removal ends that card's race where it stood. "
+        "penalty_to='owner': 'propriétaire' read against 'contrôle', as the owner of the "
+        "card's set at setup: each removed card counts against its original owner.",
+        "penalty_to",
+    ),
+    Note(
+        "A3",
+        "the rank of a stack",
+        "Seed: « un personnage déplacé à l'intérieur d'une pile peut aller plus haut dès lors "
+        "qu’il est sous la protection d’un personnage de rang supérieur de la pile » and « des "
+        "piles de cartes d’un rang inférieur ». stack_rank='top' (default, spec rules 5 and "
+        "8): a stack acts with its top card, the leader: 'sous la protection' places the "
+        "protector above the protected card, so a card rides above its ceiling only under a "
+        "higher card, and the moving part goes where its top card may go. "
+        "stack_rank='highest': 'de rang supérieur de la pile' read as any card of the stack: a "
+        "moving part acts with its highest rank (its free squares, its ceiling, where it "
+        "flips), every lower card of the part is protected wherever it lies in it, a "
+        "remainder is exposed only above its own highest card's ceiling, and a favour "
+        "compares the moved stack's highest rank with the target stack's. The proofs cover "
+        "'top' only; 'highest' is checked by the engine's tests.",
+        "stack_rank",
+    ),
+    Note(
+        "A10",
+        "what a favour may take",
+        "Seed: « on a des cartes ou des piles de cartes d’un rang inférieur dans une autre "
+        "colonne mais sur la même rangée, on peut prendre ces cartes sous son contrôle ». "
+        "favour_takes='lower_top' (default, spec rule 13): a stack acts with its top card's "
+        "rank (rule 5), so 'une pile de cartes d'un rang inférieur' is a stack whose top "
+        "ranks lower; the favour takes any top part of it, whatever lies under that top (a "
+        "Lady may take a Charlatan-topped stack holding a Lady). favour_takes='all_lower': "
+        "'des cartes ... d'un rang inférieur' read card by card: only a part whose every "
+        "card ranks lower than the taker's leader; the favour's card must lie above the "
+        "first card that does not (a refusal cites A10).",
+        "favour_takes",
     ),
     Note(
         "A14",
-        "the end of the game",
-        "'A player has an unflipped card' means a card not flipped in their column, "
-        "Start included. With last_player_continues=True the game ends only when no "
-        "player has a legal Advance.",
+        "the end test",
+        "Seed: « Le jeu finit quand il ne reste qu’un joueur dont les personnages peuvent se "
+        "déplacer tandis que les personnages des autres joueurs ont atteint leurs cases "
+        "d’arrivée. » When a turn ends, the game is over if at most one player is still in "
+        "the race, or if no player has a legal Advance. end_test='unreached' (default, spec "
+        "rule 18): a player is in the race while a card of their column (Start included) is "
+        "not flipped and below its own arrival square. This reads the whole sentence: the "
+        "others' characters « ont atteint leurs cases d’arrivée », and a card carried on or "
+        "above its square has reached it, as A15 counts it (« ou se sont déplacées au-delà à "
+        "l'intérieur d'une pile »), though it is not flipped and can never move again. "
+        "end_test='unflipped' (the earlier reading): any unflipped card keeps its player in "
+        "the race, so a player whose last unflipped card was carried past its square holds "
+        "the game open, and the last real player plays on alone, which is what "
+        "last_player_continues=False exists to prevent. end_test='can_move' (the most "
+        "literal « peuvent se déplacer »): at most one player with a legal Advance now; a "
+        "player whose unfinished cards are blocked for the moment counts as finished, though "
+        "their cards have not reached their squares.",
+        "end_test",
+    ),
+    Note(
+        "A14",
+        "the last player",
+        "With last_player_continues=True the last player in the race plays on, alone, and "
+        "the game ends only when no player has a legal Advance; end_test then has no effect "
+        "(every value gives the same game). The default (False) ends the game as soon as "
+        "at most one player is left in the race, as the seed says (« il ne reste qu’un "
+        "joueur »).",
         "last_player_continues",
     ),
     Note(

@@ -59,6 +59,19 @@ _AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 # --------------------------------------------------------------------------- moves
 
 
+def rank_card(t: Tables, cards: tuple[int, ...]) -> int:
+    """The card whose rank a stack or a part acts with (option ``stack_rank``): its top
+    card, or (``"highest"``) its highest-ranked card, the topmost of equals."""
+    if not t.highest or len(cards) == 1:
+        return cards[0]
+    value = t.value
+    best = cards[0]
+    for c in cards:
+        if value[c] > value[best]:
+            best = c
+    return best
+
+
 def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     """The legal Advances of a column (rules 8-11).
 
@@ -84,13 +97,16 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
         st = col[s]
         lead = st[0]
         w = window[lead][s]
-        if not (w & free or w & fl & abit[lead]):
-            continue  # A6: the next free square is above the leader's ceiling
         n = len(st)
+        if not (w & free or w & fl & abit[lead]) and (n == 1 or not t.highest):
+            continue  # A6: the next free square is above the leader's ceiling
         if n == 1:
             out.append(ADVANCES[lead])
             continue
         arr = t.arrival
+        if t.highest:
+            out.extend(_highest_advances(t, st, s, free, fl))
+            continue
         if t.protection:  # A7: the part below the leader is protected
             if t.allow_exposing_split:
                 out.extend([ADVANCES[c] for c in st])
@@ -114,25 +130,65 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     return out
 
 
+def _highest_advances(t: Tables, st: tuple[int, ...], s: int, free: int, fl: int) -> list[Move]:
+    """The Advances of a stack on square ``s`` when a part acts with its highest rank
+    (``stack_rank="highest"``): each part ``st[:i + 1]`` is bound by the ceiling of its
+    highest card (A6, A7), and must not leave a remainder above the ceiling of the
+    remainder's own highest card (rule 11)."""
+    out: list[Move] = []
+    arr, value, window, abit = t.arrival, t.value, t.window, t.arrival_bit
+    n = len(st)
+    lead = st[0]
+    for i in range(n):
+        if value[st[i]] > value[lead]:
+            lead = st[i]
+        w = window[lead][s]
+        reach = (free | (fl & abit[lead])) & w
+        if not reach:
+            continue  # A6: no free square up to the part's ceiling
+        if i + 1 < n and not t.allow_exposing_split and s > arr[rank_card(t, st[i + 1 :])]:
+            continue  # A7 (rule 11): the remainder would be exposed
+        if not t.protection:
+            d = (reach & -reach).bit_length() - 1
+            if any(arr[x] < d for x in st[: i + 1]):
+                continue  # the strict reading: every moving card by its own ceiling
+        out.append(ADVANCES[st[i]])
+    return out
+
+
 def _favour_targets(
-    t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], p: int, d: int
+    t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], p: int, d: int, m: int
 ) -> list[Move]:
-    """Favours on row ``d`` for the stack of column ``p`` there (rule 13, A10, A11).
+    """Favours on row ``d`` for the stack of column ``p`` there, ``m`` cards of it moved
+    (rule 13, A10, A11).
 
     Every card of an unflipped stack of another column on square ``d`` whose
-    leader ranks lower than that stack's leader; columns in seat order, cards
-    top first.
+    rank (its leader's, option ``stack_rank``) is lower than the moved stack's;
+    columns in seat order, cards top first.
     """
     out: list[Move] = []
     bit = 1 << d
     value = t.value
-    r = value[cols[p][d][0]]
+    r = value[rank_card(t, cols[p][d][:m])]
     for q in _OTHERS[len(cols)][p]:  # A10: another column
         st = cols[q][d]
         # A10: lower rank only; flipped cards are never taken (A8, rule 13)
-        if st and value[st[0]] < r and not flipped[q] & bit:
-            out += map(FAVOURS.__getitem__, st)
+        if st and value[rank_card(t, st)] < r and not flipped[q] & bit:
+            out += map(FAVOURS.__getitem__, _takeable(t, st, r))
     return out
+
+
+def _takeable(t: Tables, st: tuple[int, ...], r: int) -> tuple[int, ...]:
+    """The cards ``t`` of a stack whose top ranks lower than ``r`` that a favour may name:
+    every card (``favour_takes="lower_top"``), or those down to the first card that does
+    not rank lower than ``r`` (``"all_lower"``: every taken card ranks lower, A10)."""
+    if not t.all_lower:
+        return st
+    value = t.value
+    for i, c in enumerate(st):
+        if value[c] >= r:
+            return st[:i]
+    return st
 
 
 def _favours_open(
@@ -144,12 +200,12 @@ def _favours_open(
 ) -> list[Move]:
     """The favours still open in a mid-turn step (A10, A11; options favours_per_move,
     favour_after_arrival)."""
-    d, _m, k = step
+    d, m, k = step
     if k >= t.favour_limit:
         return []
     if not t.favour_after_arrival and flipped[p] >> d & 1:
         return []
-    return _favour_targets(t, state_cols, flipped, p, d)
+    return _favour_targets(t, state_cols, flipped, p, d, m)
 
 
 def _moves_for(
@@ -185,20 +241,46 @@ def occupancy(t: Tables, cols: tuple[Column, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def in_race(t: Tables, col: Column, fl: int, oc: int) -> bool:
+    """Whether a column's player is still in the race under ``end_test`` (rule 18, A14).
+
+    ``"unreached"``: an unfinished card, not flipped and below its own arrival
+    square (a Start card always is); ``"unflipped"``: any card not flipped;
+    ``"can_move"``: a legal Advance now.  A player in none of them has no legal
+    Advance either (an Advance moves an unflipped leader below its ceiling).
+    """
+    test = t.end_test
+    if test == "can_move":
+        return bool(_advances(t, col, fl, oc))
+    if col[0]:
+        return True  # Start cards are unflipped and below their arrival squares
+    live = oc & ~fl
+    if not live:
+        return False
+    if test == "unflipped":
+        return True
+    arr = t.arrival
+    for s in t.squares_of.get(live) or t.set_squares(live):
+        for c in col[s]:
+            if s < arr[c]:
+                return True
+    return False
+
+
 def game_over_test(
     t: Tables, cols: tuple[Column, ...], flipped: tuple[int, ...], occ: tuple[int, ...]
 ) -> bool:
     """The test run when a turn ends (rule 18, A14).
 
-    Over if at most one player still has an unflipped card in their column
-    (Start included), unless ``last_player_continues``; or if no player has a
+    Over if at most one player is still in the race (:func:`in_race`, option
+    ``end_test``), unless ``last_player_continues``; or if no player has a
     legal Advance.
     """
     n = len(cols)
     if not t.last_player_continues:
         alive = 0
         for q in range(n):
-            if cols[q][0] or occ[q] & ~flipped[q]:
+            if in_race(t, cols[q], flipped[q], occ[q]):
                 alive += 1
         if alive <= 1:
             return True
@@ -215,23 +297,33 @@ def _end_turn(
     p: int,
 ) -> State:
     """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
-    alive = 0  # seats with an unflipped card, Start included (counted up to 2)
+    alive = 0  # seats still in the race (end_test), counted up to 2
     nxt = -1
     moves: list[Move] = []
+    live_only = t.end_test == "can_move"
     for q in _AFTER[len(cols)][p]:
-        if not (cols[q][0] or occ[q] & ~flipped[q]):
+        col, fl, oc = cols[q], flipped[q], occ[q]
+        if not (col[0] or oc & ~fl):
             continue  # A14: nothing left to move, skipped
+        if live_only:
+            found = _advances(t, col, fl, oc)
+            if not found:
+                continue  # A14: no legal Advance, out of the race and skipped
+        elif not in_race(t, col, fl, oc):
+            continue  # A14: every card has reached its square: no legal Advance either
+        else:
+            found = None
         if nxt >= 0:
-            alive = 2  # a second seat that can still move: enough to know
+            alive = 2  # a second seat still in the race: enough to know
             break
         alive += 1
-        moves = _advances(t, cols[q], flipped[q], occ[q])
+        moves = _advances(t, col, fl, oc) if found is None else found
         if moves:
             nxt = q  # the next seat, in turn, with a legal Advance
             if alive > 1:
                 break
     if alive <= 1 and not t.last_player_continues:
-        # A14: at most one player can still move
+        # A14: at most one player is still in the race
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
     if nxt < 0:  # A14: no player has a legal Advance
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
@@ -486,20 +578,22 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         i = st.index(c)
         part = st[: i + 1]
         rest = st[i + 1 :]
-        lead = st[0]
+        lead = rank_card(t, part) if t.highest else st[0]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
         raise _ceiling_error(state, p, c, s, lead)
     low = reach & -reach
     d = low.bit_length() - 1
     arr = t.arrival
-    if s and rest and not t.allow_exposing_split and s > arr[rest[0]]:
-        raise IllegalMove(
-            f"advancing {_name(c)} would leave {_name(rest[0])} exposed on square {s}, "
-            f"above its arrival square {arr[rest[0]]}: protection only lasts while a "
-            "higher card covers it",
-            "A7",
-        )
+    if s and rest and not t.allow_exposing_split:
+        bare = rank_card(t, rest) if t.highest else rest[0]
+        if s > arr[bare]:
+            raise IllegalMove(
+                f"advancing {_name(c)} would leave {_name(bare)} exposed on square {s}, "
+                f"above its arrival square {arr[bare]}: protection only lasts while a "
+                "higher card covers it",
+                "A7",
+            )
     if not t.protection:
         for x in part:
             if arr[x] < d:
@@ -536,8 +630,8 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         r = value[lead]
         for q in _OTHERS[len(cols)][p]:
             st = new_cols[q][d]
-            if st and value[st[0]] < r and not flipped[q] >> d & 1:
-                favours += map(FAVOURS.__getitem__, st)  # every card of the stack
+            if st and value[rank_card(t, st)] < r and not flipped[q] >> d & 1:
+                favours += map(FAVOURS.__getitem__, _takeable(t, st, r) if t.all_lower else st)
         if favours:  # A10: a favour is available
             favours.append(END)
             return build_state(
@@ -584,10 +678,11 @@ def _favour(state: State, p: int, c: int) -> State:
         )
     taker = cols[p][d]
     value = t.value
-    if value[st[0]] >= value[taker[0]]:
+    lead_q, lead_p = rank_card(t, st), rank_card(t, taker[:m])
+    if value[lead_q] >= value[lead_p]:
         raise IllegalMove(
-            f"cannot take {_name(c)}: its stack's leader, {_name(st[0])}, does not rank "
-            f"lower than {_name(taker[0])}",
+            f"cannot take {_name(c)}: its stack's leader, {_name(lead_q)}, does not rank "
+            f"lower than {_name(lead_p)}",
             "A10",
         )
     if not t.favour_after_arrival and flipped[p] >> d & 1:
@@ -599,6 +694,14 @@ def _favour(state: State, p: int, c: int) -> State:
     j = st.index(c)
     taken = st[: j + 1]
     rest = st[j + 1 :]
+    if t.all_lower:
+        for x in taken:
+            if value[x] >= value[lead_p]:
+                raise IllegalMove(
+                    f"cannot take {_name(c)}: the part taken would hold {_name(x)}, who does "
+                    f"not rank lower than {_name(lead_p)} (favour_takes=all_lower)",
+                    "A10",
+                )
     cl = list(cols)
     colp = list(cols[p])
     colp[d] = taker[:m] + taken + taker[m:]  # A10: under the moved stack
@@ -606,11 +709,17 @@ def _favour(state: State, p: int, c: int) -> State:
     colq = list(cols[q])
     removed = state.removed_cards
     occ = state.occupied
-    if rest and t.removal >> d & 1 and d > t.arrival[rest[0]]:
+    if rest and t.removal >> d & 1 and d > t.arrival[rank_card(t, rest)]:
         # A13: the exposed remainder leaves the board, against its column's player
+        # (penalty_to="owner": against each card's owner)
         colq[d] = ()
         rl = list(removed)
-        rl[q] = tuple(sorted(removed[q] + rest))
+        if t.to_owner:
+            for x in rest:
+                owner = x // CARDS_PER_SET
+                rl[owner] = tuple(sorted((*rl[owner], x)))
+        else:
+            rl[q] = tuple(sorted(removed[q] + rest))
         removed = tuple(rl)
         rest = ()
     else:
@@ -732,8 +841,12 @@ def ceiling_violations(state: State) -> tuple[int, ...]:
             st = col[s]
             if not st:
                 continue
-            if s > arr[st[0]] and (t.allow_exposing_split or not t.removal >> s & 1):
+            if s > arr[rank_card(t, st)] and (t.allow_exposing_split or not t.removal >> s & 1):
                 continue  # an exposed remainder stays where it is (rule 15)
+            if t.highest:  # protected by a higher card anywhere in the stack (A7)
+                top = max(val[c] for c in st)
+                bad.extend(c for c in st if s > arr[c] and val[c] >= top)
+                continue
             best = 0
             for c in st:
                 if s > arr[c] and best <= val[c]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import ascent as a
-from castlerules.casebook.declare import Case, Game, reading, refusal, step
+from castlerules.casebook.declare import Case, Game, Moment, Split, reading, refusal, step
 from castlerules.casebook.declare import game as whole
 
 
@@ -41,6 +41,29 @@ def _below_arrival(g: Game) -> bool:
     )
 
 
+def _rises(m: Moment, squares: int) -> bool:
+    """An Advance that raises its card by at least ``squares`` squares (A3, A4)."""
+    if not m.is_a(a.Advance):
+        return False
+    start, end = a.where(m.before, m.move.card), a.where(m.after, m.move.card)
+    return start is not None and end is not None and end[1] - start[1] >= squares
+
+
+def _other_owner(split: Split) -> bool:
+    """A removal where a card goes to a pile other than its column's (A13)."""
+    return bool(split.kind == "outcome" and "the owner of each card" in split.second_text)
+
+
+def _ends_one(split: Split) -> bool:
+    """The move ends the game under one reading and not under the other (A14)."""
+    if split.kind != "outcome" or split.refused_by is not None:
+        return False
+    first, second = split.first, split.second
+    if not isinstance(first, Moment) or not isinstance(second, Moment):
+        return False
+    return bool(a.is_over(first.after) != a.is_over(second.after))
+
+
 CASES: tuple[Case, ...] = (
     # ------------------------------------------------------------------ the path (A1-A5)
     step("ascent-from-start", "A1 A3",
@@ -55,7 +78,7 @@ CASES: tuple[Case, ...] = (
     step("ascent-jump-several", "A3 A4",
          "A card jumps over every occupied square to the next free one: here over several.",
          "Does a card stop behind an occupied square, or jump over several?",
-         lambda m: m.says("jumps over the occupied squares ", "A3"), players=3,
+         lambda m: _rises(m, 3) and m.says("It jumps over"), players=3,
          bmc=lambda z: z.all(z.advance, z.moved_card(lambda a, b: b.sq - a.sq >= z.k(3)))),
     step("ascent-split", "A3 A7",
          "A card inside a stack moves with the cards above it; the ones below stay.",
@@ -151,7 +174,7 @@ CASES: tuple[Case, ...] = (
          "Does play go round to players who cannot move?",
          lambda m: m.says("nobody else can move", "A14"), players=3),
     step("ascent-game-end", "A14 A17",
-         "The game ends when at most one player still has a card that is not flipped.",
+         "The game ends when at most one player still has a card below its arrival square.",
          "When is the game over?",
          lambda m: m.says("The game is over", "A14"), players=3),
     refusal("ascent-game-over", "A14",
@@ -208,6 +231,26 @@ CASES: tuple[Case, ...] = (
             "Removal in the upper half only (default) or on the whole path (HARSH).",
             "Are exposed cards removed in the lower half too?",
             "HARSH", players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-stack-rank", "A3 A6 A7",
+            "A stack acts with its top card's rank (default), or with its highest rank (stack_rank=highest): then a higher card anywhere in it protects the others.",
+            "Is a card above its ceiling protected by a higher card under it?",
+            {"stack_rank": "highest"}, players=3, guide="favours"),
+    reading("ascent-reading-favour-takes", "A10",
+            "A favour takes any top part of a stack whose top ranks lower (default), or only a part whose every card ranks lower (favour_takes=all_lower).",
+            "May my Lady take a Charlatan-topped stack that holds a Lady?",
+            {"favour_takes": "all_lower"}, players=3, guide="favours"),
+    reading("ascent-reading-penalty-to", "A13 A16",
+            "Removed cards count against the player of their column (default), or against each card's owner at setup (penalty_to=owner).",
+            "Whose penalty is a card removed from someone else's column?",
+            {"penalty_to": "owner"}, _other_owner, players=(5, 4, 3), guide="favours", budget=600),
+    reading("ascent-reading-end-test", "A14 A15",
+            "A card carried past its arrival square has reached it (default), or, unflipped, still keeps its player in the game (end_test=unflipped).",
+            "Does a card left unflipped above its arrival square keep its player in the game?",
+            {"end_test": "unflipped"}, _ends_one, players=3, guide="favours"),
+    reading("ascent-reading-end-test-literal", "A14",
+            "The game ends when at most one player has cards below their arrival squares (default), or at most one can move now (end_test=can_move).",
+            "Is a player whose cards are blocked for the moment still in the game?",
+            {"end_test": "can_move"}, _ends_one, players=3),
     reading("ascent-reading-last-player", "A14",
             "The game ends when one player is left with cards to move (default), or that player plays on.",
             "Does the last player with cards to move play on alone?",

@@ -110,6 +110,13 @@ class Shown:
     focus: Moment | Game | Refusal | Split | None = None
 
     @property
+    def details(self) -> tuple[str, ...]:
+        """The case's own lines about its focus (``Case.detail``), if it declares any."""
+        if self.case.detail is None or self.focus is None:
+            return ()
+        return tuple(self.case.detail(self.focus))
+
+    @property
     def before(self) -> Any:
         """The position the case is about, before its move."""
         if self.case.kind in ("refusal", "reading"):

@@ -209,6 +209,9 @@ class Case:
     bmc: Callable[[Any], Any] | None = None
     """The condition over the proofs' Z3 model (``castlerules.casebook.bmc``), if any:
     the search then finds the shortest game by bounded model checking."""
+    detail: Callable[[Any], tuple[str, ...]] | None = None
+    """Lines that spell out what the focus shows where its events give only a total
+    (which favourite two seats share, and what each scored for it)."""
 
     @property
     def module(self) -> Any:
@@ -273,6 +276,7 @@ def _case(
     seat: int | None = None,
     budget: int = 300,
     bmc: Callable[[Any], Any] | None = None,
+    detail: Callable[[Any], tuple[str, ...]] | None = None,
 ) -> Case:
     game = "throne" if clauses.startswith("B") else "ascent"
     second: tuple[str | None, tuple[tuple[str, object], ...]] | None = None
@@ -296,6 +300,7 @@ def _case(
         seat=seat,
         budget=budget,
         bmc=bmc,
+        detail=detail,
     )
 
 

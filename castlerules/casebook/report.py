@@ -67,6 +67,7 @@ def focus_lines(shown: Shown) -> list[str]:
                 out += outcome_lines(result, "    ")
             else:
                 out.append(f"    {text}")
+    out += [f"  so: {line}" for line in shown.details]
     return out
 
 

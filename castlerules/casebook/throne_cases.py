@@ -26,6 +26,25 @@ def _shared(state: Any) -> bool:
     )
 
 
+def _shared_detail(m: Moment) -> tuple[str, ...]:
+    """Which favourite two seats share, and the points it brings each in the round (B14)."""
+    state = m.before
+    seats = range(state.players)
+    out = []
+    for x in state.rules.letters():
+        floor = t.floor_of(state, x) or 0
+        holders = [s for s in seats if x in t.objective(state, s)]
+        if floor >= 2 and len(holders) >= 2:
+            who = ", ".join(map(str, holders[:-1])) + f" and {holders[-1]}"
+            points = t.castle_points(state, x)
+            worth = f"{points} point" + ("" if points == 1 else "s")
+            out.append(
+                f"{x}, on floor {floor}, is a favourite of seats {who}: each of them scores "
+                f"its {worth} in the round's score (B14)."
+            )
+    return tuple(out)
+
+
 def _no_again(m: Moment, given_back: bool) -> bool:
     """A seat votes No in round 2 after a No in round 1; its No cards were given back, or not."""
     said_no = {
@@ -76,7 +95,7 @@ CASES: tuple[Case, ...] = (
     step("throne-shared-favourite", "B5 B14",
          "Two seats may have the same favourite: both score it.",
          "If my favourite is also yours, who scores it?",
-         lambda m: m.cites("B14") and _shared(m.before)),
+         lambda m: m.cites("B14") and _shared(m.before), detail=_shared_detail),
     # ------------------------------------------------------------------ placement (B6, B7)
     step("throne-place-high", "B6",
          "In the placement phase each seat in turn places a character, as high as floor 5.",
@@ -165,7 +184,7 @@ CASES: tuple[Case, ...] = (
     refusal("throne-climb-in-election", "B11",
             "During an election nobody moves: every seat votes.",
             "Can I move a character while the others are voting?",
-            lambda r: r.clause == "B11" and r.says("election is under way"),
+            lambda r: r.clause == "B11" and r.is_a(t.Climb) and r.says("election is under way"),
          bmc=lambda z: z.pre.phase == z.ELECT),
     refusal("throne-climb-from-throne", "B8 B1",
             "The candidate on the throne cannot climb higher: the throne is the top.",

@@ -43,6 +43,10 @@ EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
         "upper_half": (5,),
         "favours_per_move": (None,),
         "die": ("none",),
+        "end_test": ("unflipped", "can_move"),
+        "stack_rank": ("highest",),
+        "favour_takes": ("all_lower",),
+        "penalty_to": ("owner",),
     },
     "throne": {
         "placement_floors": ((2, 3, 4, 5),),
@@ -266,7 +270,7 @@ def readings_of(
         except RulesError:
             candidate, label = base, name
         add(label, candidate)
-    excluded = EXCLUDED.get(module.NAME, {})
+    excluded = {**EXCLUDED.get(module.NAME, {}), **getattr(module.Rules, "UNPLAYABLE", {})}
     not_varied: list[str] = []
     for field in attrs.fields(module.Rules):
         if field.name in excluded:

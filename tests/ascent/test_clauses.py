@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from castlerules import ascent
 from castlerules.ascent import Card, Rank, Rules
-from castlerules.ascent.transitions import advances_of, ceiling_violations
+from castlerules.ascent.rules import Tables
+from castlerules.ascent.transitions import advances_of, ceiling_violations, game_over_test
+from castlerules.core.errors import IllegalMove, NotationError
 
 Builder = Callable[..., ascent.State]
 CardOf = Callable[[str], Card]
@@ -282,10 +286,15 @@ def test_a14_an_uncovered_card_on_its_arrival_square_is_unflipped(
     position: Builder, play: Play
 ) -> None:
     """A14/A10 (Note 'a card left on its own arrival square'): seat 0's last unflipped
-    card is L1, stuck on 5: seat 0 still counts as a player with an unflipped card, so
-    the game goes on (seat 0 skipped); and L1 may be taken as a favour."""
+    card is L1, stuck on 5. It has reached its arrival square: under the reference
+    end test (end_test='unreached', rule 18) seat 0 is out of the race and the game is
+    over; under end_test='unflipped' seat 0 still counts, so the game goes on (seat 0
+    skipped). Either way L1 may be taken as a favour."""
     cells = {**_all_flipped_but(0, "L"), (0, 5): "L1", (1, 1): "L0"}
-    s = position(cells, turn="1")
+    with pytest.raises(NotationError, match=r"the game is over \(A14\)"):
+        position(cells, turn="1")
+    assert ascent.is_over(position(cells, turn="-"))
+    s = position(cells, turn="1", options="end_test=unflipped")
     after = play(s, "P1")
     assert not ascent.is_over(after)
     assert ascent.current_player(after) == 1
@@ -621,26 +630,146 @@ def test_a14_a_player_without_a_legal_advance_is_skipped(position: Builder, play
     assert ascent.current_player(after) == 2
 
 
+def _blocked() -> dict[tuple[int, int], str]:
+    """Cells where seat 1 (of two) keeps two unfinished cards that cannot move: F1 on
+    its Start and T1 on 1, below squares 2 and 3 that hold F0 and T0 left unflipped on
+    their own arrival squares (A9 frees an arrival square only for flipped cards); seat
+    0 has P0 on its Start, the rest flipped."""
+    return {
+        (1, 1): "T1",
+        (1, 2): "F0",
+        (1, 3): "T0",
+        (1, 4): "*C1",
+        (1, 5): "*L1",
+        (1, 6): "*B1",
+        (1, 7): "*P1",
+        (0, 4): "*C0",
+        (0, 5): "*L0",
+        (0, 6): "*B0",
+    }
+
+
 def test_a14_the_same_player_plays_again_when_all_others_are_skipped(
     position: Builder, play: Play
 ) -> None:
-    """A14 (rule 17): the turn may come back to the same seat."""
-    s = position(_stuck(1), turn="0")
+    """A14 (rule 17): the turn may come back to the same seat. Seat 1 is still in the
+    race (unfinished cards) but has no legal Advance; under end_test='unflipped' a
+    stuck card above its ceiling keeps seat 1 in the race the same way."""
+    s = position(_blocked(), turn="0")
+    assert advances_of(s, 1) == ()
     after = play(s, "P0")
     assert ascent.current_player(after) == 0
+    s = position(_stuck(1), turn="0", options="end_test=unflipped")
+    after = play(s, "P0")
+    assert ascent.current_player(after) == 0
+
+
+def test_a14_a_stuck_card_above_its_ceiling_has_reached_its_square(position: Builder) -> None:
+    """A14 (rule 18, end_test='unreached'): seat 1's last unflipped card stands above
+    its arrival square (A15 counts it as arrived), so seat 1 is out of the race: with
+    two players the game is over; under end_test='unflipped' it is not."""
+    cells = _stuck(1)
+    with pytest.raises(NotationError, match=r"the game is over \(A14\)"):
+        position(cells, turn="0")
+    assert ascent.is_over(position(cells, turn="-"))
+    with pytest.raises(NotationError, match="marked over but the end test fails"):
+        position(cells, turn="-", options="end_test=unflipped")
+    assert ascent.current_player(position(cells, turn="0", options="end_test=unflipped")) == 0
+
+
+REFEREE = "P0B0L0C0T0F0,T1,-,-,-,-,-,-/-,-,-,F1,*C1,*L1,*B1,*P1/-,-,*F2,*T2,*C2,*L2,*B2,*P2 -/-/-"
+"""A referee's position: seat 1's only unflipped card, F1, stands on square 3, above its
+arrival square 2 (A15 counts it as arrived); seat 2 is all flipped; seat 0 to move."""
+
+
+def test_a14_the_referee_position_is_over_under_the_reference_end_test() -> None:
+    """A14 (rule 18): 'il ne reste qu'un joueur dont les personnages peuvent se deplacer
+    tandis que les personnages des autres joueurs ont atteint leurs cases d'arrivee':
+    only seat 0 is left, so the game is over; the old reading (end_test='unflipped')
+    keeps seat 1 in the race, and seat 0 plays on alone."""
+    over = ascent.from_text(f"{REFEREE} - -")
+    assert ascent.is_over(over)
+    assert ascent.winners(over) == (2,)
+    with pytest.raises(NotationError, match=r"the game is over \(A14\)"):
+        ascent.from_text(f"{REFEREE} 0 -")
+    for test, ends in (("unreached", True), ("unflipped", False), ("can_move", True)):
+        rules = Rules(end_test=test)
+        t = Tables.of(rules)
+        assert game_over_test(t, over.columns, over.flipped, over.occupied) is ends, test
+    s = ascent.from_text(f"{REFEREE} 0 end_test=unflipped")
+    after = ascent.apply(s, ascent.parse_move(s, "F0"))
+    assert ascent.current_player(after) == 0
+    said = [e.text for e in ascent.describe(s, ascent.parse_move(s, "F0"), after)]
+    assert "Seat 0 plays again: nobody else can move." in said
+
+
+def test_a14_a_move_that_leaves_one_player_in_the_race_ends_the_game(
+    position: Builder, play: Play
+) -> None:
+    """A14 (rule 18): seat 0's last unfinished card arrives; seat 1's only unflipped
+    card stands above its arrival square; seat 2 still has cards to move. Under the
+    reference end test only seat 2 is left in the race and the game is over; under
+    'unflipped' seat 1 still counts, is skipped, and seat 2 plays."""
+    cells = {**_all_flipped_but(0, "F"), (0, 1): "F0", **_stuck(1)}
+    s = position(cells, players=3, turn="0")
+    after = play(s, "F0")
+    assert ascent.is_over(after)
+    said = [e.text for e in ascent.describe(s, ascent.parse_move(s, "F0"), after)]
+    assert said[-2] == (
+        "The game is over: at most one player still has a card that has not reached its "
+        "arrival square."
+    )
+    old = play(position(cells, players=3, turn="0", options="end_test=unflipped"), "F0")
+    assert ascent.current_player(old) == 2
+    literal = play(position(cells, players=3, turn="0", options="end_test=can_move"), "F0")
+    assert ascent.is_over(literal)
+
+
+def test_a14_the_literal_end_test_ends_when_one_player_can_move(
+    position: Builder, play: Play
+) -> None:
+    """A14, end_test='can_move': at most one player with a legal Advance ends the game,
+    even while another still has unfinished cards. Seat 0 flips its last card; seat 1
+    keeps F1 and T1, blocked below F2 and T2 left unflipped on their arrival squares;
+    seat 2 can move. Under the reference end test seat 1 is still in the race: it is
+    skipped and seat 2 plays."""
+    cells = {
+        **_all_flipped_but(0, "F"),
+        (0, 1): "F0",
+        (1, 1): "T1",
+        (1, 2): "F2",
+        (1, 3): "T2",
+        (1, 4): "*C1",
+        (1, 5): "*L1",
+        (1, 6): "*B1",
+        (1, 7): "*P1",
+    }
+    literal = position(cells, players=3, turn="0", options="end_test=can_move")
+    assert advances_of(literal, 1) == ()
+    after = play(literal, "F0")
+    assert ascent.is_over(after)
+    said = [e.text for e in ascent.describe(literal, ascent.parse_move(literal, "F0"), after)]
+    assert said[-2] == "The game is over: at most one player has a legal Advance."
+    reference = play(position(cells, players=3, turn="0"), "F0")
+    assert ascent.current_player(reference) == 2
 
 
 def test_a14_the_game_ends_when_no_player_can_advance(
     position: Builder, card: CardOf, play: Play
 ) -> None:
-    """A14 (rule 18): two players keep an unflipped card, but neither can move."""
+    """A14 (rule 18): two players keep an unflipped card, but neither can move
+    (end_test='unflipped': their stuck cards keep both in the race)."""
     cells = {**_stuck(0), **_stuck(1)}
     del cells[(1, 7)]
     cells[(1, 2)] = "P1"
-    s = position(cells, turn="1")
+    s = position(cells, turn="1", options="end_test=unflipped")
     after = play(s, "P1")
     assert ascent.where(after, card("P1")) == (1, 7)
     assert ascent.is_over(after)
+    # Under the reference end test, the same board is over before P1 moves: seat 0's
+    # stuck card has reached its square, and seat 1 alone is left in the race.
+    with pytest.raises(NotationError, match=r"the game is over \(A14\)"):
+        position(cells, turn="1")
 
 
 # --------------------------------------------------------------------------- A15-A17
@@ -715,3 +844,76 @@ def test_a18_the_die_roll_is_the_documented_chance_outcome() -> None:
         while face > 4:
             face, rng = rng.die()
         assert ascent.current_player(ascent.new_game(4, seed=seed)) == face - 1
+
+
+# --------------------------------------------------------------------------- readings of A10, A13
+
+
+def test_a10_favour_takes_a_stack_whose_top_ranks_lower_or_only_lower_cards(
+    position: Builder, play: Play
+) -> None:
+    """A10 (option favour_takes): L0 arrives on row 4 beside C1 above L1. By default the
+    stack's top ranks lower, so any top part may be taken (xL1 takes both); with
+    favour_takes='all_lower' only C1, and xL1 is refused (L1 does not rank lower)."""
+    cells = {(0, 3): "L0", (1, 4): "C1L1"}
+    mid = play(position(cells), "L0")
+    assert names(mid) == ["xC1", "xL1", "end"]
+    assert stack(play(mid, "xL1"), 0, 4) == "L0C1L1"
+    strict = play(position(cells, options="favour_takes=all_lower"), "L0")
+    assert names(strict) == ["xC1", "end"]
+    with pytest.raises(IllegalMove, match=r"would hold the Lady of set 1 .* \(A10\)"):
+        ascent.apply(strict, ascent.Favour(Card(1, Rank.LADY)))
+    assert stack(play(strict, "xC1"), 0, 4) == "L0C1"
+
+
+def test_a13_penalty_to_the_column_or_to_each_cards_owner(
+    position: Builder, play: Play, card: CardOf
+) -> None:
+    """A13 (option penalty_to): P0 takes B1 on row 6, exposing F0 (seat 0's own card) in
+    column 1; F0 is removed. By default it counts against seat 1, the column's player;
+    with penalty_to='owner' against seat 0, its owner."""
+    cells = {(0, 5): "P0", (1, 6): "B1F0"}
+    for options, pile, points in (("-", 1, (-15, -17)), ("penalty_to=owner", 0, (-16, -16))):
+        after = play(play(position(cells, options=options), "P0"), "xB1")
+        assert ascent.removed(after, pile) == (card("F0"),)
+        assert ascent.removed(after, 1 - pile) == ()
+        assert ascent.scores(after) == points
+        said = [
+            e.text
+            for e in ascent.describe(
+                play(position(cells, options=options), "P0"),
+                ascent.Favour(card("B1")),
+                after,
+            )
+        ]
+        assert said[1].endswith(
+            "counts against seat 1."
+            if pile == 1
+            else "counts against the owner of each card: seat 0."
+        )
+
+
+def test_a3_a6_stack_rank_a_stack_acts_with_its_top_or_its_highest_card(
+    position: Builder, play: Play, card: CardOf
+) -> None:
+    """A3, A6, A8 (option stack_rank): F0 above P0 on square 1, P0 advanced with F0 on it.
+    By default the part acts as the Fire-eater: it stops on 2, F0's arrival square, and
+    flips (P0 with it, for good). With stack_rank='highest' it acts as the Prince: square
+    2 is not its arrival square, so nothing flips."""
+    cells = {(0, 1): "F0P0"}
+    top = play(position(cells), "P0")
+    assert stack(top, 0, 2) == "F0P0" and ascent.is_flipped(top, card("P0"))
+    high = play(position(cells, options="stack_rank=highest"), "P0")
+    assert stack(high, 0, 2) == "F0P0" and not ascent.is_flipped(high, card("P0"))
+    assert advances_of(high, 0) != ()
+
+
+def test_a7_stack_rank_highest_protects_from_below(position: Builder, play: Play) -> None:
+    """A7 (rule 11, option stack_rank): P0 leaves F1 on top of L0 on square 3, above F1's
+    arrival square 2. By default F1 would be exposed, so the split is refused; with
+    stack_rank='highest' the Lady under it protects it, and the split is legal."""
+    cells = {(0, 3): "P0F1L0"}
+    with pytest.raises(IllegalMove, match=r"exposed on square 3.*\(A7\)"):
+        play(position(cells), "P0")
+    after = play(position(cells, options="stack_rank=highest"), "P0")
+    assert stack(after, 0, 3) == "F1L0" and stack(after, 0, 4) == "P0"

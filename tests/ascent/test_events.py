@@ -43,7 +43,7 @@ def test_a3_a_split_names_the_card_left_behind(position: Builder) -> None:
 def test_a7_and_a8_protection_and_flip(position: Builder) -> None:
     s = position({(0, 3): "L0F1", (0, 4): "*C0"}, turn="0")
     evs, _ = events(s, "F1")
-    assert clauses(evs) == ["A3", "A3", "A7", "A8", "A3"]
+    assert clauses(evs) == ["A3", "A9", "A7", "A8", "A3"]  # the jump over the flipped C0: A9
     assert "protected by the Lady of set 0 (L0)" in evs[2].text
     assert "the 2 cards are flipped" in evs[3].text
 
@@ -139,9 +139,16 @@ def test_a14_skips_and_the_end_of_the_game(position: Builder) -> None:
     s = position({**cells, (0, 1): "F0"}, turn="0")
     evs, _ = events(s, "F0")
     assert evs[-2] == Event(
-        "A14", "The game is over: at most one player still has a card that is not flipped."
+        "A14",
+        "The game is over: at most one player still has a card that has not reached its "
+        "arrival square.",
     )
     assert evs[-1] == Event("A17", "Scores: seat 0 +21, seat 1 -21; seat 0 wins.")
+    s = position({**cells, (0, 1): "F0"}, turn="0", options="end_test=unflipped")
+    evs, _ = events(s, "F0")
+    assert evs[-2] == Event(
+        "A14", "The game is over: at most one player still has a card that is not flipped."
+    )
 
 
 def test_describe_checks_its_arguments() -> None:
@@ -151,3 +158,23 @@ def test_describe_checks_its_arguments() -> None:
         ascent.describe(s, move, s)
     with pytest.raises(IllegalMove):
         ascent.describe(s, Advance(Card(1, Rank.LADY)), s)
+
+
+def test_a9_a_jump_over_flipped_cards_cites_a9(position: Builder) -> None:
+    """A9, not A3, makes a flipped arrival square of a lower rank occupied: L0 on 3 jumps
+    over the flipped Charlatan on 4 to 5; a plain occupied square stays A3."""
+    s = position({(0, 3): "L0", (0, 4): "*C0"}, turn="0")
+    evs, _ = events(s, "L0")
+    assert (
+        Event(
+            "A9",
+            "It jumps over square 4: the Charlatan's arrival square, holding flipped cards, "
+            "counts as occupied for the Lady, a higher rank.",
+        )
+        in evs
+    )
+    assert not any(e.clause == "A3" and "jumps" in e.text for e in evs)
+    s = position({(0, 2): "L0", (0, 3): "T1", (0, 4): "*C0"}, turn="0")
+    evs, _ = events(s, "L0")
+    assert Event("A3", "It jumps over the occupied square 3.") in evs
+    assert any(e.clause == "A9" and "jumps over square 4" in e.text for e in evs)

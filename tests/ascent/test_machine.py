@@ -62,6 +62,10 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
         favour_after_arrival=draw(st.booleans()),
         removal_in_lower_half=draw(st.booleans()),
+        stack_rank=draw(st.sampled_from(["top", "top", "highest"])),
+        favour_takes=draw(st.sampled_from(["lower_top", "all_lower"])),
+        penalty_to=draw(st.sampled_from(["column", "owner"])),
+        end_test=draw(st.sampled_from(["unreached", "unflipped", "can_move"])),
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
         protection=draw(st.sampled_from([True, True, True, False])),
@@ -105,26 +109,42 @@ def check_removal(
         stack = ascent.stack_at(before, q, d)
         rest = stack[stack.index(move.card) + 1 :]
         rules = before.rules
-        if rest and d > rules.arrival_of(rest[0].rank) and rules.removal_applies(d):
+        if rest and d > rules.arrival_of(leader(rules, rest).rank) and rules.removal_applies(d):
             expected = set(rest)
     assert gone == expected, f"removed {gone}, expected {expected} (A13)"
 
 
 def check_end(after: ascent.State, after_places: dict[Card, Place]) -> None:
     """Independent oracle for A14: at a turn's boundary the game is over exactly when at
-    most one column still holds a card that can move (unless last_player_continues),
-    or when no player has a legal Advance."""
+    most one column is still in the race (unless last_player_continues), or when no
+    player has a legal Advance. In the race (end_test): a column holding a card not
+    flipped and below its arrival square ('unreached'), any card not flipped
+    ('unflipped'), or a legal Advance ('can_move')."""
     if ascent.pending_favour(after):
         return
     n = after.players
-    alive = {
-        p[0]
-        for c, p in after_places.items()
-        if p is not None and (p[1] == 0 or not ascent.is_flipped(after, c))
-    }
+    rules = after.rules
+    test = rules.end_test
+    if test == "can_move":
+        alive = {q for q in range(n) if oracle_advances(after, q)}
+    else:
+        alive = {
+            p[0]
+            for c, p in after_places.items()
+            if p is not None
+            and (p[1] == 0 or not ascent.is_flipped(after, c))
+            and (test == "unflipped" or p[1] < rules.arrival_of(c.rank))
+        }
     stuck = all(not oracle_advances(after, q) for q in range(n))
     over = stuck or (not after.rules.last_player_continues and len(alive) <= 1)
     assert ascent.is_over(after) == over, (alive, stuck)
+
+
+def leader(rules: Rules, cards: tuple[Card, ...]) -> Card:
+    """The card a stack acts with: its top, or (stack_rank="highest") its highest card."""
+    if rules.stack_rank == "top":
+        return cards[0]
+    return max(cards, key=lambda x: x.rank.value)  # the topmost of equals
 
 
 def oracle_advances(state: ascent.State, seat: int) -> set[str]:
@@ -140,7 +160,7 @@ def oracle_advances(state: ascent.State, seat: int) -> set[str]:
                 part, rest = (c,), ()
             else:
                 part, rest = cards[: i + 1], cards[i + 1 :]
-            lead = part[0]
+            lead = leader(rules, part)
             ceiling = rules.arrival_of(lead.rank)
             d = square + 1
             while d <= rules.squares:
@@ -150,7 +170,11 @@ def oracle_advances(state: ascent.State, seat: int) -> set[str]:
                 d += 1
             if d > ceiling:
                 continue  # A6 (or no free square at all)
-            if rest and not rules.allow_exposing_split and square > rules.arrival_of(rest[0].rank):
+            if (
+                rest
+                and not rules.allow_exposing_split
+                and square > rules.arrival_of(leader(rules, rest).rank)
+            ):
                 continue  # A7, rule 11
             if not rules.protection and any(d > rules.arrival_of(x.rank) for x in part):
                 continue  # strict reading
@@ -175,8 +199,13 @@ def oracle_favours(state: ascent.State) -> set[str]:
         there = ascent.stack_at(state, q, d)
         if q == seat or not there or ascent.is_flipped(state, there[0]):
             continue
-        if there[0].rank.value < taker[0].rank.value:
-            out.update(f"x{c}" for c in there)
+        top = leader(rules, taker[:_moved]).rank.value
+        if leader(rules, there).rank.value < top:
+            for i, c in enumerate(there):
+                # favour_takes="all_lower": every taken card ranks lower (A10)
+                part = there[: i + 1]
+                if rules.favour_takes == "lower_top" or all(x.rank.value < top for x in part):
+                    out.add(f"x{c}")
     return out
 
 

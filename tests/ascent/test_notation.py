@@ -142,11 +142,12 @@ def test_bad_positions_raise_notation_errors(text: str, needle: str) -> None:
 
 
 def test_a_turn_that_would_have_passed_is_refused() -> None:
-    """Seat 1 has no legal Advance (a stuck Fire-eater): it cannot be the seat to act."""
-    text = "P0B0L0C0T0F0,-,-,-,-,-,-,-/-,-,-,F1,*C1T1,*L1,*B1,*P1 -/- 1 -"
+    """Seat 1 has no legal Advance (a stuck Fire-eater, which keeps it in the race under
+    end_test='unflipped'): it cannot be the seat to act."""
+    text = "P0B0L0C0T0F0,-,-,-,-,-,-,-/-,-,-,F1,*C1T1,*L1,*B1,*P1 -/- 1 end_test=unflipped"
     with pytest.raises(NotationError, match="skipped"):
         ascent.from_text(text)
-    assert ascent.current_player(ascent.from_text(text.replace(" 1 -", " 0 -"))) == 0
+    assert ascent.current_player(ascent.from_text(text.replace(" 1 end", " 0 end"))) == 0
 
 
 @pytest.mark.parametrize(

@@ -190,3 +190,25 @@ def test_every_case_reads_in_the_engines_words_and_draws_its_boards() -> None:
             assert shown.case.module.svg(state, **extra).startswith("<svg")
     game = casebook.show("ascent-carried-scores", FOUND)
     assert any("final scores" in line for line in report.focus_lines(game))
+
+
+def test_b14_the_shared_favourite_case_names_it_and_who_scores_it() -> None:
+    """B5, B14: the case says which favourite is shared, by whom, and what each scored."""
+
+    shown = casebook.show("throne-shared-favourite")
+    assert shown.details
+    before = shown.before
+    for line in shown.details:
+        letter = line[0]
+        holders = [s for s in range(before.players) if letter in throne.objective(before, s)]
+        assert len(holders) >= 2
+        assert f"is a favourite of seats {', '.join(map(str, holders[:-1]))}" in line
+        assert f"scores its {throne.castle_points(before, letter)} point" in line
+
+
+def test_b11_the_election_case_tries_a_climb() -> None:
+    """B11: "Can I move a character while voting?" is answered with a climb refused."""
+
+    shown = casebook.show("throne-climb-in-election")
+    assert isinstance(shown.focus.move, throne.Climb)
+    assert shown.focus.error.clause == "B11"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import attrs
 import pytest
 
 from castlerules import ascent, register, throne
+from castlerules.core.errors import ArgumentError
 
 GAMES = {"throne": throne, "ascent": ascent}
 
@@ -96,6 +100,13 @@ SPEC_OPEN_POINTS = {
         "removal_in_lower_half",
         "last_player_continues",
         "die",
+        # "Open points added 2026-12-02"
+        "end_test",
+        "stack_rank",
+        "favour_takes",
+        "penalty_to",
+        "deal",
+        "path",
     ),
 }
 
@@ -135,3 +146,44 @@ def test_numbers_the_seed_gives_are_not_readings(game: str, option: str) -> None
     assert point.excluded is not None
     assert "not a reading" in point.excluded or "no other reading" in point.excluded
     assert [r.label for r in point.readings] == ["default"]
+
+
+SEED = Path(__file__).resolve().parents[2] / "docs" / "seeds"
+
+
+def _seed_text(game: str) -> str:
+    return " ".join((SEED / f"{game}.fr.txt").read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("point", register.open_points(ascent), ids=lambda p: p.option)
+def test_every_ascent_open_point_quotes_the_seed(point: register.OpenPoint) -> None:
+    """Each Ascent reading's note quotes the French of the seed, verbatim, « like this »."""
+    seed = _seed_text("ascent")
+    quotes = [
+        " ".join(q.split()) for note in point.notes for q in re.findall(r"« (.+?) »", note.decision)
+    ]
+    assert quotes, f"{point.option}: no note quotes the seed"
+    for quote in quotes:
+        assert quote.rstrip(".") in seed, f"{point.option}: {quote!r} is not in the seed"
+
+
+def test_the_study_reads_the_end_test_readings() -> None:
+    """A14: the study of the register compares both other end tests with the default."""
+    from castlerules.study.register_study import register_readings
+
+    names = [r.name for r in register_readings(ascent)]
+    assert "end_test=unflipped" in names and "end_test=can_move" in names
+
+
+@pytest.mark.parametrize(("option", "value"), [("deal", "shuffled"), ("path", "staggered")])
+def test_readings_not_playable_yet_are_named_and_refused_with_why(option: str, value: str) -> None:
+    """A2/A18 (the deal), A1/A5 (the path): the register names the reading, says what it
+    would change and why it is not playable yet; asking for it is one clear error."""
+    point = next(p for p in register.open_points(ascent) if p.option == option)
+    assert point.excluded is not None and "cannot play yet" in point.excluded
+    assert any(
+        "It would change" in n.decision and "Not playable yet" in n.decision for n in point.notes
+    )
+    with pytest.raises(ArgumentError, match=f"option {option}='{value}': .* cannot play yet"):
+        ascent.Rules(**{option: value})
+    assert getattr(ascent.Rules(), option) == point.default

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castlerules import ascent
+from castlerules.ascent.rules import END_TESTS
 from castlerules.ascent.transitions import advances_of
 from castlerules.core import ArgumentError, IllegalMove, Rng
 from castlerules.core.protocol import random_playout
@@ -50,6 +51,9 @@ def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
         favours_per_move=draw(st.sampled_from([1, 1, 2, None])),
         favour_after_arrival=draw(st.booleans()),
         removal_in_lower_half=draw(st.booleans()),
+        favour_takes=draw(st.sampled_from(["lower_top", "all_lower"])),
+        penalty_to=draw(st.sampled_from(["column", "owner"])),
+        end_test=draw(st.sampled_from(["unreached", "unflipped", "can_move"])),
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
         protection=draw(st.sampled_from([True, True, False])),
@@ -155,6 +159,17 @@ def test_symbolic_option_domains_are_what_rules_accept(
     assert admitted == accepted
 
 
+@pytest.mark.parametrize("index", [-1, 0, 1, 2, 3])
+def test_symbolic_end_test_is_one_of_the_values_rules_accepts(index: int) -> None:
+    """A14: the symbolic end test ranges over END_TESTS, the values Rules accepts."""
+    model = AscentModel(Params(ascent.Rules(), 2, symbolic=OPTION_NAMES))
+    admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), model.o.end == index])
+    assert (admitted is not None) == (0 <= index < len(END_TESTS))
+    if 0 <= index < len(END_TESTS):
+        assert ascent.Rules(end_test=END_TESTS[index]).end_test == END_TESTS[index]
+        assert AscentModel(Params(ascent.Rules(end_test=END_TESTS[index]), 2)).o.end == index
+
+
 @pytest.mark.parametrize(
     "options",
     [{}, {"removal_in_lower_half": True}, {"upper_half": 1}, {"squares": 9, "upper_half": 9}],
@@ -219,3 +234,55 @@ def test_has_advance_and_skips_on_a_crowded_column() -> None:
         for move in ascent.legal_moves(state):
             assert bridge.successor(move).state == ascent.apply(state, move)
         assert ascent.is_over(end)
+
+
+END_POSITIONS = (
+    # seat 0's last unfinished card arrives; seat 1's only unflipped card is above its
+    # arrival square; seat 2 still moves: the end tests part on F0
+    "-,F0,-,*T0,*C0,*L0,*B0,*P0/-,-,-,F1,*C1T1,*L1,*B1,*P1/P2B2L2C2T2F2,-,-,-,-,-,-,- -/-/- 0",
+    # seat 1 keeps unfinished cards, blocked below F2 and T2 left on their arrival squares
+    "-,F0,-,*T0,*C0,*L0,*B0,*P0/F1,T1,F2,T2,*C1,*L1,*B1,*P1/P2B2L2C2,-,-,-,-,-,-,- -/-/- 0",
+)
+
+
+@pytest.mark.parametrize("end_test", END_TESTS)
+@pytest.mark.parametrize("text", END_POSITIONS)
+def test_model_turn_passing_agrees_under_each_end_test(text: str, end_test: str) -> None:
+    """A14 (rule 18): on positions where the end tests part, the model's successor (who
+    plays next, or the end) is the engine's, under each value of end_test."""
+    options = "-" if end_test == "unreached" else f"end_test={end_test}"
+    state = ascent.from_text(f"{text} {options}")
+    bridge = Bridge(AscentModel(Params(state.rules, state.players)), state)
+    for move in ascent.legal_moves(state):
+        got = bridge.successor(move)
+        assert got.unique and got.state == ascent.apply(state, move), f"{move} ({got.case})"
+
+
+FAVOUR_POSITIONS = (
+    # L0 just moved beside C1 above L1: all_lower takes C1 only (A10)
+    "P0B0C0T0F0,-,-,-,L0,-,-,-/P1B1T1F1,-,-,-,C1L1,-,-,- -/- 0:4:1:0 {}",
+    # P0 just moved beside B1 above F0: xB1 removes F0 (A13), to column 1's pile or F0's owner
+    "B0L0C0T0,-,-,-,-,-,P0,-/P1L1C1T1F1,-,-,-,-,-,B1F0,- -/- 0:6:1:0 {}",
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    ["-", "favour_takes=all_lower", "penalty_to=owner", "favour_takes=all_lower;penalty_to=owner"],
+)
+@pytest.mark.parametrize("text", FAVOUR_POSITIONS)
+def test_model_favours_agree_under_each_favour_reading(text: str, options: str) -> None:
+    """A10, A13: on favour steps where favour_takes and penalty_to part, the model admits
+    exactly the engine's favours, with the engine's successors (removed piles included),
+    and refuses the others."""
+    state = ascent.from_text(text.format(options))
+    bridge = Bridge(AscentModel(Params(state.rules, state.players)), state)
+    assert bridge.legal_moves() == {str(m) for m in ascent.legal_moves(state)}
+    for move in ascent.legal_moves(state):
+        got = bridge.successor(move)
+        assert got.unique and got.state == ascent.apply(state, move), f"{move} ({got.case})"
+    for q in range(state.players):
+        for rank in ascent.Rank:
+            move = ascent.Favour(ascent.Card(q, rank))
+            if move not in ascent.legal_moves(state):
+                assert bridge.successor(move).state is None, str(move)

@@ -13,7 +13,7 @@ import importlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,19 @@ def desk_link(shown: casebook.Shown, up: str = "", text: str = "Try it at the di
         q["game"], q["position"], q["move"], compare=q["compare"]
     )
     return f"`{text} <{href}>`__"
+
+
+def _tests_by_file(tests: Sequence[TestRef]) -> str:
+    """Tests grouped by file: the file links to its first test (the tests' page lists the
+    rest beside it), the names follow as text (one link a test outgrew the page budget)."""
+    files: dict[str, list[TestRef]] = {}
+    for test in tests:
+        files.setdefault(test.path, []).append(test)
+    return "; ".join(
+        f":ref:`{rst.escape(path)} <{group[0].anchor}>` "
+        + ", ".join(rst.escape(t.name) for t in group)
+        for path, group in files.items()
+    )
 
 
 def case_anchor(key: str) -> str:
@@ -178,6 +191,17 @@ def linked(text: str) -> str:
 def _doc(text: str) -> str:
     """An option's documentation: reStructuredText from its docstring, on one line."""
     return " ".join(text.split())
+
+
+def _gist(text: str) -> str:
+    """The first sentence of an option's documentation (the clauses' tables link to the
+    whole text, in the page's list of options): the whole text if the cut would split
+    inline markup."""
+    whole = _doc(text)
+    head, dot, _rest = whole.partition(". ")
+    if not dot or head.count("``") % 2 or head.count("`") % 2:
+        return whole
+    return head + "."
 
 
 def position_block(text: str, label: str = "The position in the game's notation") -> str:
@@ -317,7 +341,7 @@ def _options_for(site: Site, game: str, clause_id: str) -> str:
                 f":ref:`{o.name} <{option_anchor(game, o.name)}>`",
                 value_text(o.default),
                 set_by,
-                _doc(o.doc) or "\\-",
+                _gist(o.doc) or "\\-",
             ]
         )
     out.append(
@@ -332,7 +356,7 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
     out = [".. rubric:: Tests, proofs and cases\n\n"]
     tests = site.tests_of(clause_id)
     if tests:
-        out.append(f"- Tests ({len(tests)}): " + ", ".join(test_ref(t) for t in tests) + ".\n")
+        out.append(f"- Tests ({len(tests)}): " + _tests_by_file(tests) + ".\n")
     else:
         out.append("- Tests: none names this clause yet.\n")
     proofs = site.proofs_of(clause_id)
@@ -351,12 +375,19 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
         out.append(f"- Casebook ({len(shown)}): " + ", ".join(case_ref(s) for s in shown) + ".\n")
     cites = site.citations.get(clause_id, ())
     if cites:
+        by_path: dict[str, list[Any]] = {}
+        for c in cites:
+            by_path.setdefault(c.path, []).append(c)
+        # one path per file, the first line of each function linked (page budget)
         where = "; ".join(
-            f"{rst.literal(c.function)} in {rst.literal(c.path)} "
-            f"(line{'s' if len(c.lines) > 1 else ''} "
-            + ", ".join(source_link(c.path, n) for n in c.lines)
-            + ")"
-            for c in cites
+            f"{rst.literal(path)}: "
+            + ", ".join(
+                f"{rst.literal(c.function)} (line{'s' if len(c.lines) > 1 else ''} "
+                + ", ".join([source_link(c.path, c.lines[0]), *map(str, c.lines[1:])])
+                + ")"
+                for c in group
+            )
+            for path, group in by_path.items()
         )
         out.append(f"- In the engine: {where}.\n")
     out.append("\n")
@@ -697,6 +728,7 @@ def _case_section(shown: casebook.Shown) -> str:
         last = focus if isinstance(focus, Moment) else focus.moments[-1]
         out.append(f"Move {last.ply}, seat {last.seat} plays {rst.literal(last.text)}:\n\n")
         out.extend(f"- {rst.escape(e.text)} ({clause_ref(e.clause)})\n" for e in last.events)
+        out.extend(f"- So: {rst.escape(line)}\n" for line in shown.details)
         if isinstance(focus, Game):
             out.append(
                 f"- Final scores {rst.literal(str(list(module.scores(focus.final))))}, "

@@ -228,6 +228,7 @@
 
   function readHash() {
     const p = new URLSearchParams(location.hash.slice(1));
+    if (p.has("case")) return { case: p.get("case") }; // a "try it" link of the docs
     if (!p.has("game") || !p.has("position")) return null;
     current = {
       game: p.get("game"),
@@ -347,13 +348,7 @@
         }
         list.append(group);
       }
-      const move = readHash();
-      syncControls();
-      showPosition();
-      if (move) {
-        $("desk-move").value = move;
-        tryTyped();
-      }
+      openHash();
       timings.ready = performance.now();
       const size = Object.values(manifest.files).reduce((a, b) => a + b, 0);
       const seconds = ((timings.ready - timings.opened) / 1000).toFixed(1);
@@ -376,12 +371,23 @@
   $("desk-case").addEventListener("change", (e) => loadCase(e.target.value));
   $("desk-board").addEventListener("click", boardClicked);
   for (const radio of document.querySelectorAll('input[name="desk-view"]')) radio.addEventListener("change", setView);
-  window.addEventListener("hashchange", () => {
-    if (!handle) return;
+  function openHash() {
     const move = readHash();
+    if (move && move.case) {
+      $("desk-case").value = move.case;
+      loadCase(move.case);
+      return;
+    }
     syncControls();
     showPosition();
-    if (move) { $("desk-move").value = move; tryTyped(); }
+    if (move) {
+      $("desk-move").value = move;
+      tryTyped();
+    }
+  }
+
+  window.addEventListener("hashchange", () => {
+    if (handle) openHash();
   });
   window.castlerulesDesk = { ask: (r) => ask(r), perft: () => perftRatio(), timings: timings };
   boot();

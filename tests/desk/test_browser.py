@@ -271,10 +271,13 @@ def test_try_it_from_a_clause_page(browser: Any, served: str) -> None:
     page.goto(served + "throne.html")
     link = page.locator("a", has_text="Try it at the dispute desk").first
     href = link.get_attribute("href")
-    question = urllib.parse.parse_qs(urllib.parse.urlparse(href).fragment)
+    key = urllib.parse.parse_qs(urllib.parse.urlparse(href).fragment)["case"][0]
+    cases = json.loads((Path(_renders.DOCS) / "_generated" / "desk-cases.json").read_text())
+    question = next(c for c in cases if c["key"] == key)
     link.click()
     page.wait_for_selector("#desk[data-ready]", timeout=120_000)
-    expected = _cli("throne", question["position"][0], question["move"][0])
+    assert page.input_value("#desk-case") == key
+    expected = _cli("throne", question["position"], question["move"])
     text = _answer(page)
     if expected["legal"]:
         assert all(e["text"] in text for e in expected["events"])

@@ -255,7 +255,33 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    best = max(final)\n",
         "    best = min(final)\n",
     ),
+    M(
+        "throne.movement_starter_ignored",
+        "B8",
+        "movement_starter=first_player is ignored: the seat after the last placer moves first",
+        TT,
+        "        if table.movement_from_first:\n",
+        "        if False:\n",
+    ),
     # ---------------------------------------------------------- Throne tables
+    M(
+        "throne.table.original_no_counts_public",
+        "B11",
+        "ORIGINAL shows every seat's No count (the published rule keeps it secret)",
+        TR,
+        '                    "no_cards_public": False,\n',
+        "",
+        kind="table",
+    ),
+    M(
+        "throne.table.original_movement_after_last_placer",
+        "B8",
+        "ORIGINAL starts the movement after the last placer (not the round's first player)",
+        TR,
+        '                    "movement_starter": "first_player",\n',
+        "",
+        kind="table",
+    ),
     M(
         "throne.table.throne_holds_two",
         "B1",

@@ -11,10 +11,9 @@ games), with the Boolean options left symbolic as in the proofs, that
 - with ``successors``: each of the model's cases leads to the kernel's successor
   (castle, phase, seat to act, No cards, votes, passes, totals with the round's
   scores, the next objectives), assuming the election bookkeeping of
-  :func:`_bookkeeping` (what the model's election fields mean: the bridge's
-  abstraction of every engine position satisfies it by construction, but the
-  model's invariant does not state it, so it is not proved by induction here);
-  the round ends use the score
+  :func:`_bookkeeping` (what the model's election fields mean, which the model's
+  invariant does not state), itself proved by induction next to the invariant
+  (:func:`bookkeeping`); the round ends use the score
   lemmas of :func:`_favourite_points` and :func:`_kernel_points`, proved first.
 
 ``python -m proofs.throne_kernel [--successors]`` prints one line per configuration.
@@ -109,7 +108,8 @@ def _equal(a: KState, b: KState) -> Expr:
 def _bookkeeping(system: ThroneSystem, s: TState) -> list[Expr]:
     """What the model's election fields mean in a reachable state, which its invariant
     does not state: the seat to act is the ``voted``-th after the mover, and a seat that
-    has not voted yet has not said No (the kernel's ``votes`` cannot hold anything else)."""
+    has not voted yet has not said No (the kernel's ``votes`` cannot hold anything else).
+    Proved inductive relative to the invariant by :func:`bookkeeping`."""
     n = system.n
     turn = any_of(
         all_of([s.mover == m, s.voted == k, s.turn == (m + k) % n])
@@ -133,6 +133,27 @@ def _favourite_points(system: ThroneSystem, favourite: Expr, floor: Expr) -> Exp
 def _kernel_points(shape: kernel.Shape, favourite: Expr, floor: Expr) -> Expr:
     """A favourite's points (B14) as the kernel reads them (a table lookup)."""
     return Z3.ite(favourite, Z3.lookup(shape.points, floor, low=-1), 0)
+
+
+def bookkeeping(system: ThroneSystem) -> tuple[list[str], int]:
+    """The election bookkeeping (:func:`_bookkeeping`) by induction on the model, next
+    to its invariant: it holds of a new game, and every case keeps it.  Returns the
+    obligations that failed and how many were asked."""
+    start = system.fresh_state("b0")
+    out = []
+    if not valid(all_of(_bookkeeping(system, start)), [system.init(start)]).holds:
+        out.append("bookkeeping: initiation")
+    pre, move = system.fresh_state("b"), system.fresh_move("bm")
+    hyps = [
+        *(c for _n, c in system.invariant(pre)),
+        system.chance(pre, move),
+        *_bookkeeping(system, pre),
+    ]
+    cases = system.cases(pre, move)
+    for case in cases:
+        if not valid(all_of(_bookkeeping(system, case.post)), [*hyps, case.guard]).holds:
+            out.append(f"bookkeeping: {case.label}")
+    return out, 1 + len(cases)
 
 
 @attrs.frozen(slots=True)
@@ -198,6 +219,9 @@ def tie(
         queries += 1
         if not valid(all_of(lemmas), []).holds:
             failures.append("the score lemmas")
+        found, asked = bookkeeping(system)
+        failures += found
+        queries += asked
     for a, move in enumerate(shape.moves):
         if only and str(move) not in only:
             continue

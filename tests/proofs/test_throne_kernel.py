@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from castlerules.throne import kernel
 from proofs.throne import configs
-from proofs.throne_kernel import tie
+from proofs.throne_kernel import bookkeeping, tie
 
 
 @pytest.mark.parametrize("label", ["SEED 3p", "ORIGINAL 4p"])
@@ -21,3 +22,23 @@ def test_b6_to_b13_the_model_legality_is_the_kernel_guards(label: str) -> None:
     print(result.line())
     assert result.failures == ()
     assert result.moves == 107 and result.queries == 107
+
+
+def test_b11_the_election_bookkeeping_is_inductive() -> None:
+    """B11: the seat to act is the voted-th after the mover (what --successors assumes)."""
+    config = next(c for c in configs() if c.label == "SEED 4p")
+    failures, asked = bookkeeping(config.system())
+    assert failures == [] and asked > 20
+
+
+def test_b7_a_planted_kernel_mistake_breaks_the_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    """B7: a kernel that forgets the room of a placement floor differs from the model."""
+    real = kernel.guards
+
+    def lax(p: kernel.Position, m: kernel.Parts) -> tuple[kernel.Guard, ...]:
+        return tuple(g for g in real(p, m) if g[1] != "onto a floor with room")
+
+    monkeypatch.setattr(kernel, "guards", lax)
+    config = next(c for c in configs() if c.label == "SEED 3p")
+    result = tie(config, only=("A1", "A6", "A+"))
+    assert result.failures == ("A1: legality",)

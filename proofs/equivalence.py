@@ -20,6 +20,11 @@ The model's formulas are run concretely by :func:`proofs.evaluate.compile_terms`
 (the same Z3 terms the proofs use, compiled to Python).  Small scopes come
 from ``Rules`` options the engine already has (:data:`THRONE_SCOPES`).
 
+The same search ties the engine to the rule kernel (:mod:`castlerules.throne.kernel`,
+run on plain values) on :data:`KERNEL_SCOPES`: :func:`check_kernel` compares the
+legality, the clause of every refusal, the successor, the round's scores and king
+for every move number of the kernel's universe (``tests/throne/test_kernel.py``).
+
 ``python -m proofs.equivalence`` prints the counts per configuration.
 """
 
@@ -581,13 +586,20 @@ def _full_above(state: State, move: throne.Climb) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the counts of every scope; exit 1 on a mismatch."""
+    """Print the counts of every scope (engine and model, then engine and kernel); exit 1
+    on a mismatch."""
     del argv
     failed = False
     for scope in THRONE_SCOPES:
         count = check_scope(scope)
         print(count.line(), flush=True)
         for line in count.mismatches:
+            failed = True
+            print(f"  MISMATCH {line}", file=sys.stderr)
+    for scope in KERNEL_SCOPES:
+        found = check_kernel(scope)
+        print(f"kernel: {found.line()}", flush=True)
+        for line in found.mismatches:
             failed = True
             print(f"  MISMATCH {line}", file=sys.stderr)
     return 1 if failed else 0

@@ -14,14 +14,10 @@ If(x == 1, 6, 5)
 
 from __future__ import annotations
 
-from castlerules.core.errors import ArgumentError
-
 try:
     import z3 as _z3  # noqa: F401
 except ImportError as err:  # pragma: no cover - z3 is in the test extra
-    raise ArgumentError(
-        "castlerules.symbolic needs Z3: pip install 'castlerules[casebook]'"
-    ) from err
+    raise ImportError("castlerules.symbolic needs Z3: pip install 'castlerules[casebook]'") from err
 
 from castlerules.symbolic.z3ops import Z3, Symbolic
 

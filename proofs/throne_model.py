@@ -76,6 +76,8 @@ class Params:
     allow_pass: Expr = attrs.field(init=False)
     reset: Expr = attrs.field(init=False)
     rotates: Expr = attrs.field(init=False)
+    from_first: Expr = attrs.field(init=False)
+    """The round's first player starts the movement (option ``movement_starter``, B8)."""
 
     def __attrs_post_init__(self) -> None:
         def option(name: str) -> Expr:
@@ -86,6 +88,7 @@ class Params:
         object.__setattr__(self, "allow_pass", option("allow_pass"))
         object.__setattr__(self, "reset", option("no_cards_reset_each_round"))
         object.__setattr__(self, "rotates", option("first_player_rotates"))
+        object.__setattr__(self, "from_first", lit(self.rules.movement_starter == "first_player"))
 
     @property
     def chars(self) -> int:
@@ -425,8 +428,10 @@ class ThroneSystem:
         last_place = self.placed(s) + 1 == p.placements
         all_passed = s.passes + 1 == n
         for c in self.chars:
-            # Place (B6); the last placement starts the movement phase (B8) and,
-            # with equal placement, puts every leftover character on floor 1.
+            # Place (B6); the last placement starts the movement phase (B8: by the
+            # seat after the last placer, or the round's first player with
+            # movement_starter) and, with equal placement, puts every leftover
+            # character on floor 1.
             fl_one = tuple(m.floor if d == c else s.fl[d] for d in self.chars)
             guard = all_of([m.kind == K_PLACE, m.ch == c, self.legal_place(s, c, m.floor)])
             out.append(
@@ -446,7 +451,12 @@ class ThroneSystem:
                 Case(
                     f"last place {c}",
                     all_of([guard, last_place]),
-                    attrs.evolve(s, fl=fl_last, phase=lit(MOVE), turn=nxt),
+                    attrs.evolve(
+                        s,
+                        fl=fl_last,
+                        phase=lit(MOVE),
+                        turn=ite(p.from_first, self.first_player(s.rnd), nxt),
+                    ),
                 )
             )
         for c in self.chars:

@@ -284,7 +284,7 @@ def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
 
 
 def clause_line(clause_id: str) -> str:
-    """``B6: Placement phase, in turn, only on floors 1-5.`` (the clause's summary)."""
+    """``B6: Placement phase, in turn, ...`` (the clause's summary)."""
     known = CLAUSES.get(clause_id)
     return f"{clause_id}: {known.summary}" if known else clause_id
 

@@ -166,6 +166,8 @@ def _parse_value(kind: str, value: str, offset: int, text: str, option: str) -> 
         return value == "true"
     if kind == "int":
         return _integer(value, offset, text, 0, _MAX_SCORE, what=f"option {option}")
+    if kind == "word":  # checked by Rules, which names the allowed values
+        return value
     if kind == "cards" and value == "none":
         return None
     if value == "-":

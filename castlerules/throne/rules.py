@@ -32,6 +32,9 @@ from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note, init_rules, validator
 from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, PLACES, YES, Climb, Move, Place
 
+MOVEMENT_STARTERS: tuple[str, ...] = ("after_last_placer", "first_player")
+"""The values of option ``movement_starter`` (B8): the seed's reading first."""
+
 PLAYERS = range(3, 7)
 """Allowed player counts: 3 to 6 (spec, reference interpretation 1)."""
 
@@ -122,6 +125,7 @@ class _Derived:
         "letters",
         "max_points",
         "members",
+        "movement_from_first",
         "n",
         "place_caps",
         "place_counts",
@@ -170,6 +174,7 @@ class _Derived:
         self.votes_yes: tuple[Move, ...] = (YES,)
         self.votes_no: tuple[Move, ...] = (YES, NO)
         self.with_pass: tuple[Move, ...] = (PASS,) if rules.allow_pass else ()
+        self.movement_from_first: bool = rules.movement_starter == "first_player"
         self.top: int = rules.throne_floor
         self.text: str = options_text(rules)
         self.placements: tuple[int, ...] = tuple(
@@ -305,7 +310,12 @@ class Rules(_Cache):
         {
             "SEED": MappingProxyType({}),
             "ORIGINAL": MappingProxyType(
-                {"placement_floors": (2, 3, 4, 5), "equal_placement": True}
+                {
+                    "placement_floors": (2, 3, 4, 5),
+                    "equal_placement": True,
+                    "movement_starter": "first_player",
+                    "no_cards_public": False,
+                }
             ),
         }
     )
@@ -362,6 +372,14 @@ class Rules(_Cache):
         default=True, validator=validator(_is_bool, "True or False")
     )
     """True: round k is started by seat k-1 (modulo the players); False: always seat 0."""
+    movement_starter: str = attrs.field(
+        default="after_last_placer",
+        validator=validator(
+            lambda v: v in MOVEMENT_STARTERS, "one of " + ", ".join(map(repr, MOVEMENT_STARTERS))
+        ),
+    )
+    """Who starts the movement phase (B8): the seat after the last placer, or the round's
+    first player."""
     allow_pass: bool = attrs.field(default=False, validator=validator(_is_bool, "True or False"))
     """True: in the movement phase a player may pass (the seed's "peut faire monter")."""
     no_cards_public: bool = attrs.field(
@@ -592,6 +610,7 @@ OPTION_KINDS: tuple[tuple[str, str], ...] = tuple(
             "bool": "bool",
             "tuple[int, ...]": "ints",
             "tuple[str, ...] | None": "cards",
+            "str": "word",
         }[str(f.type)],
     )
     for f in attrs.fields(Rules)
@@ -600,10 +619,11 @@ OPTION_KINDS: tuple[tuple[str, str], ...] = tuple(
 
 
 def value_text(kind: str, value: Any) -> str:
-    """An option value as notation writes it: ``true``, ``4``, ``0/1/2``, ``-``, ``none``."""
+    """An option value as notation writes it: ``true``, ``4``, ``0/1/2``, ``-``, ``none``,
+    ``first_player``."""
     if kind == "bool":
         return "true" if value else "false"
-    if kind == "int":
+    if kind in ("int", "word"):
         return str(value)
     if value is None:
         return "none"
@@ -711,8 +731,17 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B8",
         "movement turn order",
-        "The movement phase starts with the seat after the last placer and goes on in seat "
-        "order. A move raises any living character (not only a favourite) by one floor.",
+        "The movement phase goes on in seat order; a move raises any living character (not "
+        "only a favourite) by one floor. Who moves first is option movement_starter. The "
+        "seed, « Une fois les personnages disposés, chaque joueur à tour de rôle peut faire "
+        "monter un personnage », continues the turn order of the placement: by default "
+        "(after_last_placer) the seat after the last placer starts, as one turn order running "
+        "through the round would. The published rules start the movement with the round's "
+        "first player (first_player, preset ORIGINAL). With equal_placement every player "
+        "places the same number of characters, so the last placer sits just before the first "
+        "player and the two readings coincide; with the seed's 13 placements they part "
+        "whenever the players do not divide 13.",
+        "movement_starter",
     ),
     Note(
         "B8",
@@ -755,6 +784,19 @@ NOTES: tuple[Note, ...] = (
         "the No counts of every seat when no_cards_public (else only its own). A state "
         "holds no history: how each seat voted in a finished election is told by describe(), "
         "not by observation().",
+        "no_cards_public",
+    ),
+    Note(
+        "B11",
+        "secret No counts (ORIGINAL)",
+        "The seed says only that the No cards are few and « défaussées après usage »; the "
+        "default (no_cards_public=True) reads the discards as face up, so every count is "
+        "public. The published rules keep the number of No cards in a hand secret (« Il "
+        "numero di carte in mano ... è segreto »): preset ORIGINAL has "
+        "no_cards_public=False, and observation() shows a seat its own count only. The votes "
+        "are still revealed together at each election (B11), so a seat that remembers every "
+        "election since the start of the round can deduce every count (it knows the number "
+        "dealt and sees each No); the observation hides the count itself, not the votes.",
         "no_cards_public",
     ),
     Note(
@@ -804,9 +846,10 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B6",
         "ORIGINAL preset",
-        "ORIGINAL differs from SEED only in placement (floors 2-5, equal placement, "
-        "leftovers to floor 1); on every other point the published rules and the seed's "
-        "reading agree on the defaults.",
+        "ORIGINAL differs from SEED in placement (floors 2-5, equal placement, leftovers to "
+        "floor 1), in who starts the movement (the round's first player, the same seat under "
+        "equal placement) and in the secret No counts (no_cards_public=False); on every other "
+        "point the published rules and the seed's reading agree on the defaults.",
     ),
     Note(
         "B6",

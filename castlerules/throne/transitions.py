@@ -362,8 +362,11 @@ def _place(state: State, i: int, f: int) -> State:
         turn = 0
     phase_code = PLACEMENT
     if table.n - counts[0] == table.placements[state.players]:
-        # B8: placement is over; movement continues the turn order from the last placer.
+        # B8: placement is over; by default movement continues the turn order from the
+        # last placer, else (movement_starter) the round's first player starts it.
         phase_code = MOVEMENT
+        if table.movement_from_first:
+            turn = first_player(rules, state.players, state.round)
         if counts[0]:
             # B6 (equal_placement): the leftover characters go to floor 1.
             for j, where in enumerate(floors):

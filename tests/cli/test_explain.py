@@ -32,7 +32,7 @@ def test_b6_illegal_placement_gives_the_clause_in_plain_words(run_cli: Cli) -> N
     assert lines[1] == (
         "ILLEGAL: Character C cannot be placed on floor 6: placement is on floors 1-5 only (B6)"
     )
-    assert lines[2] == "B6: Placement phase, in turn, only on floors 1-5."
+    assert lines[2] == "B6: Placement phase, in turn, on placement_floors only (seed: floors 1-5)."
     assert lines[3].startswith("  « Au début de chaque manche")
 
 
@@ -101,7 +101,7 @@ def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
     done = run_cli("explain", "throne", "new:4", "C1", "--compare")
     assert done.returncode == 0
     out = done.stdout
-    assert "Compared under 6 other readings (base: SEED):\n  2 disagree with the base:" in out
+    assert "Compared under 7 other readings (base: SEED):\n  2 disagree with the base:" in out
     assert "    ORIGINAL: ILLEGAL: Character C cannot be placed on floor 1" in out
     assert "    placement_floors=[2,3,4,5]: ILLEGAL:" in out
     assert "agree with the base: no_cards_reset_each_round=false, first_player_rotates=false" in out

@@ -48,7 +48,7 @@ def test_a_record_round_trips_and_replays_to_the_same_result(
 
 
 def test_the_rules_are_stored_as_a_preset_and_the_options_that_differ() -> None:
-    rules = throne.Rules(placement_floors=(2, 3, 4, 5), equal_placement=True, allow_pass=True)
+    rules = throne.Rules(**throne.Rules.PRESETS["ORIGINAL"], allow_pass=True)
     record = records.make(throne, 4, rules)
     assert record.preset == "ORIGINAL"
     assert record.options == (("allow_pass", True),)

@@ -523,3 +523,13 @@ def test_some_mutations_are_other_valid_positions() -> None:
                 assert to_text(state) == candidate
                 valid += 1
     assert valid > 100
+
+
+def test_the_movement_starter_option_in_notation() -> None:
+    """B8: option movement_starter is written as a word and read back."""
+    rules = Rules(movement_starter="first_player")
+    assert rules_text(rules) == "SEED,movement_starter=first_player"
+    assert parse_rules("SEED,movement_starter=first_player") == rules
+    assert parse_rules("ORIGINAL") == Rules.preset("ORIGINAL")
+    with pytest.raises(NotationError, match="movement_starter must be one of"):
+        parse_rules("SEED,movement_starter=nobody")

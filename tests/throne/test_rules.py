@@ -258,3 +258,55 @@ def test_climb_is_any_living_character_not_only_favourites(
 ) -> None:
     s = play(new_game(3, objectives=objectives_3p), fill_3p)
     assert Climb("M") in legal_moves(s)  # M is nobody's favourite in round 1
+
+
+def test_b8_movement_starter_option(play: Play, fill_3p: str) -> None:
+    """B8: who starts the movement phase (option movement_starter, see NOTES)."""
+    assert Rules().movement_starter == "after_last_placer"
+    assert Rules.preset("ORIGINAL").movement_starter == "first_player"
+    with pytest.raises(ArgumentError, match="movement_starter must be one of"):
+        Rules(movement_starter="seat 0")
+    # SEED, 3 players: seat 0 places first and last (13 placements), so by default
+    # seat 1 moves first; with first_player the round's first player, seat 0.
+    seed = play(new_game(3, seed=2), fill_3p)
+    first = play(new_game(3, rules=Rules(movement_starter="first_player"), seed=2), fill_3p)
+    assert phase(seed) == phase(first) == "movement"
+    assert current_player(seed) == 1 and current_player(first) == 0
+    # Round 2 is started by seat 1 (first_player_rotates): it also starts the movement.
+    again = play(first, "M+ M+ M+ yes yes yes")
+    assert round_of(again) == 2 and current_player(again) == 1
+    again = play(again, fill_3p)
+    assert current_player(again) == 1
+    assert "movement_starter" in note("B8", "movement turn order").decision
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_b8_movement_starters_coincide_under_equal_placement(players: int) -> None:
+    """Under ORIGINAL's equal placement the seat after the last placer is the round's
+    first player: the two readings play the same games (B6, B8)."""
+    original = Rules.preset("ORIGINAL")
+    other = attrs.evolve(original, movement_starter="after_last_placer")
+    for seed in range(3):
+        a = new_game(players, rules=original, seed=seed)
+        b = new_game(players, rules=other, seed=seed)
+        rng = Rng.from_seed(seed, "starters")
+        starts = 0
+        while not is_over(a):
+            moves = legal_moves(a)
+            assert moves == legal_moves(b) and a.turn == b.turn
+            was = phase(a)
+            move, rng = rng.choice(moves)
+            a, b = apply(a, move), apply(b, move)
+            if was == "placement" and phase(a) == "movement":
+                starts += 1
+                assert current_player(a) == (round_of(a) - 1) % players
+        assert starts == 3 and a.results == b.results
+
+
+def test_b11_original_keeps_the_no_counts_secret() -> None:
+    """B11: under ORIGINAL a seat sees only its own No count (the published rule)."""
+    s = new_game(4, rules=Rules.preset("ORIGINAL"), seed=3)
+    assert observation(s, 2).no_cards == (None, None, 3, None)
+    assert observation(new_game(4, seed=3), 2).no_cards == (3, 3, 3, 3)
+    decision = note("B11", "secret No counts (ORIGINAL)").decision
+    assert "deduce" in decision and "è segreto" in decision

@@ -531,7 +531,7 @@ def collect(
         site.presets[name] = tuple(module.Rules.PRESETS)
         site.citations.update(
             {
-                c.id: scan_citations(root, name, c.id, skip=("diagram.py",))
+                c.id: scan_citations(root, name, c.id, skip=("diagram.py", "kernel.py"))
                 for c in site.clauses[name]
             }
         )

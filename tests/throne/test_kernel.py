@@ -1,0 +1,92 @@
+"""The fast engine against the rule kernel, exhaustively, on small games.
+
+For every scope of :data:`proofs.equivalence.KERNEL_SCOPES`, every position
+reachable from every deal (all chance outcomes) and every move number the
+notation can name, legal or not: the same legality, the same clause for each
+refusal (the engine's IllegalMove and the kernel's first broken guard), the
+same successor, round score, king and end (:func:`proofs.equivalence.check_kernel`).
+Each scope declares the boundaries it must reach; together they break every
+guard of the kernel.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from castlerules import throne
+from castlerules.core import IllegalMove, Rng
+from castlerules.core.ops import CONCRETE
+from castlerules.throne import kernel
+from proofs.equivalence import KERNEL_SCOPES, KernelCount, check_kernel
+
+
+@pytest.fixture(scope="module")
+def counts() -> dict[str, KernelCount]:
+    out = {}
+    for scope in KERNEL_SCOPES:
+        found = check_kernel(scope)
+        print(found.line())
+        out[scope.name] = found
+    return out
+
+
+@pytest.mark.parametrize("scope", KERNEL_SCOPES, ids=lambda s: s.name)
+def test_b1_to_b16_the_engine_is_the_kernel_on_every_reachable_position(
+    counts: dict[str, KernelCount], scope: object
+) -> None:
+    found = counts[scope.name]  # type: ignore[attr-defined]
+    assert found.mismatches == ()
+    assert found.states > 0 and found.legal > 0
+    for boundary in scope.reaches:  # type: ignore[attr-defined]
+        assert found.get(boundary) > 0, (scope, boundary)
+
+
+def test_every_guard_of_the_kernel_is_broken_in_some_scope(
+    counts: dict[str, KernelCount],
+) -> None:
+    """B3-B13: each guard refuses some move, so the clause of each is compared."""
+    shape = kernel.Shape.of(throne.Rules(), 3)
+    position = kernel.Position(
+        CONCRETE,
+        shape,
+        kernel.Options.of(CONCRETE, shape.rules),
+        kernel.from_state(throne.new_game(3)),
+    )
+    every = {f"{c}: {w}" for c, w, _b in kernel.guards(position, kernel.decode(position, 0))}
+    broken = {name for found in counts.values() for name, n in found.refusals if n}
+    assert broken == every
+
+
+def test_b6_the_universe_starts_with_the_adapters_numbers() -> None:
+    """The kernel's move numbers extend the adapters' action numbers (Codes)."""
+    for rules in (throne.Rules(), throne.Rules.preset("ORIGINAL"), throne.Rules(allow_pass=True)):
+        shape = kernel.Shape.of(rules, 4)
+        codes = rules._derived.codes.moves
+        assert shape.moves[: shape.actions] == codes
+        assert len(set(shape.moves)) == len(shape.moves)
+        assert len(shape.moves) == rules.characters * 8 + 3
+
+
+def test_b8_the_kernel_judges_a_full_game_like_the_engine() -> None:
+    """On the full game (13 characters, 4 seats) a seeded random game: every move of
+    the universe judged by both, at every position."""
+    rules = throne.Rules.preset("ORIGINAL")
+    state = throne.new_game(4, rules, seed=11)
+    shape = kernel.Shape.of(rules, 4)
+    rng = Rng.from_seed(11, "kernel")
+    plies = 0
+    while not throne.is_over(state):
+        ks = kernel.from_state(state)
+        chance = kernel.next_objectives(state)
+        for a, move in enumerate(shape.moves):
+            verdict = kernel.judge(shape, ks, a, chance)
+            try:
+                after = throne.apply(state, move)
+            except IllegalMove as err:
+                assert (verdict.legal, verdict.clause) == (False, err.clause), move
+                continue
+            assert verdict.legal and verdict.post == kernel.from_state(after), move
+        move, rng = rng.choice(throne.legal_moves(state))
+        state = throne.apply(state, move)
+        plies += 1
+    assert plies > 100

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from castlerules.core.ops import Value, fold
+from castlerules.core.ops import Value, first_of, fold
 
 T = TypeVar("T")
 
@@ -100,6 +100,9 @@ class ArrayOps:
         if isinstance(index, int):
             return tuple(value if i == index else x for i, x in enumerate(items))
         return tuple(self.xp.where(index == i, value, x) for i, x in enumerate(items))
+
+    def first(self, conditions: Sequence[Value]) -> Value:
+        return first_of(self, conditions)
 
     def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
         return fold(self, conditions, makers)

@@ -211,3 +211,23 @@ def test_without_numpy_one_line_names_the_extra() -> None:
     assert done.stdout.strip() == (
         "castlerules.batch needs numpy: pip install -e '.[batch]' (from a clone)"
     )
+
+
+def test_random_seats_play_the_random_bots_games() -> None:
+    """A batch with a random bot in every seat plays the engine's RandomBot games."""
+    from castlerules.batch.play import RandomSeats
+
+    seeds = [40 + i for i in range(5)]
+    env = batch.make("throne", players=4, size=len(seeds), backend="numpy")
+    b = env.init(seed=seeds[0])
+    seats = RandomSeats(seeds, 4)
+    while not np.asarray(b.terminated).all():
+        b = env.step(b, seats.choose(np.asarray(b.legal_action_mask), np.asarray(b.current_player)))
+    for state, seed in zip(env.to_states(b), seeds, strict=True):
+        bots = [make_bot("random", throne, q, seed) for q in range(4)]
+        game = throne.new_game(4, seed=seed)
+        while not throne.is_over(game):
+            seat = throne.current_player(game)
+            assert seat is not None
+            game = throne.apply(game, bots[seat](game, seat))
+        assert state == game

@@ -25,7 +25,7 @@ import numpy as np
 from castlerules import throne
 from castlerules.batch.arrays import ArrayOps
 from castlerules.core.errors import ArgumentError, IllegalMove
-from castlerules.core.ops import merge
+from castlerules.core.ops import CONCRETE, merge
 from castlerules.throne import kernel as K
 from castlerules.throne.state import ELECTION, OVER, build_state
 
@@ -53,6 +53,9 @@ class Batch:
     """``(size, num_actions)``: which action numbers are legal in each game."""
     ended: Any
     """``(size,)``: the game ended in the last step."""
+    effect: Any = None
+    """``(size,)``: which of the kernel's effects the last step applied in each game
+    (an index of :attr:`ThroneEnv.effects`; None before the first step)."""
 
     @property
     def current_player(self) -> Any:
@@ -126,6 +129,14 @@ class ThroneEnv:
         self._options = K.Options.of(self._ops, self.rules)
         self._mask = backend.jit(self._mask_of)
         self._step = backend.jit(self._transition)
+        self._probe = backend.jit(self._first_broken)
+        start = K.from_state(throne.new_game(self.players, self.rules))
+        plain = K.Position(CONCRETE, self.shape, K.Options.of(CONCRETE, self.rules), start)
+        move = K.decode(plain, 0)
+        self.effects: tuple[str, ...] = tuple(c.label for c in K.cases(plain, move, start.obj))
+        """The kernel's effects, in its order (the labels of ``kernel.cases``)."""
+        self.guard_clauses: tuple[str, ...] = tuple(c for c, _w, _b in K.guards(plain, move))
+        """The clause of each of the kernel's guards, in its order."""
 
     # ------------------------------------------------------------------ the kernel on arrays
 
@@ -154,13 +165,16 @@ class ThroneEnv:
         masks: tuple[tuple[Any, ...], ...],
         scores: tuple[tuple[Any, ...], ...],
         kings: tuple[Any, ...],
-    ) -> tuple[K.KState, tuple[tuple[Any, ...], ...], tuple[Any, ...], Any, Any]:
+    ) -> tuple[K.KState, tuple[tuple[Any, ...], ...], tuple[Any, ...], Any, Any, Any]:
         """The kernel's step for every game still playing; finished games stay."""
         xp, o, shape = self.backend.xp, self._ops, self.shape
         over = k.phase == OVER
         p = K.Position(o, shape, self._options, k)
         nxt = xp.minimum(k.rnd + 1, shape.rounds)
-        out = K.step(p, K.decode(p, xp.where(over, 0, actions)), self._obj(masks, nxt))
+        m = K.decode(p, xp.where(over, 0, actions))
+        found = K.cases(p, m, self._obj(masks, nxt))
+        out = o.pick([c.when for c in found], [c.make for c in found])  # kernel.step
+        effect = o.first([c.when for c in found])
         post = merge(o, over, k, out.post)
         now = xp.logical_and(xp.logical_not(over), out.scored)  # this step scored a round
         scores = tuple(
@@ -175,7 +189,19 @@ class ThroneEnv:
         )
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
         post = attrs.evolve(post, obj=self._obj(masks, post.rnd))
-        return post, scores, kings, self._mask_of(post), ended
+        return post, scores, kings, self._mask_of(post), ended, effect
+
+    def _first_broken(self, k: K.KState, actions: Any) -> Any:
+        """Per game, the index of the first of the kernel's guards that ``actions``
+        breaks (-1: legal), for any move number of the notation."""
+        p = K.Position(self._ops, self.shape, self._options, k)
+        return K.first_broken(self._ops, K.guards(p, K.decode(p, actions)))
+
+    def refusals(self, batch: Batch, moves: Any) -> Any:
+        """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number
+        ``moves`` of :func:`~castlerules.throne.kernel.universe_of`, -1 where it is legal."""
+        xp = self.backend.xp
+        return np.asarray(self._probe(batch.k, xp.asarray(np.asarray(moves).astype(np.int16))))
 
     # ------------------------------------------------------------------ the API
 
@@ -269,14 +295,14 @@ class ThroneEnv:
         bad = np.flatnonzero(live & ~ok)
         if bad.size:
             self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
-        post, scores, kings, mask, ended = self._step(
+        post, scores, kings, mask, ended, effect = self._step(
             batch.k,
             xp.asarray(acts.astype(np.int16)),
             batch.objective_masks,
             batch.round_scores,
             batch.round_kings,
         )
-        return Batch(post, batch.objective_masks, scores, kings, mask, ended)
+        return Batch(post, batch.objective_masks, scores, kings, mask, ended, effect)
 
     def _refuse(self, batch: Batch, game: int, action: int) -> None:
         state = self.to_states(batch, [game])[0]

@@ -340,7 +340,7 @@ def play_batch(
     kinds = list(spec["bots"])
     first = int(spec["seed"])
     if engine == "batch":
-        from castlerules.batch.study import play_random
+        from castlerules.study.batched import play_random
 
         seeds = [first + i for i in indices]
         results = play_random(reading, rules, players, seeds, indices)

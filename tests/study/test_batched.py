@@ -2,7 +2,7 @@
 
 The moves (every seat's RandomBot draws), the probes and the clauses that
 refuse them, the events' clauses (``describe``), the scores and winners: the
-batch (:func:`castlerules.batch.study.play_random`) against
+batch (:func:`castlerules.study.batched.play_random`) against
 :func:`castlerules.study.games.play_game`, under readings that exercise
 every kind of event (equal placement's leftovers, passes, the bonus, No
 cards kept across rounds), and ``run_study`` writing the same file with
@@ -23,7 +23,7 @@ from castlerules.study import store as store_mod
 from castlerules.study.games import play_game
 
 pytest.importorskip("castlerules.batch")
-from castlerules.batch.study import EVENT_CLAUSES, play_random
+from castlerules.study.batched import EVENT_CLAUSES, play_random
 
 READINGS = {
     "SEED": throne.Rules(),

@@ -13,7 +13,7 @@ gives the same :class:`~castlerules.study.games.GameResult` rows:
   step), the clauses :func:`castlerules.throne.describe` cites for it
   (:data:`EVENT_CLAUSES`), with the few that depend on the position (the
   leftovers of an equal placement, B6; each seat that scored 0 in a bonus
-  round, B15).  ``tests/batch/test_study.py`` checks the rows against the
+  round, B15).  ``tests/study/test_batched.py`` checks the rows against the
   engine's on whole studies.
 """
 

@@ -10,7 +10,8 @@ each job's time: their sum is the CPU cost of a proof run, which
 ``python -m proofs`` spreads over two processes (its budget is 120 s of wall
 time on 2 cores; the jobs' ``cost`` estimates used to schedule them come from
 here).  ``--adapters`` compares random playouts through the OpenSpiel and
-PettingZoo adapters with the engine's (see ``bench_adapters.py``).  The figures go to
+PettingZoo adapters with the engine's (see ``bench_adapters.py``); ``--batch`` the
+batch of many games (``castlerules.batch``) with the engine (``bench_batch.py``).  The figures go to
 standard output (``--json`` for machines); no test
 asserts them.
 
@@ -397,8 +398,31 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --against: run both sides of each round at the same time (busy machines)",
     )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="only the batch (castlerules.batch) against the engine, Throne (bench_batch.py)",
+    )
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[256, 1024, 4096, 8192], help="with --batch"
+    )
+    parser.add_argument(
+        "--backends", nargs="+", default=["jax"], help="with --batch: jax and/or numpy"
+    )
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.batch:
+        import bench_batch
+
+        batched = bench_batch.compare(
+            args.players or [3, 4, 6], args.sizes, args.backends, args.seconds, args.seed
+        )
+        if args.json:
+            json.dump({"batch": batched}, sys.stdout, indent=2)
+            print()
+        else:
+            bench_batch.show(batched)
+        return 0
     if args.adapters:
         import bench_adapters
 

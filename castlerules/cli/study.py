@@ -87,6 +87,14 @@ def add_parser(sub: Any, name: str) -> None:
         help="processes of the local Dask cluster (default 2; 0: no Dask, this process)",
     )
     parser.add_argument("--batch", type=int, default=20, help="games per task (default 20)")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "scalar", "batch"),
+        default="auto",
+        help="scalar: one game at a time; batch: many at once (Throne, random bots; the same "
+        "rows); auto (default): the batch where it applies, JAX is installed and --batch is "
+        "1024 or more",
+    )
     parser.add_argument("--no-report", action="store_true", help="do not write the report")
     common.add_force_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -141,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         args.games,
         scheduler=args.scheduler,
         workers=args.workers,
+        engine=args.engine,
         batch=args.batch,
         progress=not args.quiet,
     )

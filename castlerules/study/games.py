@@ -312,11 +312,26 @@ def play_game(
     )
 
 
-def play_batch(spec: Mapping[str, Any], reading: str, indices: Sequence[int]) -> list[str]:
+ENGINES = ("auto", "scalar", "batch")
+"""How a study's games are played: one at a time by the engine (``scalar``), many at
+once by :mod:`castlerules.batch` (``batch``: Throne with a random bot in every seat;
+the same rows), or ``auto``: the batch where it applies and JAX is installed."""
+
+
+def batchable(spec: Mapping[str, Any]) -> bool:
+    """Whether :mod:`castlerules.batch` can play this study's games (Throne, random bots)."""
+    return spec["game"] == "throne" and all(kind == "random" for kind in spec["bots"])
+
+
+def play_batch(
+    spec: Mapping[str, Any], reading: str, indices: Sequence[int], engine: str = "scalar"
+) -> list[str]:
     """Games ``indices`` of a study under one reading, as JSON lines of ``games`` rows.
 
     ``spec`` is :meth:`Study.data`.  A pure function of its arguments: this is
-    the unit of work sent to the Dask workers.
+    the unit of work sent to the Dask workers.  ``engine="batch"`` plays them all
+    at once with :mod:`castlerules.batch` (for :func:`batchable` studies): the same
+    rows.
     """
     module = game_module(spec["game"])
     data = next(r for r in spec["readings"] if r["name"] == reading)
@@ -324,6 +339,12 @@ def play_batch(spec: Mapping[str, Any], reading: str, indices: Sequence[int]) ->
     players = int(spec["players"])
     kinds = list(spec["bots"])
     first = int(spec["seed"])
+    if engine == "batch":
+        from castlerules.study.batched import play_random
+
+        seeds = [first + i for i in indices]
+        results = play_random(reading, rules, players, seeds, indices)
+        return [json.dumps(r.row()) for r in results]
     return [
         json.dumps(play_game(module, reading, rules, players, kinds, first + i, i).row())
         for i in indices

@@ -22,7 +22,7 @@ import attrs
 import castlerules
 from castlerules.core import ArgumentError
 from castlerules.study import store as store_mod
-from castlerules.study.games import Study, play_batch
+from castlerules.study.games import ENGINES, Study, batchable, play_batch
 
 __all__ = ["RunSummary", "run_study"]
 
@@ -171,6 +171,34 @@ def _progress(total: int, enabled: bool) -> Any:
     )
 
 
+AUTO_BATCH = 1024
+"""``--engine auto`` takes the batch only for tasks of at least this many games: the
+compiled batch pays for its compilation (seconds) only over thousands of games."""
+
+
+def _engine(study: Study, engine: str, batch: int) -> str:
+    """The engine that plays the games: ``auto`` is the batch where it applies, JAX is
+    installed (the numpy batch is slower than the engine) and the tasks are large
+    (:data:`AUTO_BATCH`), else the engine."""
+    spec = study.data()
+    if engine == "batch" and not batchable(spec):
+        raise ArgumentError(
+            "--engine batch plays Throne with random bots in every seat only "
+            f"(this study: {spec['game']}, bots {', '.join(spec['bots'])})"
+        )
+    if engine != "auto":
+        return engine
+    if not batchable(spec) or batch < AUTO_BATCH:
+        return "scalar"
+    try:
+        import jax  # noqa: F401
+
+        import castlerules.batch  # noqa: F401
+    except ImportError:
+        return "scalar"
+    return "batch"
+
+
 def run_study(
     path: Path | str,
     study: Study,
@@ -180,6 +208,7 @@ def run_study(
     workers: int = 2,
     batch: int = BATCH,
     progress: bool = True,
+    engine: str = "auto",
 ) -> RunSummary:
     """Play ``games`` games of every reading of ``study`` into the study file ``path``.
 
@@ -197,7 +226,10 @@ def run_study(
         raise ArgumentError(f"--workers must be 0 or more, not {workers}")
     if batch < 1:
         raise ArgumentError(f"--batch must be at least 1, not {batch}")
+    if engine not in ENGINES:
+        raise ArgumentError(f"--engine is one of {', '.join(ENGINES)}, not {engine!r:.20}")
     study.check()
+    engine = _engine(study, engine, batch)
     _need("duckdb")
     if scheduler is None and workers > 0:
         _need("distributed")
@@ -246,12 +278,12 @@ def run_study(
         startup = time.perf_counter() - start
         if client is None:
             for reading, indices in batches:
-                target.add_games(play_batch(spec, reading, indices))
+                target.add_games(play_batch(spec, reading, indices, engine))
                 bar.update(len(indices))
         else:
             distributed = _need("distributed")
             futures = [
-                client.submit(play_batch, spec, reading, indices, pure=False)
+                client.submit(play_batch, spec, reading, indices, engine, pure=False)
                 for reading, indices in batches
             ]
             try:

@@ -125,11 +125,11 @@ def test_resume_extend_and_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyP
     real = games_mod.play_batch
     calls = []
 
-    def interrupted(spec: Any, reading: str, indices: Any) -> list[str]:
+    def interrupted(spec: Any, reading: str, indices: Any, engine: str) -> list[str]:
         calls.append(reading)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(spec, reading, indices)
+        return real(spec, reading, indices, engine)
 
     monkeypatch.setattr(run_mod, "play_batch", interrupted)
     with pytest.raises(KeyboardInterrupt):

@@ -1,0 +1,131 @@
+"""Many games of one game at once, as arrays: the rule kernel run on every game together.
+
+The ``batch`` extra (numpy) runs the kernel's operations on numpy arrays;
+the ``jax`` extra compiles the same kernel with :func:`jax.jit` (faster, on
+a CPU or, where one is present, a GPU).  The interface is functional, in
+the style of Pgx and Gymnasium's vector environments::
+
+    from castlerules import batch
+    env = batch.make("throne", players=4, size=4096)   # rules=None: the reference reading
+    b = env.init(seed=0)               # game i is throne.new_game(4, seed=0 + i)
+    b.legal_action_mask                # (size, num_actions) bool
+    b = env.step(b, actions)           # (size,) action numbers, the adapters' numbers
+    b.current_player, b.terminated, b.rewards, env.observe(b, seat)
+    env.to_states(b)                   # the engine's State of every game
+
+Finished games stay finished: their actions are ignored.  Nothing of this
+package is imported by ``import castlerules``.
+
+>>> env = make("throne", players=4, size=3, backend="numpy")
+>>> b = env.init(seed=7)
+>>> b.legal_action_mask.shape, env.num_actions
+((3, 80), 80)
+>>> b = env.step(b, b.legal_action_mask.argmax(axis=1))
+>>> env.to_states(b)[0] == throne.apply(throne.new_game(4, seed=7), throne.Place("A", 1))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - the extra is missing
+    raise ImportError(
+        "castlerules.batch needs numpy: pip install -e '.[batch]' (from a clone)"
+    ) from None
+
+import attrs
+
+from castlerules import throne
+from castlerules.core.errors import ArgumentError
+
+BACKENDS = ("numpy", "jax")
+"""``numpy``: the kernel's operations one array operation at a time; ``jax``: the
+same kernel compiled once by :func:`jax.jit`."""
+
+
+class NumpyBackend:
+    """The kernel on numpy arrays, operation by operation."""
+
+    name = "numpy"
+    xp: Any = np
+
+    def jit(self, function: Any) -> Any:
+        return function
+
+
+class JaxBackend:
+    """The kernel traced once and compiled by :func:`jax.jit` (the ``jax`` extra)."""
+
+    name = "jax"
+
+    def __init__(self) -> None:
+        try:
+            import jax
+            import jax.numpy as jnp
+        except ImportError:
+            raise ImportError(
+                "the batch's jax backend needs JAX: pip install -e '.[jax]' (from a clone)"
+            ) from None
+        self._jax = jax
+        self.xp = jnp
+        _register_pytrees(jax)
+
+    def jit(self, function: Any) -> Any:
+        return self._jax.jit(function)
+
+
+_REGISTERED: set[type] = set()
+
+
+def _register_pytrees(jax: Any) -> None:
+    """The kernels' position classes as JAX pytrees (their fields are the leaves)."""
+    from castlerules.throne.kernel import KState, Outcome
+
+    for cls in (KState, Outcome):
+        if cls in _REGISTERED:
+            continue
+        names = tuple(f.name for f in attrs.fields(cls))
+        jax.tree_util.register_pytree_node(
+            cls,
+            lambda x, names=names: (tuple(getattr(x, n) for n in names), None),
+            lambda _aux, leaves, cls=cls: cls(*leaves),
+        )
+        _REGISTERED.add(cls)
+
+
+def backend_of(name: str) -> NumpyBackend | JaxBackend:
+    """The backend ``name`` (``"numpy"``, ``"jax"``; ``"auto"``: jax if installed)."""
+    if name == "auto":
+        try:
+            return JaxBackend()
+        except ImportError:
+            return NumpyBackend()
+    if name == "numpy":
+        return NumpyBackend()
+    if name == "jax":
+        return JaxBackend()
+    raise ArgumentError(f"a batch backend is one of auto, {', '.join(BACKENDS)}, not {name!r:.20}")
+
+
+def make(
+    game: str, players: int, rules: Any = None, size: int = 1024, backend: str = "auto"
+) -> Any:
+    """A batch of ``size`` games of ``game`` for ``players`` seats under ``rules``."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise ArgumentError(f"size must be a whole number >= 1, not {size!r:.20}")
+    chosen = backend_of(backend)
+    if game == "throne":
+        from castlerules.batch.throne import ThroneEnv
+
+        return ThroneEnv(players, rules, size, chosen)
+    if game == "ascent":
+        raise ArgumentError(
+            "the batch plays Throne only for now: Ascent's rules are not yet a kernel"
+        )
+    raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
+
+
+__all__ = ["BACKENDS", "JaxBackend", "NumpyBackend", "backend_of", "make", "throne"]

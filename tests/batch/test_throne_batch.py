@@ -1,0 +1,233 @@
+"""The batch of Throne games against the engine: the same games, step by step.
+
+For every reading of the register (and the presets), games of a batch are
+driven by seeded random action numbers, and the engine plays the same moves
+one game at a time: after every step the batch's legal action mask is the
+engine's ``legal_codes``, ``to_states`` gives the engine's states, the
+seats' observations are ``throne.observation``'s, and the rewards, ends and
+current players agree.  The numpy backend runs in CI on every reading; the
+jax backend (compiled) on two.  A share of what ``benchmarks/bench.py
+--batch-equivalence`` runs on thousands of games.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from castlerules import IllegalMove, register, throne
+from castlerules.bots import make_bot
+from castlerules.core import ArgumentError
+from castlerules.throne.transitions import legal_codes
+
+batch = pytest.importorskip("castlerules.batch")
+
+READINGS = [
+    (point.option, reading.label, reading.rules(throne))
+    for point in register.open_points(throne)
+    for reading in point.readings
+] + [("preset", name, throne.Rules.preset(name)) for name in throne.Rules.PRESETS]
+
+
+def _observation(obs: throne.Observation, rules: throne.Rules) -> dict[str, object]:
+    """An engine observation in the batch's terms."""
+    letters = rules.letters()
+
+    def mask(letters_set: frozenset[str]) -> int:
+        return sum(1 << letters.index(x) for x in letters_set)
+
+    return {
+        "round": obs.round,
+        "floors": list(obs.floors),
+        "no_cards": [-1 if x is None else x for x in obs.no_cards],
+        "objective": mask(obs.objective),
+        "voted": list(obs.voted),
+        "vote": -1 if obs.vote is None else int(obs.vote),
+        "passes": obs.passes,
+        "turn": -1 if obs.turn is None else obs.turn,
+        "finished_rounds": len(obs.round_scores),
+        "round_scores": [list(r) for r in obs.round_scores],
+        "revealed": [[mask(s) for s in r] for r in obs.revealed],
+    }
+
+
+def _batch_observation(view: dict[str, np.ndarray], i: int) -> dict[str, object]:
+    done = int(view["finished_rounds"][i])
+    return {
+        "round": int(view["round"][i]),
+        "floors": [int(x) for x in view["floors"][i]],
+        "no_cards": [int(x) for x in view["no_cards"][i]],
+        "objective": int(view["objective"][i]),
+        "voted": [bool(x) for x in view["voted"][i]],
+        "vote": int(view["vote"][i]),
+        "passes": int(view["passes"][i]),
+        "turn": int(view["turn"][i]),
+        "finished_rounds": done,
+        "round_scores": [[int(x) for x in r] for r in view["round_scores"][i][:done]],
+        "revealed": [[int(x) for x in r] for r in view["revealed"][i][:done]],
+    }
+
+
+def lockstep(
+    rules: throne.Rules, players: int, size: int, backend: str, seed: int, observe: bool = False
+) -> Iterator[int]:
+    """Play a batch and the engine side by side to the end; yield the steps."""
+    env = batch.make("throne", players=players, rules=rules, size=size, backend=backend)
+    b = env.init(seed=seed)
+    states = [throne.new_game(players, rules, seed=seed + i) for i in range(size)]
+    codes = rules._derived.codes.moves
+    rng = np.random.default_rng(seed)
+    step = 0
+    while True:
+        assert env.to_states(b) == states, f"step {step}"
+        mask = np.asarray(b.legal_action_mask)
+        for i, s in enumerate(states):
+            expected = np.zeros(env.num_actions, dtype=bool)
+            expected[list(legal_codes(s))] = True
+            assert (mask[i] == expected).all(), f"step {step}, game {i}: legal actions"
+        assert [int(x) for x in np.asarray(b.current_player)] == [
+            -1 if throne.current_player(s) is None else throne.current_player(s) for s in states
+        ]
+        if observe:
+            for seat in range(players):
+                view = {k: np.asarray(v) for k, v in env.observe(b, seat).items()}
+                for i, s in enumerate(states):
+                    got = _batch_observation(view, i)
+                    assert got == _observation(throne.observation(s, seat), rules), (step, i, seat)
+        over = np.asarray(b.terminated)
+        assert [bool(x) for x in over] == [throne.is_over(s) for s in states]
+        if over.all():
+            return
+        choice = (rng.random(mask.shape) * mask).argmax(axis=1)
+        before = [throne.is_over(s) for s in states]
+        b = env.step(b, choice)
+        states = [
+            s if throne.is_over(s) else throne.apply(s, codes[a])
+            for s, a in zip(states, choice, strict=True)
+        ]
+        rewards = np.asarray(b.rewards)
+        for i, s in enumerate(states):
+            ended_now = throne.is_over(s) and not before[i]
+            expected = list(throne.totals(s)) if ended_now else [0] * players
+            assert [int(x) for x in rewards[i]] == expected, f"step {step}, game {i}: rewards"
+        step += 1
+        yield step
+
+
+@pytest.mark.parametrize(("option", "label", "rules"), READINGS, ids=[r[1] for r in READINGS])
+def test_numpy_batch_is_the_engine(option: str, label: str, rules: throne.Rules) -> None:
+    steps = sum(1 for _ in lockstep(rules, players=4, size=4, backend="numpy", seed=11))
+    assert steps > 50  # the games were played to their ends (three rounds)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_observations_are_the_engine(players: int) -> None:
+    """B4, B11: each seat sees in the batch what observation() shows it, no more."""
+    rules = throne.Rules(no_cards_public=False)
+    assert sum(1 for _ in lockstep(rules, players, size=3, backend="numpy", seed=3, observe=True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["SEED", "ORIGINAL"])
+def test_jax_batch_is_the_engine(preset: str) -> None:
+    pytest.importorskip("jax")
+    rules = throne.Rules.preset(preset)
+    assert sum(1 for _ in lockstep(rules, players=5, size=8, backend="jax", seed=5)) > 50
+
+
+def test_an_illegal_action_is_the_engines_refusal() -> None:
+    env = batch.make("throne", players=4, size=3, backend="numpy")
+    b = env.init(seed=1)
+    codes = env.rules._derived.codes.moves
+    yes = codes.index(throne.Vote(True))
+    actions = np.asarray(b.legal_action_mask).argmax(axis=1)
+    actions[2] = yes  # no election: B10
+    with pytest.raises(IllegalMove, match=r"^game 2: ") as err:
+        env.step(b, actions)
+    assert err.value.clause == "B10"
+    with pytest.raises(ArgumentError, match="names no move"):
+        env.step(b, np.array([0, 0, 999]))
+    with pytest.raises(ArgumentError, match="one whole number per game"):
+        env.step(b, np.array([0.5, 0, 0]))
+    assert env.to_states(b) == [throne.new_game(4, seed=1 + i) for i in range(3)]  # unchanged
+
+
+def test_finished_games_stay_finished() -> None:
+    env = batch.make("throne", players=3, size=2, backend="numpy")
+    states = [throne.new_game(3, seed=4), throne.new_game(3, seed=5)]
+    rng = np.random.default_rng(4)
+    while not throne.is_over(states[0]):
+        moves = throne.legal_moves(states[0])
+        states[0] = throne.apply(states[0], moves[rng.integers(len(moves))])
+    b = env.from_states(states)
+    assert [bool(x) for x in np.asarray(b.terminated)] == [True, False]
+    after = env.step(b, np.array([-1, int(np.asarray(b.legal_action_mask)[1].argmax())]))
+    assert env.to_states(after)[0] == states[0]
+    assert not np.asarray(after.legal_action_mask)[0].any()
+
+
+def test_the_random_streams_are_the_random_bots() -> None:
+    """The batch's seeded draws are RandomBot's: a study's random games are the same games."""
+    from castlerules.batch.chance import Streams
+
+    seeds = list(range(20, 30))
+    streams = Streams.from_seeds(seeds, "play.bot.0")
+    bots = [make_bot("random", throne, 0, seed) for seed in seeds]
+    state = throne.new_game(4, seed=0)
+    moves = throne.legal_moves(state)
+    for _ in range(5):
+        drawn, streams = streams.below(np.full(len(seeds), len(moves)))
+        assert [moves[int(k)] for k in drawn] == [bot(state, 0) for bot in bots]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game": "chess", "players": 4}, "throne or ascent"),
+        ({"game": "ascent", "players": 2}, "not yet a kernel"),
+        ({"game": "throne", "players": 9}, "3..6"),
+        ({"game": "throne", "players": 4, "size": 0}, "size"),
+        ({"game": "throne", "players": 4, "backend": "gpu"}, "backend"),
+        ({"game": "throne", "players": 4, "rules": "SEED"}, "Rules"),
+    ],
+)
+def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ArgumentError, match=message):
+        batch.make(**kwargs)  # type: ignore[arg-type]
+
+
+def test_without_numpy_one_line_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "try:\n    import castlerules.batch\n"
+        "except ImportError as err:\n    print(err)\n"
+        "import castlerules; assert 'castlerules.batch' not in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == (
+        "castlerules.batch needs numpy: pip install -e '.[batch]' (from a clone)"
+    )
+
+
+def test_random_seats_play_the_random_bots_games() -> None:
+    """A batch with a random bot in every seat plays the engine's RandomBot games."""
+    from castlerules.batch.play import RandomSeats
+
+    seeds = [40 + i for i in range(5)]
+    env = batch.make("throne", players=4, size=len(seeds), backend="numpy")
+    b = env.init(seed=seeds[0])
+    seats = RandomSeats(seeds, 4)
+    while not np.asarray(b.terminated).all():
+        b = env.step(b, seats.choose(np.asarray(b.legal_action_mask), np.asarray(b.current_player)))
+    for state, seed in zip(env.to_states(b), seeds, strict=True):
+        bots = [make_bot("random", throne, q, seed) for q in range(4)]
+        game = throne.new_game(4, seed=seed)
+        while not throne.is_over(game):
+            seat = throne.current_player(game)
+            assert seat is not None
+            game = throne.apply(game, bots[seat](game, seat))
+        assert state == game

@@ -1,0 +1,80 @@
+"""A study's random games played by the batch give the engine's rows, field for field.
+
+The moves (every seat's RandomBot draws), the probes and the clauses that
+refuse them, the events' clauses (``describe``), the scores and winners: the
+batch (:func:`castlerules.study.batched.play_random`) against
+:func:`castlerules.study.games.play_game`, under readings that exercise
+every kind of event (equal placement's leftovers, passes, the bonus, No
+cards kept across rounds), and ``run_study`` writing the same file with
+either engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from castlerules import throne
+from castlerules.core import ArgumentError
+from castlerules.study import Study, parse_reading, run_study
+from castlerules.study import store as store_mod
+from castlerules.study.games import play_game
+
+pytest.importorskip("castlerules.batch")
+from castlerules.study.batched import EVENT_CLAUSES, play_random
+
+READINGS = {
+    "SEED": throne.Rules(),
+    "ORIGINAL": throne.Rules.preset("ORIGINAL"),
+    "pass, kept No cards": throne.Rules(allow_pass=True, no_cards_reset_each_round=False),
+    "bonus every round": throne.Rules(bonus_rounds=(1, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(READINGS))
+def test_the_rows_are_the_engines(name: str) -> None:
+    rules = READINGS[name]
+    seeds = list(range(900, 916))
+    got = play_random(name, rules, 4, seeds, list(range(16)), backend="numpy")
+    expected = [
+        play_game(throne, name, rules, 4, ["random"] * 4, seed, i) for i, seed in enumerate(seeds)
+    ]
+    assert got == expected
+
+
+def test_every_effect_of_the_kernel_has_its_events() -> None:
+    from castlerules import batch
+
+    env = batch.make("throne", players=3, size=1, backend="numpy")
+    assert set(env.effects) == set(EVENT_CLAUSES)
+
+
+def rows(path: Path) -> list[dict[str, Any]]:
+    store = store_mod.open_store(path)
+    try:
+        return store.rows()
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_run_study_writes_the_same_file_with_either_engine(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    readings = tuple(parse_reading(throne, t, None, {}) for t in ("SEED", "ORIGINAL"))
+    study = Study("throne", 4, ("random",) * 4, readings, 7)
+    found = []
+    for engine in ("scalar", "batch"):
+        path = tmp_path / f"{engine}.duckdb"
+        run_study(path, study, 24, workers=0, batch=12, progress=False, engine=engine)
+        found.append(rows(path))
+    assert found[0] == found[1] and len(found[0]) == 48
+
+
+def test_the_batch_engine_plays_random_throne_only(tmp_path: Path) -> None:
+    readings = tuple(parse_reading(throne, t, None, {}) for t in ("SEED", "ORIGINAL"))
+    study = Study("throne", 4, ("random", "greedy", "random", "random"), readings, 0)
+    with pytest.raises(ArgumentError, match="random bots in every seat"):
+        run_study(tmp_path / "x.duckdb", study, 4, workers=0, progress=False, engine="batch")
+    assert not (tmp_path / "x.duckdb").exists()

@@ -273,6 +273,11 @@ CASES: tuple[Case, ...] = (
             "No cards given back at each round (default) or spent for the whole game.",
             "Do spent No cards come back at the next round?",
             {"no_cards_reset_each_round": False}, guide="no"),
+    reading("throne-reading-movement-starter", "B8",
+            "Who starts the movement phase: the seat after the last placer (default) or the "
+            "round's first player (the published rules).",
+            "Who moves first once every character is placed?",
+            {"movement_starter": "first_player"}),
     reading("throne-reading-public-no-cards", "B11",
             "How many No cards each seat has left: public (default) or secret.",
             "May I know how many No cards the others have left?",

@@ -69,7 +69,7 @@ _ALL: tuple[Clause, ...] = (
         game="throne",
         french="Au début de chaque manche les joueurs à tour de rôle placent un personnage dans le château (seulement dans les cinq premiers étages).",
         english="At the start of each round the players in turn place one character each in the castle, on the first five floors only.",
-        summary="Placement phase, in turn, on placement_floors only (seed: floors 1-5).",
+        summary="Placement phase, in turn, on placement_floors only (by default floors 1-5).",
     ),
     Clause(
         id="B7",

@@ -32,7 +32,10 @@ def test_b6_illegal_placement_gives_the_clause_in_plain_words(run_cli: Cli) -> N
     assert lines[1] == (
         "ILLEGAL: Character C cannot be placed on floor 6: placement is on floors 1-5 only (B6)"
     )
-    assert lines[2] == "B6: Placement phase, in turn, on placement_floors only (seed: floors 1-5)."
+    assert (
+        lines[2]
+        == "B6: Placement phase, in turn, on placement_floors only (by default floors 1-5)."
+    )
     assert lines[3].startswith("  « Au début de chaque manche")
 
 

@@ -86,7 +86,7 @@ def test_throne_illegal_input_is_explained_and_asked_again(terminal: Start, tmp_
     term.expect(
         r"Illegal: Character C cannot be placed on floor 6: placement is on floors 1-5 "
         r"only \(B6\)\n  B6: Placement phase, in turn, on placement_floors only "
-        r"\(seed: floors 1-5\)\.\n"
+        r"\(by default floors 1-5\)\.\n"
     )
     term.expect(r"seat 0> ")
     term.send("A-")  # B9: a player's question, answered by the rule

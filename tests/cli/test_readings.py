@@ -20,7 +20,8 @@ DECIDES = (
 def test_a14_the_referee_position_is_over_under_the_default(run_cli: Cli) -> None:
     """A14 (rule 18): only seat 0 is left in the race, so the game is over (the turn
     must be '-'); under end_test=unflipped seat 0 plays on alone, and --compare names
-    the reference reading, under which the position cannot be a turn of seat 0."""
+    the reference reading, under which the position cannot be a turn of seat 0 (a reading
+    that cannot apply is listed under --verbose)."""
     done = run_cli("explain", "ascent", f"{REFEREE} 0 -", "F0", "--compare")
     assert done.returncode == 2
     assert "the game is over (A14): the turn must be '-'" in done.stderr
@@ -28,7 +29,9 @@ def test_a14_the_referee_position_is_over_under_the_default(run_cli: Cli) -> Non
     assert over.returncode == 1  # an illegal move
     assert "ILLEGAL: the game is over: F0 cannot be played (A14)" in over.stdout
     assert "il ne reste qu’un joueur" in over.stdout
-    old = run_cli("explain", "ascent", f"{REFEREE} 0 end_test=unflipped", "F0", "--compare")
+    old = run_cli(
+        "explain", "ascent", f"{REFEREE} 0 end_test=unflipped", "F0", "--compare", "--verbose"
+    )
     assert old.returncode == 0
     out = old.stdout
     assert "Seat 0 plays again: nobody else can move. (A14)" in out

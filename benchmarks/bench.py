@@ -409,6 +409,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--backends", nargs="+", default=["jax"], help="with --batch: jax and/or numpy"
     )
+    parser.add_argument(
+        "--study-games",
+        type=int,
+        default=2000,
+        help="with --batch: paired games of the SEED-vs-ORIGINAL random study (0: none)",
+    )
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.batch:
@@ -417,11 +423,16 @@ def main(argv: list[str] | None = None) -> int:
         batched = bench_batch.compare(
             args.players or [3, 4, 6], args.sizes, args.backends, args.seconds, args.seed
         )
+        studied = (
+            bench_batch.study_compare(args.study_games, args.seed) if args.study_games else None
+        )
         if args.json:
-            json.dump({"batch": batched}, sys.stdout, indent=2)
+            json.dump({"batch": batched, "study": studied}, sys.stdout, indent=2)
             print()
         else:
             bench_batch.show(batched)
+            if studied:
+                bench_batch.show_study(studied)
         return 0
     if args.adapters:
         import bench_adapters

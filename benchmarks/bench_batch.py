@@ -8,11 +8,11 @@ every seat (:class:`castlerules.batch.play.RandomSeats`, the same choices as
 actions per CPU-second over the mean of the two scalar runs around it.
 
 Everything runs in this one process, pinned to one core, with XLA told to
-use one thread, so that "per CPU-second" means one core's work.  A batch's
-game keeps its slot once over (its later steps do not count as actions),
-so the figure includes the batch's idle tail; ``utilisation`` says how full
-the batch was on average.  The JAX backend's compilation is timed apart and
-not counted.  Nothing is asserted.
+use one thread, so that "per CPU-second" means one core's work.  The batch
+auto-resets, so that it stays full (a game's steps count as actions only while
+it is in play; ``utilisation`` says how full the batch was: a game that ended
+waits one step for its reset); its deals are timed with it.  The JAX
+backend's compilation is timed apart and not counted.  Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -40,28 +40,41 @@ def pin_one_core() -> int | None:
 def batch_playouts(
     players: int, size: int, backend: str, seed: int, max_cpu: float
 ) -> dict[str, Any]:
-    """Random playouts of a batch of ``size`` games until all end (or ``max_cpu`` s)."""
+    """Random playouts of a batch of ``size`` games for ``max_cpu`` CPU-seconds.
+
+    The batch auto-resets (a finished game is replaced by a new one, dealt from the
+    next seed) and every game's move is the random bot's draw
+    (:meth:`~castlerules.batch.play.RandomSeats.choose_kth`), played by
+    :meth:`~castlerules.batch.throne.ThroneEnv.step_kth`.  The deals (``init`` and the
+    resets) are inside the timed loop, as ``new_game`` is in the engine's playouts;
+    the compilation is timed apart.  Only the steps of games in play count as actions.
+    """
     import numpy as np
 
     from castlerules import batch
     from castlerules.batch.play import RandomSeats
 
-    env = batch.make("throne", players=players, size=size, backend=backend)
+    env = batch.make("throne", players=players, size=size, backend=backend, autoreset=True)
     started = time.process_time()
     warm = env.init(seed=seed)
-    env.step(warm, np.asarray(warm.legal_action_mask).argmax(axis=1))
+    env.step_kth(
+        env.step(warm, np.asarray(warm.legal_action_mask).argmax(axis=1)),
+        np.zeros(size, dtype=np.int64),
+    )
     compile_s = time.process_time() - started
-    seeds = [seed + i for i in range(size)]
-    b = env.init(seed=seed)
-    seats = RandomSeats(seeds, players)
-    actions = steps = 0
+    actions = steps = games = 0
     cpu = time.process_time()
+    b = env.init(seed=seed)
+    seats = RandomSeats([seed + i for i in range(size)], players)
     while time.process_time() - cpu < max_cpu:
         seat = np.asarray(b.current_player)
+        if b.reset is not None:
+            fresh = np.flatnonzero(np.asarray(b.reset))
+            if fresh.size:
+                seats.reseed(fresh, [int(x) for x in b.seeds[fresh]])
+                games += fresh.size
         live = int((seat >= 0).sum())
-        if not live:
-            break
-        b = env.step(b, seats.choose(np.asarray(b.legal_action_mask), seat))
+        b = env.step_kth(b, seats.choose_kth(np.asarray(b.legal_counts), seat))
         actions += live
         steps += 1
     cpu = time.process_time() - cpu
@@ -71,6 +84,7 @@ def batch_playouts(
         "backend": backend,
         "actions": actions,
         "steps": steps,
+        "games_started": size + games,
         "utilisation": round(actions / max(steps * size, 1), 3),
         "cpu_s": round(cpu, 3),
         "compile_cpu_s": round(compile_s, 2),
@@ -132,3 +146,60 @@ def show(report: dict[str, Any]) -> None:
             f"{r['scalar_actions_per_cpu_s']:>17,} {r['ratio']:>6.2f} {r['utilisation']:>5.2f} "
             f"{r['compile_cpu_s']:>9.1f}"
         )
+
+
+def study_compare(games: int, seed: int) -> dict[str, Any]:
+    """A Throne study of random bots, SEED against ORIGINAL, ``games`` paired games, 4
+    players: CPU seconds with the engine and with the batch (JAX, compilation
+    included and also given apart), the rows compared."""
+    from castlerules.study import Study, parse_reading
+    from castlerules.study.games import play_batch
+
+    study = Study(
+        "throne",
+        4,
+        ("random",) * 4,
+        (parse_reading(throne_module(), "SEED"), parse_reading(throne_module(), "ORIGINAL")),
+        seed=seed,
+    )
+    spec = study.data()
+    indices = list(range(games))
+    out: dict[str, Any] = {"games": games, "readings": ["SEED", "ORIGINAL"]}
+    rows: dict[str, list[str]] = {}
+    for engine in ("scalar", "batch"):
+        print(
+            f"study: {2 * games:,} games with the {engine} engine ...", file=sys.stderr, flush=True
+        )
+        cpu = time.process_time()
+        rows[engine] = [
+            line
+            for reading in ("SEED", "ORIGINAL")
+            for line in play_batch(spec, reading, indices, engine)
+        ]
+        out[f"{engine}_cpu_s"] = round(time.process_time() - cpu, 2)
+        print(f"study: {engine}: {out[f'{engine}_cpu_s']} s of CPU", file=sys.stderr, flush=True)
+    cpu = time.process_time()
+    for reading in ("SEED", "ORIGINAL"):
+        play_batch(spec, reading, indices, "batch")  # compiled already: the play alone
+    out["batch_cpu_s_compiled"] = round(time.process_time() - cpu, 2)
+    out["rows_identical"] = rows["scalar"] == rows["batch"]
+    out["ratio"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s"], 1e-9), 2)
+    out["ratio_compiled"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s_compiled"], 1e-9), 2)
+    return out
+
+
+def throne_module() -> Any:
+    from castlerules import throne
+
+    return throne
+
+
+def show_study(report: dict[str, Any]) -> None:
+    g = 2 * report["games"]
+    print(
+        f"study, Throne 4p random bots, SEED vs ORIGINAL, {g:,} games: engine "
+        f"{report['scalar_cpu_s']} s ({g / report['scalar_cpu_s']:,.0f} games/s), batch "
+        f"{report['batch_cpu_s']} s with compilation ({report['ratio']}x), "
+        f"{report['batch_cpu_s_compiled']} s compiled ({report['ratio_compiled']}x); "
+        f"rows identical: {report['rows_identical']}"
+    )

@@ -111,16 +111,22 @@ def backend_of(name: str) -> NumpyBackend | JaxBackend:
 
 
 def make(
-    game: str, players: int, rules: Any = None, size: int = 1024, backend: str = "auto"
+    game: str,
+    players: int,
+    rules: Any = None,
+    size: int = 1024,
+    backend: str = "auto",
+    autoreset: bool = False,
 ) -> Any:
-    """A batch of ``size`` games of ``game`` for ``players`` seats under ``rules``."""
+    """A batch of ``size`` games of ``game`` for ``players`` seats under ``rules``;
+    with ``autoreset``, a finished game is replaced by a new one at the next step."""
     if not isinstance(size, int) or isinstance(size, bool) or size < 1:
         raise ArgumentError(f"size must be a whole number >= 1, not {size!r:.20}")
     chosen = backend_of(backend)
     if game == "throne":
         from castlerules.batch.throne import ThroneEnv
 
-        return ThroneEnv(players, rules, size, chosen)
+        return ThroneEnv(players, rules, size, chosen, autoreset)
     if game == "ascent":
         raise ArgumentError(
             "the batch plays Throne only for now: Ascent's rules are not yet a kernel"

@@ -28,6 +28,10 @@ from castlerules.core.ops import Value, first_of, fold
 
 T = TypeVar("T")
 
+_CHAIN = 16
+"""Tables up to this length are read by comparisons (vector operations), longer ones
+by a gather (which reads one game at a time)."""
+
 
 class ArrayOps:
     """The kernels' operations on the arrays of ``xp`` (numpy or jax.numpy)."""
@@ -94,6 +98,13 @@ class ArrayOps:
     def lookup(self, table: Sequence[int], index: Value, low: int = 0) -> Value:
         if isinstance(index, int):
             return table[index - low]
+        if len(table) <= _CHAIN:  # a short table: comparisons, one vector operation each
+            xp = self.xp
+            out = xp.asarray(table[-1], dtype=self.int)
+            for i in range(len(table) - 2, -1, -1):
+                if table[i] != table[i + 1]:
+                    out = xp.where(index <= i + low, xp.asarray(table[i], dtype=self.int), out)
+            return out
         return self.xp.asarray(table, dtype=self.int)[index - low]
 
     def store(self, items: Sequence[Value], index: Value, value: Value) -> tuple[Value, ...]:

@@ -73,6 +73,40 @@ class Streams:
                 todo &= ~accept
         return value.astype(np.int64), Streams(state)
 
+    def sample_masks(self, n: int, k: int) -> tuple[np.ndarray, Streams]:
+        """Per game ``k`` of ``range(n)`` drawn as :meth:`castlerules.core.Rng.sample_mask`
+        draws them (a partial Fisher-Yates shuffle): bit masks, and the next generators."""
+        games = self.state.shape[0]
+        out = np.tile(np.arange(n, dtype=np.int64), (games, 1))
+        rows = np.arange(games)
+        mask = np.zeros(games, dtype=np.int64)
+        streams = self
+        for i in range(k):
+            drawn, streams = streams.below(np.full(games, n - i))
+            j = i + drawn
+            picked = out[rows, j]
+            out[rows, j] = out[:, i]
+            mask |= np.int64(1) << picked
+        return mask, streams
+
+    def shuffled_orders(self, n: int) -> tuple[np.ndarray, Streams]:
+        """Per game an order of ``range(n)`` as :meth:`castlerules.core.Rng.shuffled`
+        shuffles it (Fisher-Yates from the end), and the next generators."""
+        games = self.state.shape[0]
+        out = np.tile(np.arange(n, dtype=np.int64), (games, 1))
+        rows = np.arange(games)
+        streams = self
+        for i in range(n - 1, 0, -1):
+            j, streams = streams.below(np.full(games, i + 1))
+            here = out[:, i].copy()
+            out[:, i] = out[rows, j]
+            out[rows, j] = here
+        return out, streams
+
+    def where(self, cond: np.ndarray, other: Streams) -> Streams:
+        """These generators where ``cond`` holds, ``other``'s elsewhere."""
+        return Streams(np.where(cond, self.state, other.state))
+
     def take(self, index: np.ndarray) -> Streams:
         """The generators of the games ``index``."""
         return Streams(self.state[index])

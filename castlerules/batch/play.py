@@ -32,19 +32,28 @@ class RandomSeats:
     """A random bot in every seat of every game, seeded as ``make_bot("random", ...)``."""
 
     def __init__(self, seeds: Sequence[int], players: int) -> None:
-        self.streams = [Streams.from_seeds(seeds, f"play.bot.{seat}") for seat in range(players)]
+        self.players = players
+        self.state = np.stack(
+            [Streams.from_seeds(seeds, f"play.bot.{seat}").state for seat in range(players)]
+        )
+        """``(players, games)``: each seat's generator in each game."""
+
+    def reseed(self, games: np.ndarray, seeds: Sequence[int]) -> None:
+        """Games ``games`` are new games of ``seeds``: their bots start afresh."""
+        for seat in range(self.players):
+            self.state[seat, games] = Streams.from_seeds(seeds, f"play.bot.{seat}").state
+
+    def choose_kth(self, counts: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """Each game's choice as the rank of a legal action (``counts`` legal actions;
+        0 for a game whose ``seat`` is -1: it is over)."""
+        live = seat >= 0
+        games = np.arange(seat.shape[0])
+        mover = np.where(live, seat, 0)
+        drawn, moved = Streams(self.state[mover, games]).below(np.where(live, counts, 1))
+        self.state[mover[live], games[live]] = moved.state[live]
+        return np.where(live, drawn, 0)
 
     def choose(self, mask: np.ndarray, seat: np.ndarray) -> np.ndarray:
         """Each game's action (-1 for a game whose ``seat`` is -1: it is over)."""
-        counts = mask.sum(axis=1)
-        k = np.zeros(mask.shape[0], dtype=np.int64)
-        for q, streams in enumerate(self.streams):
-            mine = np.flatnonzero(seat == q)
-            if not mine.size:
-                continue
-            drawn, moved = streams.take(mine).below(counts[mine])
-            k[mine] = drawn
-            state = streams.state.copy()
-            state[mine] = moved.state
-            self.streams[q] = Streams(state)
+        k = self.choose_kth(mask.sum(axis=1), seat)
         return np.where(seat >= 0, kth_legal(mask, k), -1)

@@ -24,73 +24,231 @@ import numpy as np
 
 from castlerules import throne
 from castlerules.batch.arrays import ArrayOps
+from castlerules.batch.chance import Streams
+from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import CONCRETE, merge
 from castlerules.throne import kernel as K
+from castlerules.throne.sampling import letters_mask
 from castlerules.throne.state import ELECTION, OVER, build_state
+
+
+@attrs.frozen(slots=True)
+class Layout:
+    """Where each quantity of a game is kept: one row of :attr:`Batch.data` each.
+
+    A batch keeps all its games' numbers in one ``(rows, size)`` array of small
+    integers, so that a step passes one array to the compiled kernel and gets one
+    back (a compiled call costs about as much per array as per operation); the
+    kernel reads the rows as vectors of the games.
+    """
+
+    players: int
+    characters: int
+    rounds: int
+
+    @property
+    def fl(self) -> range:
+        """Each character's floor (the kernel's ``KState.fl``)."""
+        return range(3, 3 + self.characters)
+
+    @property
+    def no(self) -> range:
+        return range(self.fl.stop, self.fl.stop + self.players)
+
+    @property
+    def votes(self) -> range:
+        return range(self.no.stop, self.no.stop + self.players)
+
+    @property
+    def passes(self) -> int:
+        return self.votes.stop
+
+    @property
+    def total(self) -> range:
+        return range(self.passes + 1, self.passes + 1 + self.players)
+
+    def score(self, rnd: int, seat: int) -> int:
+        """Round ``rnd`` (0-based)'s score of ``seat``, 0 until the round is scored."""
+        return self.total.stop + rnd * self.players + seat
+
+    def king(self, rnd: int) -> int:
+        """Round ``rnd`` (0-based)'s crowned character, -1 for none (or not yet)."""
+        return self.total.stop + self.rounds * self.players + rnd
+
+    def objective(self, rnd: int, seat: int) -> int:
+        """Round ``rnd`` (0-based)'s objective of ``seat`` as a bit mask (B4)."""
+        return self.king(self.rounds) + rnd * self.players + seat
+
+    @property
+    def rows(self) -> int:
+        return self.objective(self.rounds, 0)
+
+    def unpack(
+        self, data: Any
+    ) -> tuple[K.KState, tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...], tuple[Any, ...]]:
+        """The kernel's position (``obj`` left empty), the objective masks, the round
+        scores and kings, each a row (vector of the games) of ``data``."""
+        n, rounds = self.players, self.rounds
+        k = K.KState(
+            rnd=data[0],
+            phase=data[1],
+            turn=data[2],
+            fl=tuple(data[i] for i in self.fl),
+            no=tuple(data[i] for i in self.no),
+            votes=tuple(data[i] for i in self.votes),
+            passes=data[self.passes],
+            total=tuple(data[i] for i in self.total),
+            obj=(),
+        )
+        masks = tuple(tuple(data[self.objective(r, q)] for q in range(n)) for r in range(rounds))
+        scores = tuple(tuple(data[self.score(r, q)] for q in range(n)) for r in range(rounds))
+        kings = tuple(data[self.king(r)] for r in range(rounds))
+        return k, masks, scores, kings
+
+    def pack(
+        self,
+        xp: Any,
+        k: K.KState,
+        masks: tuple[tuple[Any, ...], ...],
+        scores: tuple[tuple[Any, ...], ...],
+        kings: tuple[Any, ...],
+    ) -> Any:
+        """The rows of :meth:`unpack` as one ``(rows, size)`` int16 array."""
+        rows = [
+            k.rnd,
+            k.phase,
+            k.turn,
+            *k.fl,
+            *k.no,
+            *k.votes,
+            k.passes,
+            *k.total,
+            *(x for row in scores for x in row),
+            *kings,
+            *(x for row in masks for x in row),
+        ]
+        size = next((r.shape for r in rows if hasattr(r, "shape")), (1,))
+        vectors = [xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows]
+        return xp.stack(vectors)
 
 
 @attrs.frozen(slots=True, eq=False)
 class Batch:
-    """The games of a batch, as arrays with one entry (row) per game.
+    """The games of a batch, as arrays with one entry per game.
 
-    Inside, every quantity is a vector of the games (a tuple of them where a
-    game has several: the kernel's layout, and the one a compiler handles
-    best); the properties stack them into ``(size, ...)`` arrays.  With the
-    ``jax`` backend they are jax arrays, else numpy arrays.
+    Every number of every game is a row of :attr:`data` (:class:`Layout`); the
+    properties read them as ``(size, ...)`` arrays.  With the ``jax`` backend
+    they are jax arrays, else numpy arrays.
     """
 
-    k: K.KState
-    """The kernel's position of every game (each field a vector of the games)."""
-    objective_masks: tuple[tuple[Any, ...], ...]
-    """Per round, per seat: the favourites as bit masks (bit ``c``: character ``c``),
-    all dealt at the start (B4)."""
-    round_scores: tuple[tuple[Any, ...], ...]
-    """Per round, per seat: the round's score, 0 until the round is scored."""
-    round_kings: tuple[Any, ...]
-    """Per round: the crowned character, -1 for none (or not yet)."""
-    legal_action_mask: Any
-    """``(size, num_actions)``: which action numbers are legal in each game."""
+    data: Any
+    """``(rows, size)`` int16: each game's numbers, one row each (:class:`Layout`)."""
+    layout: Layout
+    mask_rows: Any
+    """``(num_actions, size)``: which action numbers are legal in each game, a row
+    per action number (:attr:`legal_action_mask` is its transpose)."""
+    legal_counts: Any
+    """``(size,)``: how many action numbers are legal in each game."""
     ended: Any
     """``(size,)``: the game ended in the last step."""
     effect: Any = None
     """``(size,)``: which of the kernel's effects the last step applied in each game
     (an index of :attr:`ThroneEnv.effects`; None before the first step)."""
+    seeds: Any = None
+    """``(size,)``: the seed each game was dealt from (None for games made by
+    :meth:`ThroneEnv.from_states`)."""
+    next_seed: int = 0
+    """With auto-reset: the seed of the next game dealt."""
+    reset: Any = None
+    """``(size,)``: the game was reset (a new game dealt) in the last step."""
+    host: np.ndarray = attrs.field(default=None, repr=False)
+    """:attr:`data` as a numpy array (the same memory where the backend allows it)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.host is None:
+            object.__setattr__(self, "host", np.asarray(self.data))
+
+    @property
+    def legal_action_mask(self) -> Any:
+        """``(size, num_actions)``: which action numbers are legal in each game."""
+        return self.mask_rows.T
+
+    @property
+    def k(self) -> K.KState:
+        """The kernel's position of every game (each field a vector of the games;
+        ``obj`` empty)."""
+        return self.layout.unpack(self.host)[0]
 
     @property
     def current_player(self) -> Any:
         """``(size,)``: the seat to act, -1 once the game is over."""
-        return self.k.turn
+        return self.host[2]
 
     @property
     def terminated(self) -> Any:
         """``(size,)``: the game is over."""
-        return self.k.phase == OVER
+        return self.host[1] == OVER
 
     @property
     def rewards(self) -> Any:
         """``(size, players)``: each seat's final total in the step a game ends, else 0."""
-        totals = np.stack([np.asarray(t) for t in self.k.total], axis=-1)
+        totals = self.host[self.layout.total.start : self.layout.total.stop].T
         return np.where(np.asarray(self.ended)[:, None], totals, 0)
+
+    def _cube(self, row: Any) -> np.ndarray:
+        lay, data = self.layout, self.host
+        picked = [[row(r, q) for q in range(lay.players)] for r in range(lay.rounds)]
+        return np.transpose(data[np.array(picked)], (2, 0, 1)).astype(np.int64)
 
     @property
     def objectives(self) -> np.ndarray:
         """``(size, rounds, players)``: every round's objectives as bit masks."""
-        return _stack3(self.objective_masks)
+        return self._cube(self.layout.objective)
 
     @property
     def results(self) -> np.ndarray:
         """``(size, rounds, players)``: the round scores, 0 for rounds not scored."""
-        return _stack3(self.round_scores)
+        return self._cube(self.layout.score)
 
     @property
     def kings(self) -> np.ndarray:
         """``(size, rounds)``: the crowned character of each round, -1 for none."""
-        return np.stack([np.asarray(x) for x in self.round_kings], axis=-1)
+        lay = self.layout
+        return self.host[lay.king(0) : lay.king(lay.rounds)].T.astype(np.int64)
 
 
-def _stack3(rows: tuple[tuple[Any, ...], ...]) -> np.ndarray:
-    return np.stack([np.stack([np.asarray(x) for x in row], axis=-1) for row in rows], axis=1)
+def deal(rules: throne.Rules, players: int, seeds: Any) -> np.ndarray:
+    """``(games, rounds, players)``: every round's objectives of each seed as bit masks,
+    as :func:`castlerules.throne.sampling.deal_objectives` deals them (B4), for all
+    the seeds at once."""
+    seeds = [int(x) for x in np.asarray(seeds).reshape(-1)]
+    games = len(seeds)
+    streams = Streams.from_seeds(seeds, "throne/objectives")
+    out = np.zeros((games, rules.rounds, players), dtype=np.int64)
+    if not games:
+        return out
+    if rules.objective_deck is not None:
+        cards = np.array([letters_mask(rules, card) for card in rules.objective_deck])
+        for r in range(rules.rounds):
+            order, streams = streams.shuffled_orders(len(cards))
+            out[:, r, :] = cards[order[:, :players]]
+        return out
+    for r in range(rules.rounds):
+        have = np.zeros(games, dtype=np.int64)
+        while True:
+            todo = have < players
+            if not todo.any():
+                break
+            mask, moved = streams.sample_masks(rules.characters, rules.objective_size)
+            streams = moved.where(todo, streams)
+            rows = out[:, r, :]
+            seen = (rows == mask[:, None]) & (np.arange(players)[None, :] < have[:, None])
+            fresh = todo & ~seen.any(axis=1)
+            place = np.flatnonzero(fresh)
+            out[place, r, have[place]] = mask[place]
+            have += fresh
+    return out
 
 
 def _numpy_kstate(k: K.KState) -> K.KState:
@@ -109,26 +267,43 @@ def _bits(masks: Any, characters: int, xp: Any) -> tuple[Any, ...]:
 
 
 class ThroneEnv:
-    """A batch of ``size`` Throne games of ``players`` seats under one ``rules``."""
+    """A batch of ``size`` Throne games of ``players`` seats under one ``rules``.
+
+    With ``autoreset``, a game that ended in a step is replaced in the next step by
+    a new game, dealt from the next seed (:attr:`Batch.next_seed`; the action given
+    for it in that step is ignored), as in Gymnasium's vector environments.
+    """
 
     game = "throne"
 
-    def __init__(self, players: int, rules: throne.Rules | None, size: int, backend: Any) -> None:
+    def __init__(
+        self,
+        players: int,
+        rules: throne.Rules | None,
+        size: int,
+        backend: Any,
+        autoreset: bool = False,
+    ) -> None:
         self.rules = rules if rules is not None else throne.Rules()
         if not isinstance(self.rules, throne.Rules):
             raise ArgumentError(
                 f"rules must be a castlerules.throne.Rules (or None), not {type(rules).__name__}"
             )
+        if not isinstance(autoreset, bool):
+            raise ArgumentError(f"autoreset is True or False, not {autoreset!r:.20}")
         self.shape = K.Shape.of(self.rules, players)
         self.players = self.shape.players
         self.size = size
         self.backend = backend
+        self.autoreset = autoreset
         self.num_actions = self.shape.actions
+        self.layout = Layout(self.players, self.shape.characters, self.shape.rounds)
         xp = backend.xp
         self._ops = ArrayOps(xp)
         self._options = K.Options.of(self._ops, self.rules)
-        self._mask = backend.jit(self._mask_of)
+        self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
+        self._step_kth = backend.jit(self._transition_kth)
         self._probe = backend.jit(self._first_broken)
         start = K.from_state(throne.new_game(self.players, self.rules))
         plain = K.Position(CONCRETE, self.shape, K.Options.of(CONCRETE, self.rules), start)
@@ -137,6 +312,21 @@ class ThroneEnv:
         """The kernel's effects, in its order (the labels of ``kernel.cases``)."""
         self.guard_clauses: tuple[str, ...] = tuple(c for c, _w, _b in K.guards(plain, move))
         """The clause of each of the kernel's guards, in its order."""
+        blank = attrs.evolve(start, obj=())
+        self._blank = np.asarray(
+            self.layout.pack(
+                np,
+                blank,
+                ((0,) * self.players,) * self.shape.rounds,
+                ((0,) * self.players,) * self.shape.rounds,
+                (-1,) * self.shape.rounds,
+            )
+        )[:, 0]
+        """A new game's rows, objectives 0 (the kernel's initial position, B3, B6)."""
+        self._dealt: list[np.ndarray] = []
+        self._dealt_from = 0
+        self._none_reset = np.zeros(size, dtype=bool)
+        """Games dealt ahead for auto-reset (of seeds ``_dealt_from`` on)."""
 
     # ------------------------------------------------------------------ the kernel on arrays
 
@@ -149,26 +339,24 @@ class ThroneEnv:
         )
 
     def _mask_of(self, k: K.KState) -> Any:
+        """``(num_actions, size)``: the kernel's guards of every action number, a row each."""
         xp, o = self.backend.xp, self._ops
         p = K.Position(o, self.shape, self._options, k)
         ones = xp.ones(k.turn.shape, dtype=bool)
-        columns = [
-            xp.logical_and(ones, K.legal(o, K.guards(p, K.decode(p, a))))
-            for a in range(self.num_actions)
-        ]
-        return xp.stack(columns, axis=0).T  # built action by action, read game by game
+        return xp.stack(
+            [
+                xp.logical_and(ones, K.legal(o, K.guards(p, K.decode(p, a))))
+                for a in range(self.num_actions)
+            ]
+        )
 
-    def _transition(
-        self,
-        k: K.KState,
-        actions: Any,
-        masks: tuple[tuple[Any, ...], ...],
-        scores: tuple[tuple[Any, ...], ...],
-        kings: tuple[Any, ...],
-    ) -> tuple[K.KState, tuple[tuple[Any, ...], ...], tuple[Any, ...], Any, Any, Any]:
-        """The kernel's step for every game still playing; finished games stay."""
-        xp, o, shape = self.backend.xp, self._ops, self.shape
-        over = k.phase == OVER
+    def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
+        """The kernel's step for every game still playing; finished games stay, and so
+        do the games of ``hold`` (just dealt by an auto-reset)."""
+        xp, o, shape, lay = self.backend.xp, self._ops, self.shape, self.layout
+        k, masks, scores, kings = lay.unpack(data)
+        over = xp.logical_or(k.phase == OVER, hold)
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
         p = K.Position(o, shape, self._options, k)
         nxt = xp.minimum(k.rnd + 1, shape.rounds)
         m = K.decode(p, xp.where(over, 0, actions))
@@ -188,12 +376,34 @@ class ThroneEnv:
             xp.where(xp.logical_and(now, k.rnd == r + 1), out.king, x) for r, x in enumerate(kings)
         )
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
-        post = attrs.evolve(post, obj=self._obj(masks, post.rnd))
-        return post, scores, kings, self._mask_of(post), ended, effect
+        return lay.pack(xp, post, masks, scores, kings), ended, effect
 
-    def _first_broken(self, k: K.KState, actions: Any) -> Any:
+    def _legal(self, data: Any) -> tuple[Any, Any]:
+        """The legal action numbers of every game of ``data``: ``(num_actions, size)``
+        rows, and how many each game has.  (Compiled apart from the step: fused with
+        it, the compiler's program was twice as slow as the two.)"""
+        xp = self.backend.xp
+        k, masks, _s, _k = self.layout.unpack(data)
+        rows = self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
+        counts = self._ops.total(rows[a].astype(xp.int16) for a in range(self.num_actions))
+        return rows, counts
+
+    def _transition_kth(self, data: Any, mask: Any, kth: Any, hold: Any) -> tuple[Any, ...]:
+        """:meth:`_transition` of each game's ``kth``-th legal action (in number order)."""
+        xp = self.backend.xp
+        # The kth legal action is the number of actions with at most kth legal up to them.
+        seen: Any = 0
+        actions: Any = 0
+        for a in range(self.num_actions):
+            seen = seen + mask[a].astype(xp.int16)
+            actions = actions + (seen <= kth).astype(xp.int16)
+        return self._transition(data, xp.minimum(actions, self.num_actions - 1), hold)
+
+    def _first_broken(self, data: Any, actions: Any) -> Any:
         """Per game, the index of the first of the kernel's guards that ``actions``
         breaks (-1: legal), for any move number of the notation."""
+        k, masks, _s, _k = self.layout.unpack(data)
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
         p = K.Position(self._ops, self.shape, self._options, k)
         return K.first_broken(self._ops, K.guards(p, K.decode(p, actions)))
 
@@ -201,16 +411,54 @@ class ThroneEnv:
         """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number
         ``moves`` of :func:`~castlerules.throne.kernel.universe_of`, -1 where it is legal."""
         xp = self.backend.xp
-        return np.asarray(self._probe(batch.k, xp.asarray(np.asarray(moves).astype(np.int16))))
+        return np.asarray(self._probe(batch.data, xp.asarray(np.asarray(moves).astype(np.int16))))
 
     # ------------------------------------------------------------------ the API
 
-    def init(self, seed: int = 0) -> Batch:
-        """``size`` new games; game ``i`` is ``throne.new_game(players, rules, seed + i)``."""
-        states = [
-            throne.new_game(self.players, self.rules, seed=seed + i) for i in range(self.size)
-        ]
-        return self.from_states(states)
+    def deal(self, seeds: Any) -> np.ndarray:
+        """``(len(seeds), rows)``: new games dealt from ``seeds``, as :attr:`Batch.data`'s
+        columns (``throne.new_game(players, rules, seed)`` of each seed)."""
+        masks = deal(self.rules, self.players, seeds)
+        games = np.tile(self._blank, (masks.shape[0], 1))
+        lay = self.layout
+        for r in range(lay.rounds):
+            for q in range(lay.players):
+                games[:, lay.objective(r, q)] = masks[:, r, q]
+        return games
+
+    def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Batch:
+        """``size`` new games; game ``i`` is ``throne.new_game(players, rules, seed + i)``
+        (or of ``seeds[i]``, when given; auto-reset then goes on from ``max(seeds) + 1``)."""
+        if seeds is None:
+            check_seed(seed)
+            check_seed(seed + self.size - 1)
+            dealt = np.arange(self.size, dtype=np.uint64) + np.uint64(seed)
+            after = seed + self.size
+        else:
+            if len(seeds) != self.size:
+                raise ArgumentError(
+                    f"a batch of this env holds {self.size} games, not {len(seeds)}"
+                )
+            for x in seeds:
+                check_seed(x)
+            dealt = np.array([int(x) for x in seeds], dtype=np.uint64)
+            after = max(int(x) for x in seeds) + 1
+        data = self.deal(dealt).T.copy()
+        return self._start(data, dealt, after)
+
+    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Batch:
+        xp = self.backend.xp
+        array = xp.asarray(data.astype(np.int16))
+        rows, counts = self._legal_of(array)
+        return Batch(
+            data=array,
+            layout=self.layout,
+            mask_rows=rows,
+            legal_counts=counts,
+            ended=xp.zeros(self.size, dtype=bool),
+            seeds=seeds,
+            next_seed=next_seed,
+        )
 
     def from_states(self, states: Sequence[throne.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""
@@ -226,54 +474,27 @@ class ThroneEnv:
                     f"game {i} is not a Throne position of this env's rules and "
                     f"{self.players} players"
                 )
-        xp = self.backend.xp
-        kstates = [K.from_state(s) for s in states]
-
-        rounds, n, chars = self.shape.rounds, self.players, self.shape.characters
-        # One row per game: rnd, phase, turn, floors, No cards, votes, passes, totals.
-        table = np.array(
-            [[x.rnd, x.phase, x.turn, *x.fl, *x.no, *x.votes, x.passes, *x.total] for x in kstates],
-            dtype=np.int16,
-        ).reshape(self.size, 4 + chars + 3 * n)
-        columns = [xp.asarray(table[:, j]) for j in range(table.shape[1])]
-        fl, rest = columns[3 : 3 + chars], columns[3 + chars :]
-        k = K.KState(
-            rnd=columns[0],
-            phase=columns[1],
-            turn=columns[2],
-            fl=tuple(fl),
-            no=tuple(rest[:n]),
-            votes=tuple(rest[n : 2 * n]),
-            passes=rest[2 * n],
-            total=tuple(rest[2 * n + 1 :]),
-            obj=(),
-        )
-        objectives = np.array([s.objectives for s in states], dtype=np.int32)
-        results = np.zeros((self.size, rounds, n), dtype=np.int32)
-        kings = np.full((self.size, rounds), -1, dtype=np.int32)
+        lay = self.layout
+        data = np.zeros((lay.rows, self.size), dtype=np.int64)
         for i, s in enumerate(states):
-            for r, row in enumerate(s.results):
-                results[i, r] = row
-            for r, king in enumerate(s.kings):
-                kings[i, r] = king
-        masks = tuple(
-            tuple(xp.asarray(objectives[:, r, q]) for q in range(n)) for r in range(rounds)
-        )
-        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
-        return Batch(
-            k=k,
-            objective_masks=masks,
-            round_scores=tuple(
-                tuple(xp.asarray(results[:, r, q].astype(np.int16)) for q in range(n))
-                for r in range(rounds)
-            ),
-            round_kings=tuple(xp.asarray(kings[:, r].astype(np.int16)) for r in range(rounds)),
-            legal_action_mask=self._mask(k),
-            ended=xp.zeros(self.size, dtype=bool),
-        )
+            x = K.from_state(s)
+            rounds, n = lay.rounds, lay.players
+            results = [list(row) for row in s.results] + [[0] * n] * (rounds - len(s.results))
+            kings = [*s.kings, *([-1] * (rounds - len(s.kings)))]
+            data[:, i] = np.asarray(
+                lay.pack(
+                    np,
+                    attrs.evolve(x, obj=()),
+                    s.objectives,
+                    tuple(map(tuple, results)),
+                    tuple(kings),
+                )
+            )[:, 0]
+        return self._start(data, None, 0)
 
     def step(self, batch: Batch, actions: Any) -> Batch:
-        """Every game still playing plays its action number; finished games stay as they are.
+        """Every game still playing plays its action number; finished games stay as they
+        are (or, with auto-reset, are replaced by new games).
 
         An action that is not legal in a game still playing raises the engine's
         :class:`~castlerules.core.IllegalMove` for that game (its clause, in plain
@@ -295,14 +516,86 @@ class ThroneEnv:
         bad = np.flatnonzero(live & ~ok)
         if bad.size:
             self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
-        post, scores, kings, mask, ended, effect = self._step(
-            batch.k,
-            xp.asarray(acts.astype(np.int16)),
-            batch.objective_masks,
-            batch.round_scores,
-            batch.round_kings,
+        data, reset, seeds, next_seed = self._resets(batch)
+        out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
+        return self._after(out, reset, seeds, next_seed)
+
+    def step_kth(self, batch: Batch, kth: Any) -> Batch:
+        """Every game still playing plays its ``kth``-th legal action (0-based, in the
+        order of the action numbers: ``kth`` below :attr:`Batch.legal_counts`); the
+        same as :meth:`step` with those action numbers, chosen inside the compiled step."""
+        xp = self.backend.xp
+        ks = np.asarray(kth)
+        if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
+            raise ArgumentError(
+                f"kth is one whole number per game, shape ({self.size},), not "
+                f"{ks.dtype} of shape {ks.shape}"
+            )
+        live = ~np.asarray(batch.terminated)
+        counts = np.asarray(batch.legal_counts)
+        bad = np.flatnonzero(live & ((ks < 0) | (ks >= counts)))
+        if bad.size:
+            g = int(bad[0])
+            raise ArgumentError(
+                f"game {g}: kth {int(ks[g])} is not below its {int(counts[g])} legal actions"
+            )
+        data, reset, seeds, next_seed = self._resets(batch)
+        out = self._step_kth(
+            data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
         )
-        return Batch(post, batch.objective_masks, scores, kings, mask, ended, effect)
+        return self._after(out, reset, seeds, next_seed)
+
+    def _resets(self, batch: Batch) -> tuple[Any, Any, Any, int]:
+        """With auto-reset: the games, where those that are over are replaced by new
+        games (dealt from the next seeds, in the games' order); which were replaced;
+        the games' seeds; the next seed."""
+        if not self.autoreset:
+            return batch.data, self._none_reset, batch.seeds, batch.next_seed
+        over = np.flatnonzero(batch.terminated)
+        if not over.size:
+            return batch.data, self._none_reset, batch.seeds, batch.next_seed
+        if batch.seeds is None:
+            raise ArgumentError(
+                "auto-reset deals new games from seeds: start the batch with init()"
+            )
+        data = batch.host.copy()
+        data[:, over] = self._take_dealt(batch.next_seed, over.size).T
+        reset = np.zeros(self.size, dtype=bool)
+        reset[over] = True
+        seeds = np.array(batch.seeds, copy=True)
+        seeds[over] = np.arange(over.size, dtype=np.uint64) + np.uint64(batch.next_seed)
+        return self.backend.xp.asarray(data), reset, seeds, batch.next_seed + over.size
+
+    def _take_dealt(self, first: int, count: int) -> np.ndarray:
+        """The games of seeds ``first .. first+count-1``, dealt ``size`` at a time ahead."""
+        have = sum(len(x) for x in self._dealt)
+        ahead = self._dealt_from if self._dealt else first
+        if not self._dealt or ahead != first:
+            self._dealt, self._dealt_from, have = [], first, 0
+        while have < count:
+            start = self._dealt_from + have
+            seeds = np.arange(self.size, dtype=np.uint64) + np.uint64(start)
+            self._dealt.append(self.deal(seeds).astype(np.int16))
+            have += self.size
+        pool = np.concatenate(self._dealt) if len(self._dealt) > 1 else self._dealt[0]
+        self._dealt = [pool[count:]] if count < len(pool) else []
+        self._dealt_from = first + count
+        return pool[:count]
+
+    def _after(self, out: tuple[Any, ...], reset: Any, seeds: Any, next_seed: int) -> Batch:
+        data, ended, effect = out
+        rows, counts = self._legal_of(data)
+        return Batch(
+            data=data,
+            layout=self.layout,
+            mask_rows=rows,
+            legal_counts=counts,
+            ended=ended,
+            effect=effect,
+            seeds=seeds,
+            next_seed=next_seed,
+            reset=reset,
+        )
 
     def _refuse(self, batch: Batch, game: int, action: int) -> None:
         state = self.to_states(batch, [game])[0]

@@ -65,7 +65,7 @@ def play_random(
     """Game ``indices[i]`` (seed ``seeds[i]``) of a study of random bots, every one."""
     size = len(seeds)
     env = _env(rules, players, size, backend)
-    b = env.from_states([throne.new_game(players, rules, seed=s) for s in seeds])
+    b = env.init(seeds=seeds)  # game i is throne.new_game(players, rules, seeds[i])
     seats = RandomSeats(seeds, players)
     probes = Streams.from_seeds(seeds, "study.probe")
     universe = K.universe_of(rules)
@@ -106,8 +106,7 @@ def play_random(
         np.add.at(refusals, (rows[refused], guard_column[broken[refused]]), 1)
         tried += live
         before = _numpy_fields(b)
-        acts = seats.choose(np.asarray(b.legal_action_mask), seat)
-        b = env.step(b, acts)
+        b = env.step_kth(b, seats.choose_kth(np.asarray(b.legal_counts), seat))
         actions += live
         effect = np.asarray(b.effect)
         events[live] += effect_counts[effect[live]]

@@ -24,6 +24,9 @@ from castlerules.bots import make_bot
 from castlerules.core import ArgumentError
 from castlerules.throne.transitions import legal_codes
 
+DECK = ("ABCDEF", "GHIJKL", "ACEGIK", "BDFHJL", "ABCGHI", "DEFJKL", "AEIMBF")
+"""An objective deck of seven cards (option objective_deck)."""
+
 batch = pytest.importorskip("castlerules.batch")
 
 READINGS = [
@@ -231,3 +234,91 @@ def test_random_seats_play_the_random_bots_games() -> None:
             assert seat is not None
             game = throne.apply(game, bots[seat](game, seat))
         assert state == game
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [throne.Rules(), throne.Rules.preset("ORIGINAL"), throne.Rules(objective_deck=DECK)],
+    ids=["default", "ORIGINAL", "objective_deck"],
+)
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_batch_deals_the_engines_objectives(rules: throne.Rules, players: int) -> None:
+    """B4: the batch's deal of a seed is new_game's, for all seeds at once."""
+    from castlerules.batch.throne import deal
+
+    seeds = [*range(150), 2**64 - 1]
+    dealt = deal(rules, players, np.array(seeds, dtype=np.uint64))
+    assert [tuple(map(tuple, x)) for x in dealt.tolist()] == [
+        throne.new_game(players, rules, seed=s).objectives for s in seeds
+    ]
+    env = batch.make("throne", players=players, rules=rules, size=4, backend="numpy")
+    assert env.to_states(env.init(seeds=[9, 3, 2**64 - 1, 9])) == [
+        throne.new_game(players, rules, seed=s) for s in (9, 3, 2**64 - 1, 9)
+    ]
+
+
+def test_a_planted_deal_mistake_is_caught() -> None:
+    """The deal's check compares with the engine: one swapped draw shows."""
+    from castlerules.batch.throne import deal
+
+    dealt = deal(throne.Rules(), 4, np.arange(20, dtype=np.uint64))
+    dealt[3, 1, 2] ^= 1
+    assert [tuple(map(tuple, x)) for x in dealt.tolist()] != [
+        throne.new_game(4, seed=s).objectives for s in range(20)
+    ]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "jax"])
+def test_step_kth_plays_the_kth_legal_action(backend: str) -> None:
+    if backend == "jax":
+        pytest.importorskip("jax")
+    env = batch.make("throne", players=4, size=6, backend=backend)
+    b = env.init(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        mask = np.asarray(b.legal_action_mask)
+        counts = np.asarray(b.legal_counts)
+        assert counts.tolist() == mask.sum(axis=1).tolist()
+        live = ~np.asarray(b.terminated)
+        k = np.where(live, rng.integers(0, np.maximum(counts, 1)), 0)
+        actions = np.array(
+            [np.flatnonzero(row)[x] if c else -1 for row, x, c in zip(mask, k, counts, strict=True)]
+        )
+        by_number = env.step(b, actions)
+        b = env.step_kth(b, k)
+        assert env.to_states(b) == env.to_states(by_number)
+    with pytest.raises(ArgumentError, match="not below its"):
+        env.step_kth(b, np.full(6, 999))
+
+
+def test_autoreset_deals_the_next_seeds() -> None:
+    """A game that ends is replaced at the next step by new_game of the next seed."""
+    from castlerules.batch.play import RandomSeats
+
+    env = batch.make("throne", players=3, size=3, backend="numpy", autoreset=True)
+    b = env.init(seed=10)
+    seats = RandomSeats([10, 11, 12], 3)
+    finished: list[tuple[int, throne.State]] = []
+    while len(finished) < 4:
+        if b.reset is not None and np.asarray(b.reset).any():
+            fresh = np.flatnonzero(np.asarray(b.reset))
+            seats.reseed(fresh, [int(x) for x in b.seeds[fresh]])
+            for i in fresh:
+                assert env.to_states(b, [int(i)])[0] == throne.new_game(3, seed=int(b.seeds[i]))
+        for i in np.flatnonzero(np.asarray(b.terminated)):
+            finished.append((int(b.seeds[i]), env.to_states(b, [int(i)])[0]))
+        b = env.step_kth(
+            b, seats.choose_kth(np.asarray(b.legal_counts), np.asarray(b.current_player))
+        )
+    assert b.next_seed > 13 and len({int(x) for x in b.seeds}) == 3
+    assert len({seed for seed, _ in finished}) == len(finished)
+    for seed, state in finished:  # each is the RandomBot game of its seed
+        bots = [make_bot("random", throne, q, seed) for q in range(3)]
+        game = throne.new_game(3, seed=seed)
+        while not throne.is_over(game):
+            q = throne.current_player(game)
+            assert q is not None
+            game = throne.apply(game, bots[q](game, q))
+        assert game == state
+    with pytest.raises(ArgumentError, match="autoreset"):
+        batch.make("throne", players=3, size=2, autoreset="yes")  # type: ignore[arg-type]

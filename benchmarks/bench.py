@@ -410,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         "--backends", nargs="+", default=["jax"], help="with --batch: jax and/or numpy"
     )
     parser.add_argument(
-        "--study-games",
+        "--batch-study-games",
         type=int,
         default=2000,
         help="with --batch: paired games of the SEED-vs-ORIGINAL random study (0: none)",
@@ -424,7 +424,9 @@ def main(argv: list[str] | None = None) -> int:
             args.players or [3, 4, 6], args.sizes, args.backends, args.seconds, args.seed
         )
         studied = (
-            bench_batch.study_compare(args.study_games, args.seed) if args.study_games else None
+            bench_batch.study_compare(args.batch_study_games, args.seed)
+            if args.batch_study_games
+            else None
         )
         if args.json:
             json.dump({"batch": batched, "study": studied}, sys.stdout, indent=2)

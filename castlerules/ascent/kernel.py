@@ -911,8 +911,8 @@ def check_position(
 ) -> list[tuple[int, Verdict, State | None]]:
     """Judge every move of ``shape.moves`` in ``state`` by the kernel and by the engine;
     :class:`Disagreement` on the first move where they part (legality, the clause of a
-    refusal, the successor, the scores, the end).  Returns, per move number, the
-    kernel's verdict and the engine's successor (None when refused)."""
+    refusal, the successor, the scores, the end, the winners of A17).  Returns, per
+    move number, the kernel's verdict and the engine's successor (None when refused)."""
     from castlerules.ascent import transitions
 
     ks = from_state(state)
@@ -953,6 +953,14 @@ def check_position(
                 )
             if bool(outcome.over) != transitions.is_over(after):
                 raise Disagreement(f"{where}: the engine and the kernel part on the end")
+            if outcome.over:
+                best = winners(CONCRETE, shape, outcome.post)
+                won = tuple(q for q in range(shape.players) if best[q])
+                if won != transitions.winners(after):
+                    raise Disagreement(
+                        f"{where}: winners {transitions.winners(after)} by the engine, "
+                        f"{won} by the kernel"
+                    )
         out.append((a, verdict, after))
     return out
 

@@ -126,6 +126,13 @@ SCOPES: tuple[Scope, ...] = (
         {"cards": ("L0", "T1", "C1", "C2"), "favours_per_move": 2, "favour_takes": "all_lower"},
         reaches=("favours", "second_favours", "all_lower_refusals", "over"),
     ),
+    Scope(
+        # C0 reaches row 1 with T1 and C2 there: it may take T1, not C2 (equal rank).
+        "three seats: Charlatan, Troubadour, Charlatan",
+        3,
+        {"cards": ("C0", "T1", "C2")},
+        reaches=("favours", "equal_refusals", "over"),
+    ),
 )
 """The scopes of the exhaustive tie, each with the boundaries it must reach."""
 
@@ -179,6 +186,7 @@ MARKS = (
     "all_lower_refusals",
     "strict_refusals",
     "exposing_splits",
+    "equal_refusals",
 )
 """The boundary counts of :func:`check_scope`:
 
@@ -196,7 +204,8 @@ with at most one player in the race (``last_player_continues``); ``over`` finish
 games; ``blocked_end`` a game over with a card still below its arrival square
 and unflipped; ``highest_differs`` an Advance whose part's rank is not its top
 card's; ``all_lower_refusals``, ``strict_refusals`` refusals by those options'
-guards; ``exposing_splits`` an Advance leaving a remainder above its ceiling."""
+guards; ``exposing_splits`` an Advance leaving a remainder above its ceiling;
+``equal_refusals`` a favour refused for a target of the taker's own rank (A10)."""
 
 
 def initial_positions(scope: Scope) -> list[ascent.State]:
@@ -243,6 +252,10 @@ def check_scope(scope: Scope) -> Count:
             if after is None:
                 why = f"{verdict.clause}: {verdict.what}"
                 refused[why] = refused.get(why, 0) + 1
+                marks["equal_refusals"] += (
+                    why == "A10: a stack of lower rank"
+                    and position.board.stack_rank[shape.slot[a]] == position.taker
+                )
                 continue
             legal += 1
             _mark(marks, shape, position, a, verdict, after)
@@ -433,3 +446,115 @@ def test_a6_the_tie_catches_a_kernel_without_the_ceiling(monkeypatch: pytest.Mon
     monkeypatch.setattr(kernel.Shape, "of", staticmethod(no_ceiling))
     with pytest.raises(kernel.Disagreement):
         check_scope(SCOPES[0])
+
+
+# ---------------------------------------------------------------------------
+# The same kernel on Z3 terms
+
+
+def _symbolic(shape: kernel.Shape) -> tuple[kernel.KState, kernel.Options, object]:
+    """A position, the options and a move number, all free Z3 constants."""
+    import z3
+
+    slots = shape.slots
+
+    def ints(name: str) -> tuple[object, ...]:
+        return tuple(z3.Int(f"{name}{j}") for j in slots)
+
+    state = kernel.KState(
+        col=ints("col"),
+        sq=ints("sq"),
+        dep=ints("dep"),
+        flp=tuple(z3.Bool(f"flp{j}") for j in slots),
+        actor=z3.Int("actor"),
+        mid=z3.Bool("mid"),
+        sd=z3.Int("sd"),
+        sm=z3.Int("sm"),
+        sk=z3.Int("sk"),
+    )
+    names = [f.name for f in attrs.fields(kernel.Options)]
+    options = kernel.Options(
+        **{name: z3.Int(name) if name in ("limit", "end_test") else z3.Bool(name) for name in names}
+    )
+    return state, options, z3.Int("a")
+
+
+def _values(
+    symbolic: kernel.KState | kernel.Options, concrete: kernel.KState | kernel.Options
+) -> list[tuple[object, object]]:
+    """The pairs ``(free constant, its value)`` for ``z3.substitute``."""
+    import z3
+
+    out: list[tuple[object, object]] = []
+    for f in attrs.fields(type(symbolic)):
+        xs, vs = getattr(symbolic, f.name), getattr(concrete, f.name)
+        for x, v in zip(xs, vs, strict=True) if isinstance(xs, tuple) else [(xs, vs)]:
+            out.append((x, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)))
+    return out
+
+
+@pytest.mark.parametrize("index", [0, 5], ids=lambda i: SCOPES[i].name)
+def test_a3_the_kernel_on_z3_terms_is_the_kernel_on_values(index: int) -> None:
+    """The guards and the successor built once on free Z3 terms (position, options and
+    move number all symbolic) give, with the values of a position substituted, the
+    plain kernel's first broken guard and successor: the kernel never branches in
+    Python on a value, so it runs where the proofs and the batch need it."""
+    z3 = pytest.importorskip("z3")
+    from castlerules.symbolic import Z3
+
+    scope = SCOPES[index]
+    shape = kernel.Shape.of(scope.rules, scope.players)
+    state, options, a = _symbolic(shape)
+    p = kernel.Position(Z3, shape, options, state)
+    m = kernel.decode(p, a)
+    checks = kernel.guards(p, m)
+    failed = kernel.first_broken(Z3, checks)
+    outcome = kernel.step(p, m)
+    post = [t for f in attrs.fields(kernel.KState) for t in _flat(getattr(outcome.post, f.name))]
+    fixed = _values(options, kernel.Options.of(CONCRETE, scope.rules))
+    for position in _sample(scope, 24):
+        ks = kernel.from_state(position)
+        where = [*fixed, *_values(state, ks)]
+        for x in range(len(shape.moves)):
+            verdict = kernel.judge(shape, ks, x)
+            here = [*where, (a, z3.IntVal(x))]
+            index_of = z3.simplify(z3.substitute(failed, *here)).as_long()
+            assert (index_of < 0) == verdict.legal
+            if not verdict.legal:
+                assert (checks[index_of][0], checks[index_of][1]) == (verdict.clause, verdict.what)
+                continue
+            got = [z3.simplify(z3.substitute(t, *here)) for t in post]
+            want = [
+                z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)
+                for v in _flat_state(verdict.post)
+            ]
+            assert [str(g) for g in got] == [str(w) for w in want], (position, shape.moves[x])
+
+
+def _flat(value: object) -> list[object]:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _flat_state(s: kernel.KState | None) -> list[object]:
+    assert s is not None
+    return [v for f in attrs.fields(kernel.KState) for v in _flat(getattr(s, f.name))]
+
+
+def _sample(scope: Scope, size: int) -> list[ascent.State]:
+    """About ``size`` reachable positions of the scope spread over its breadth-first
+    order, and every position where a favour removes a remainder (A13)."""
+    starts = initial_positions(scope)
+    order, seen, queue = list(starts), set(starts), deque(starts)
+    removing: list[ascent.State] = []
+    while queue:
+        here = queue.popleft()
+        for move in ascent.legal_moves(here):
+            after = ascent.apply(here, move)
+            if sum(map(len, after.removed_cards)) > sum(map(len, here.removed_cards)):
+                removing.append(here)
+            if after not in seen:
+                seen.add(after)
+                order.append(after)
+                queue.append(after)
+    assert removing
+    return [*order[:: max(1, len(order) // size)], *removing[:2]]

@@ -20,7 +20,7 @@ A position is four fields separated by single spaces::
 ``options``
     ``-`` for the reference rules, otherwise the options that differ from
     it, in declaration order: ``name=value`` separated by ``;`` (``none``,
-    ``true``, ``false``, integers, and arrival squares joined by ``.``).
+    ``true``, ``false``, integers, and arrival squares or cards joined by ``.``).
 
 Notation is canonical: one spelling per position, and ``from_text`` refuses
 any other with a :class:`~castlerules.core.errors.NotationError` naming the
@@ -197,6 +197,8 @@ def _read_options(field: str, offset: int, text: str) -> Rules:
             value = None
         elif raw in ("true", "false"):
             value = raw == "true"
+        elif name == "cards":
+            value = tuple(part for _r, part in _split(raw, ".", vat, text))
         elif name == "arrival":
             value = tuple(
                 integer(part, vat + r, text, 1, 99, "an arrival square")
@@ -355,7 +357,12 @@ def from_text(text: str) -> State:
                 raise NotationError(f"card {_card_text(cid)} appears twice (A18)", text, at + 2 * i)
             seen[cid] = at + 2 * i
         removed.append(cards)
-    missing = [cid for cid in range(n * CARDS_PER_SET) if cid not in seen]
+    stray = [cid for cid in seen if not t.in_play[cid]]
+    if stray:
+        raise NotationError(
+            f"card {_card_text(stray[0])} is not in play (option cards)", text, seen[stray[0]]
+        )
+    missing = [cid for cid in range(n * CARDS_PER_SET) if cid not in seen and t.in_play[cid]]
     if missing:
         raise NotationError(
             f"card {_card_text(missing[0])} is missing: every card of the {n} sets in play "

@@ -161,6 +161,15 @@ def _check_square(square: object) -> None:
         raise ArgumentError(f"a square is an int, not {square!r:.40}")
 
 
+def _card_texts(cards: tuple[object, ...]) -> bool:
+    """Whether ``cards`` are distinct texts ``<rank letter><set digit>`` (option ``cards``)."""
+    ok = all(
+        isinstance(c, str) and len(c) == 2 and c[0] in _BY_LETTER and c[1] in "012345"
+        for c in cards
+    )
+    return ok and len(set(cards)) == len(cards)
+
+
 def _to_tuple(value: object) -> object:
     """Accept a list for ``arrival`` (a tuple is stored, so Rules stay hashable)."""
     if isinstance(value, list):
@@ -231,6 +240,15 @@ class Rules:
         of the moving part is bound by its own ceiling.  It exists so that the
         proofs' sensitivity tests can show that the invariants depend on
         protection being read correctly; do not use it to play.
+    ``cards`` (A18; proof-only)
+        ``None`` (default): every card of every set in play.  A tuple of card
+        texts (``("L0", "T1", "P1")``: rank letter and set) puts only those
+        cards on the Starts; the other cards of the sets in play are out of
+        play, as if removed before the game (they score nothing).  It is not
+        a reading of the seed: it exists so that the exhaustive engine-kernel
+        tie (``tests/ascent/test_kernel.py``) can visit every position of
+        small games that still reach favours, removals and game ends; do not
+        use it to play.  No preset sets it.
     """
 
     squares: int = attrs.field(
@@ -293,6 +311,15 @@ class Rules:
     )
     protection: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    cards: tuple[str, ...] | None = attrs.field(
+        default=None,
+        converter=_to_tuple,
+        validator=validator(
+            lambda v: v is None or (isinstance(v, tuple) and _card_texts(v)),
+            "None or a tuple of distinct card texts such as 'L0' (rank letter P, B, L, C, T "
+            "or F, then the set 0..5)",
+        ),
     )
 
     UNPLAYABLE: ClassVar[Mapping[str, str]] = MappingProxyType(
@@ -420,6 +447,11 @@ def value_of(cid: int) -> int:
     return CARDS_PER_SET - cid % CARDS_PER_SET
 
 
+def _card_text(cid: int) -> str:
+    """The notation of card number ``cid``: rank letter, then set (``L1``)."""
+    return f"{_LETTERS[value_of(cid)]}{cid // CARDS_PER_SET}"
+
+
 @attrs.frozen(slots=True)
 class Tables:
     """Tables derived once from a :class:`Rules` for the engine's inner loop.
@@ -457,6 +489,8 @@ class Tables:
     """``penalty_to == "owner"`` (A13)."""
     end_test: str
     """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
+    in_play: tuple[bool, ...]
+    """Per card number: whether the card is in play when its set is (option ``cards``)."""
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
     """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
 
@@ -510,6 +544,10 @@ class Tables:
             all_lower=rules.favour_takes == "all_lower",
             to_owner=rules.penalty_to == "owner",
             end_test=rules.end_test,
+            in_play=tuple(
+                rules.cards is None or _card_text(cid) in rules.cards
+                for cid in range(MAX_SETS * CARDS_PER_SET)
+            ),
         )
 
 

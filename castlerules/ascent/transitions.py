@@ -397,8 +397,10 @@ def _opening(rules: Rules, n: int, first: int) -> State:
     are immutable; one Rules value has at most 20 openings)."""
     t = Tables.of(rules)
     empty: tuple[int, ...] = ()
+    playing = t.in_play  # option cards (proof-only); every card by default
     cols = tuple(
-        (tuple(range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET)),) + (empty,) * t.squares
+        (tuple(c for c in range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET) if playing[c]),)
+        + (empty,) * t.squares
         for q in range(n)
     )
     return make_state(
@@ -755,6 +757,8 @@ def _not_in_column(state: State, p: int, c: int) -> Exception:
         return IllegalMove(
             f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A2"
         )
+    if not state.tables.in_play[c]:
+        return IllegalMove(f"{_name(c)} is not in play (option cards)", "A2")
     found = locate(state, c)
     if found is None:
         return IllegalMove(
@@ -795,6 +799,8 @@ def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
         return IllegalMove(
             f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A10"
         )
+    if not state.tables.in_play[c]:
+        return IllegalMove(f"{_name(c)} is not in play (option cards)", "A10")
     found = locate(state, c)
     if found is None:
         return IllegalMove(f"{_name(c)} was removed from the board and cannot be taken", "A10")

@@ -65,6 +65,9 @@ EXCLUDED: Mapping[str, Mapping[str, str]] = {
         "1, a square between left to no rank) is a variant, not a reading",
         "squares": "a number of the material, not a reading: the seed says 'Le chemin ... "
         "est de 7 cases' (A5); other lengths are variants (and the proofs' small models)",
+        "cards": "not a reading of the seed: a subset of the cards in play exists for the "
+        "exhaustive engine-kernel tie's small games (see Rules); the seed deals every card "
+        "of every set in play (A18)",
     },
     "throne": {
         "rounds": "a number of the game, not a reading: the seed says 'Le jeu se joue en "

@@ -1,0 +1,1000 @@
+"""The rules of Ascent written once, over the operations of :mod:`castlerules.core.ops`.
+
+Every guard of a move (tagged with the clause it enforces, in the order the
+engine asks them), every effect (the Advance with its jumps, the ceiling, the
+protection inside a stack, the flip on arrival, the favours, the removal of an
+exposed remainder), the end of a turn and of the game (A14, every
+``end_test``), the turn order and the scores (A15-A17) are stated here once, as
+functions of values.  The same functions run on plain Python values
+(:data:`~castlerules.core.ops.CONCRETE`: the reference the fast engine
+:mod:`castlerules.ascent.transitions` is checked against, move for move, in
+``tests/ascent/test_kernel.py``), and on Z3 terms (:mod:`castlerules.symbolic`).
+
+**Positions.**  A :class:`KState` keeps, for every card in play (the slots of
+:attr:`Shape.cards`), fixed-size fields: ``col`` (the column holding it, or
+whose removed pile holds it, A13), ``sq`` (0 the Start, ``1..squares`` the
+path, :data:`REMOVED`), ``dep`` (its place in its stack, 0 the top; 0 on a
+Start and once removed) and ``flp`` (it lies flipped, A8); then the turn:
+``actor`` (-1 once over), ``mid`` (a favour or replay step is open, rule 16)
+and the engine's step ``sd``, ``sm``, ``sk`` (the square of the stack just
+moved, how many cards of it are the moved stack, the favours taken), all 0
+outside a step, so that a position has one encoding.
+
+**Moves.**  A move is a number of :attr:`Shape.moves`: the adapters' action
+numbers (Advance of card ``c`` is ``c``, Favour ``6n + c``, EndTurn ``12n``;
+every card of the sets in play, so that the cards the proof-only option
+``cards`` leaves out are judged too).  The die (A18) is the chance input of
+:func:`initial`: the seat it shows.
+
+>>> from castlerules import ascent
+>>> rules = ascent.Rules()
+>>> shape = Shape.of(rules, 2)
+>>> s = from_state(ascent.new_game(2, rules, first_player=0))
+>>> verdict = judge(shape, s, shape.moves.index(ascent.Advance(ascent.Card(1, ascent.Rank.LADY))))
+>>> verdict.legal, verdict.clause, verdict.what
+(False, 'A2', "a card of the player's column")
+>>> lady = shape.moves.index(ascent.Advance(ascent.Card(0, ascent.Rank.LADY)))
+>>> after = judge(shape, s, lady)
+>>> after.legal, after.post.sq[shape.slot_of[2]], after.post.actor
+(True, 1, 1)
+>>> after.outcome.scores
+(-21, -21)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from castlerules.ascent.moves import ADVANCES, END, FAVOURS, Advance, Favour, Move
+from castlerules.ascent.rules import CARDS_PER_SET, Rules, Tables, value_of
+from castlerules.ascent.state import State
+from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.ops import CONCRETE, Ops, Value
+
+K_ADVANCE, K_FAVOUR, K_END = range(3)
+"""The kinds of move (:attr:`Shape.kind`)."""
+
+REMOVED = -1
+"""``sq`` of a removed card (A13)."""
+
+END_TESTS = ("unreached", "unflipped", "can_move")
+"""The values of option ``end_test`` (A14), numbered as :attr:`Options.end_test`."""
+
+UNLIMITED = 6 * CARDS_PER_SET + 1
+""":attr:`Options.limit` for ``favours_per_move=None``: more favours than there are
+cards (each favour takes a card of another column for good)."""
+
+
+# ---------------------------------------------------------------------------
+# The shape: sizes and static tables of one Rules and player count
+
+
+@attrs.frozen(slots=True)
+class Shape:
+    """The sizes and the static tables of one game: Python numbers, never values.
+
+    The kernel loops over ``players``, the card slots and the squares, and reads
+    these tables at value indexes (:meth:`~castlerules.core.ops.Ops.lookup`).
+    """
+
+    rules: Rules
+    players: int
+    squares: int
+    """The path's length (A5)."""
+    upper_half: int
+    """The first square of the upper half (A13)."""
+    cards: tuple[int, ...]
+    """The engine's numbers of the cards in play, one slot each (option ``cards``)."""
+    slot_of: dict[int, int] = attrs.field(eq=False, repr=False)
+    """The slot of each card number in play."""
+    value: tuple[int, ...]
+    """Per slot: the card's value (A18)."""
+    owner: tuple[int, ...]
+    """Per slot: the set the card belongs to (A2)."""
+    arrival: tuple[int, ...]
+    """Per slot: the card's arrival square, its ceiling (A1, A6)."""
+    ceiling: tuple[int, ...]
+    """Per value 0..6: the arrival square of a rank of that value (0 for 0)."""
+    moves: tuple[Move, ...]
+    """Every move the notation can name: the adapters' action numbers."""
+    kind: tuple[int, ...]
+    """Per move number: ``K_ADVANCE``, ``K_FAVOUR`` or ``K_END``."""
+    slot: tuple[int, ...]
+    """Per move number: the slot of its card (0 for EndTurn or a card not in play)."""
+    present: tuple[int, ...]
+    """Per move number: 1 if its card is in play (0 for EndTurn)."""
+
+    @classmethod
+    def of(cls, rules: Rules, players: int) -> Shape:
+        """The shape of ``players`` playing under ``rules``."""
+        if not isinstance(rules, Rules):
+            raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
+            raise ArgumentError(f"players must be an int in 2..6, not {players!r}")
+        t = Tables.of(rules)
+        every = players * CARDS_PER_SET
+        cards = tuple(c for c in range(every) if t.in_play[c])
+        slot_of = {c: k for k, c in enumerate(cards)}
+        moves: tuple[Move, ...] = (*ADVANCES[:every], *FAVOURS[:every], END)
+        card_of = [cid_of_move(m) for m in moves]
+        return cls(
+            rules=rules,
+            players=players,
+            squares=rules.squares,
+            upper_half=rules.upper_half,
+            cards=cards,
+            slot_of=slot_of,
+            value=tuple(value_of(c) for c in cards),
+            owner=tuple(c // CARDS_PER_SET for c in cards),
+            arrival=tuple(t.arrival[c] for c in cards),
+            ceiling=(0, *rules.arrival),
+            moves=moves,
+            kind=tuple(
+                K_ADVANCE
+                if isinstance(m, Advance)
+                else K_FAVOUR
+                if isinstance(m, Favour)
+                else K_END
+                for m in moves
+            ),
+            slot=tuple(slot_of.get(c, 0) for c in card_of),
+            present=tuple(int(c in slot_of) for c in card_of),
+        )
+
+    @property
+    def slots(self) -> range:
+        """The card slots."""
+        return range(len(self.value))
+
+
+@functools.lru_cache(maxsize=64)
+def _shape_of(rules: Rules, players: int) -> Shape:
+    return Shape.of(rules, players)
+
+
+def cid_of_move(move: Move) -> int:
+    """The engine's card number of an Advance or a Favour (-1 for EndTurn)."""
+    if isinstance(move, Advance | Favour):
+        return move.card.owner * CARDS_PER_SET + CARDS_PER_SET - move.card.rank.value
+    return -1
+
+
+@attrs.frozen(slots=True)
+class Options:
+    """The options that are not sizes, as values (so that an interpretation may leave
+    them free).  ``squares``, ``arrival``, ``upper_half`` and ``cards`` are sizes and
+    tables of the :class:`Shape`; ``deal`` and ``path`` have one playable value."""
+
+    exposing: Value
+    """A7, ``allow_exposing_split``: a split may leave a card exposed above its ceiling."""
+    limit: Value
+    """A10, ``favours_per_move``: the most favours per Advance (:data:`UNLIMITED` for None)."""
+    highest: Value
+    """A3, ``stack_rank == "highest"``: a stack acts with its highest rank."""
+    all_lower: Value
+    """A10, ``favour_takes == "all_lower"``: every taken card ranks lower."""
+    after_arrival: Value
+    """A10, ``favour_after_arrival``: a stack just flipped may still take."""
+    removal_lower: Value
+    """A13, ``removal_in_lower_half``: an exposed remainder leaves in the lower half too."""
+    to_owner: Value
+    """A13, ``penalty_to == "owner"``: a removed card counts against its set's owner."""
+    end_test: Value
+    """A14, ``end_test``: its index in :data:`END_TESTS`."""
+    continues: Value
+    """A14, ``last_player_continues``: the last player in the race plays on."""
+    die_none: Value
+    """A18, ``die == "none"``: seat 0 begins, the die is unused."""
+    protection: Value
+    """A7, ``protection``: the moving part is bound by its leader's ceiling only."""
+
+    @classmethod
+    def of(cls, ops: Ops, rules: Rules) -> Options:
+        """The options of ``rules`` as constants of ``ops``."""
+        limit = rules.favours_per_move
+        return cls(
+            exposing=ops.lit(rules.allow_exposing_split),
+            limit=ops.lit(UNLIMITED if limit is None else min(limit, UNLIMITED)),
+            highest=ops.lit(rules.stack_rank == "highest"),
+            all_lower=ops.lit(rules.favour_takes == "all_lower"),
+            after_arrival=ops.lit(rules.favour_after_arrival),
+            removal_lower=ops.lit(rules.removal_in_lower_half),
+            to_owner=ops.lit(rules.penalty_to == "owner"),
+            end_test=ops.lit(END_TESTS.index(rules.end_test)),
+            continues=ops.lit(rules.last_player_continues),
+            die_none=ops.lit(rules.die == "none"),
+            protection=ops.lit(rules.protection),
+        )
+
+
+# ---------------------------------------------------------------------------
+# Positions
+
+
+@attrs.frozen(slots=True)
+class KState:
+    """A position as values (see the module's text): per card slot ``col``, ``sq``,
+    ``dep``, ``flp``; then the turn."""
+
+    col: tuple[Value, ...]
+    sq: tuple[Value, ...]
+    dep: tuple[Value, ...]
+    flp: tuple[Value, ...]
+    actor: Value
+    mid: Value
+    sd: Value
+    sm: Value
+    sk: Value
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """What a legal move leads to: the next position, whether the game is over, the
+    scores there (A15-A16)."""
+
+    post: KState
+    over: Value
+    scores: tuple[Value, ...]
+
+
+Guard = tuple[str, str, Value]
+"""One condition a move must meet: ``(clause, what it asks, broken)``."""
+
+
+@attrs.frozen(slots=True)
+class Case:
+    """One effect of the transition: when ``when`` holds (of a legal move), ``make``."""
+
+    label: str
+    when: Value
+    make: Callable[[], Outcome]
+
+
+def initial(ops: Ops, shape: Shape, options: Options, roll: Value) -> KState:
+    """A new game: every card in play alone on its owner's Start (spec rule 7); the
+    die's chance outcome ``roll`` (a seat) begins, or seat 0 with ``die="none"`` (A18)."""
+    k = shape.slots
+    return KState(
+        col=tuple(ops.lit(shape.owner[j]) for j in k),
+        sq=tuple(ops.lit(0) for _ in k),
+        dep=tuple(ops.lit(0) for _ in k),
+        flp=tuple(ops.lit(False) for _ in k),
+        actor=ops.ite(options.die_none, 0, roll),
+        mid=ops.lit(False),
+        sd=ops.lit(0),
+        sm=ops.lit(0),
+        sk=ops.lit(0),
+    )
+
+
+def highest_of(ops: Ops, items: Sequence[tuple[Value, int]]) -> Value:
+    """The largest static number ``v`` whose condition holds among ``(cond, v)``; 0 if none."""
+    out: Value = ops.lit(0)
+    for cond, v in items:
+        out = ops.ite(ops.all([cond, out < v]), v, out)
+    return out
+
+
+class Board:
+    """The terms of one board that the guards, the effects and the end of a turn read:
+    the stacks, and for every card what an Advance of it would do (rules 8-11)."""
+
+    def __init__(self, ops: Ops, shape: Shape, options: Options, s: KState) -> None:
+        self.o, self.shape, self.opt, self.s = ops, shape, options, s
+        o, opt = ops, options
+        n, top, slots = shape.players, shape.squares, shape.slots
+        col, sq, dep, flp = s.col, s.sq, s.dep, s.flp
+        value = shape.value
+        # Per column and path square 1..top (index 0: the Start, never used).
+        self.occ = tuple(
+            (
+                o.lit(False),
+                *(
+                    o.any([o.all([col[j] == q, sq[j] == d]) for j in slots])
+                    for d in range(1, top + 1)
+                ),
+            )
+            for q in range(n)
+        )
+        self.flipped = tuple(
+            (
+                o.lit(False),
+                *(
+                    o.any([o.all([col[j] == q, sq[j] == d, flp[j]]) for j in slots])
+                    for d in range(1, top + 1)
+                ),
+            )
+            for q in range(n)
+        )
+        # stk[k][j]: cards k and j are in one stack (a card on a Start or removed is alone).
+        self.stk = tuple(
+            tuple(
+                o.lit(True) if j == k else o.all([sq[k] >= 1, col[j] == col[k], sq[j] == sq[k]])
+                for j in slots
+            )
+            for k in slots
+        )
+        stk = self.stk
+        # part[k][j]: j moves with k (k and every card above it, A3); rest: j stays.
+        self.part = tuple(tuple(o.all([stk[k][j], dep[j] <= dep[k]]) for j in slots) for k in slots)
+        self.rest = tuple(tuple(o.all([stk[k][j], dep[j] > dep[k]]) for j in slots) for k in slots)
+        part, rest = self.part, self.rest
+        # The rank a part, a stack, a remainder acts with (option stack_rank, A3).
+        top_value = tuple(
+            o.total([o.ite(o.all([stk[k][j], dep[j] == 0]), value[j], 0) for j in slots])
+            for k in slots
+        )
+        self.stack_rank = tuple(
+            o.ite(opt.highest, highest_of(o, [(stk[k][j], value[j]) for j in slots]), top_value[k])
+            for k in slots
+        )
+        self.part_rank = tuple(
+            o.ite(opt.highest, highest_of(o, [(part[k][j], value[j]) for j in slots]), top_value[k])
+            for k in slots
+        )
+        self.has_rest = tuple(o.any(list(rest[k])) for k in slots)
+        self.rest_rank = tuple(
+            o.ite(
+                opt.highest,
+                highest_of(o, [(rest[k][j], value[j]) for j in slots]),
+                o.total(
+                    [o.ite(o.all([stk[k][j], dep[j] == dep[k] + 1]), value[j], 0) for j in slots]
+                ),
+            )
+            for k in slots
+        )
+        # The destination (rules 9-10, A3, A6, A9): the lowest square above the card's
+        # that is free for the part's rank, up to that rank's arrival square.
+        self.ceil = tuple(o.lookup(shape.ceiling, self.part_rank[k]) for k in slots)
+        reach: list[Value] = []
+        dest: list[Value] = []
+        occ_at = [[self.occ[q][d] for q in range(n)] for d in range(top + 1)]
+        flipped_at = [[self.flipped[q][d] for q in range(n)] for d in range(top + 1)]
+        for k in slots:
+            c = self.ceil[k]
+            cands = [
+                o.all(
+                    [
+                        d > sq[k],
+                        d <= c,
+                        o.any(
+                            [
+                                o.not_(o.select(occ_at[d], col[k])),
+                                o.all([o.select(flipped_at[d], col[k]), d == c]),
+                            ]
+                        ),
+                    ]
+                )
+                for d in range(1, top + 1)
+            ]
+            reach.append(o.any(cands))
+            dest.append(o.first(cands) + 1)
+        self.reach, self.dest = tuple(reach), tuple(dest)
+        # A7 (rule 11): the remainder's new top must not stand above its ceiling.
+        self.exposed = tuple(
+            o.all(
+                [
+                    sq[k] >= 1,
+                    self.has_rest[k],
+                    o.not_(opt.exposing),
+                    sq[k] > o.lookup(shape.ceiling, self.rest_rank[k]),
+                ]
+            )
+            for k in slots
+        )
+        # protection=False (the strict, wrong reading): every moving card by its own ceiling.
+        self.strict = tuple(
+            o.any([o.all([part[k][j], shape.arrival[j] < self.dest[k]]) for j in slots])
+            for k in slots
+        )
+        self.on_board = tuple(sq[k] >= 0 for k in slots)
+        self.can_advance = tuple(
+            o.all(
+                [
+                    self.on_board[k],
+                    o.not_(flp[k]),
+                    self.reach[k],
+                    o.not_(self.exposed[k]),
+                    o.any([opt.protection, o.not_(self.strict[k])]),
+                ]
+            )
+            for k in slots
+        )
+        self.advances = tuple(
+            o.any([o.all([col[k] == q, self.can_advance[k]]) for k in slots]) for q in range(n)
+        )
+
+    def taker_rank(self, p: Value, d: Value, m: Value) -> Value:
+        """The rank of the top ``m`` cards of column ``p``'s stack on square ``d``: the
+        stack just moved, with the cards it took (A10, option ``stack_rank``)."""
+        o, s, value, slots = self.o, self.s, self.shape.value, self.shape.slots
+        here = [o.all([s.col[j] == p, s.sq[j] == d]) for j in slots]
+        return o.ite(
+            self.opt.highest,
+            highest_of(o, [(o.all([here[j], s.dep[j] < m]), value[j]) for j in slots]),
+            o.total([o.ite(o.all([here[j], s.dep[j] == 0]), value[j], 0) for j in slots]),
+        )
+
+    def targets(self, p: Value, d: Value, r: Value) -> Value:
+        """Some stack of another column on row ``d`` is unflipped and ranks lower than
+        ``r``: a favour is available (rule 13, A10; never on a flipped stack, A8)."""
+        o, s = self.o, self.s
+        return o.any(
+            [
+                o.all(
+                    [
+                        s.col[j] != p,
+                        s.sq[j] == d,
+                        s.dep[j] == 0,
+                        o.not_(s.flp[j]),
+                        self.stack_rank[j] < r,
+                    ]
+                )
+                for j in self.shape.slots
+            ]
+        )
+
+    def favours_open(self, p: Value, d: Value, m: Value, k: Value, flipped: Value) -> Value:
+        """A favour is still open in the step ``(d, m, k)`` of seat ``p`` (A10, A11;
+        options ``favours_per_move``, ``favour_after_arrival``)."""
+        o = self.o
+        return o.all(
+            [
+                k < self.opt.limit,
+                o.any([self.opt.after_arrival, o.not_(flipped)]),
+                self.targets(p, d, self.taker_rank(p, d, m)),
+            ]
+        )
+
+
+class Position:
+    """The terms of one position that every move reads (built once per position)."""
+
+    def __init__(self, ops: Ops, shape: Shape, options: Options, s: KState) -> None:
+        self.o, self.shape, self.opt, self.s = ops, shape, options, s
+        o = ops
+        self.board = Board(ops, shape, options, s)
+        self.over = s.actor < 0
+        self.actor = o.ite(self.over, 0, s.actor)
+        """The seat to act, 0 once the game is over (an index that is always in range)."""
+        # The stack just moved (mid-turn): its rank and whether it was flipped (A10).
+        self.taker = self.board.taker_rank(s.actor, s.sd, s.sm)
+        self.taker_flipped = o.any(
+            [o.all([s.col[j] == s.actor, s.sq[j] == s.sd, s.flp[j]]) for j in shape.slots]
+        )
+        b, n, slots = self.board, shape.players, shape.slots
+        # Per square 0..squares: the mover has an unflipped stack there (only the stack
+        # just moved takes a favour, A11; False on the Start).
+        self.own = tuple(
+            o.all(
+                [
+                    o.select([b.occ[q][d] for q in range(n)], self.actor),
+                    o.not_(o.select([b.flipped[q][d] for q in range(n)], self.actor)),
+                ]
+            )
+            for d in range(shape.squares + 1)
+        )
+        # Per card: a favour of it would take a card that does not rank lower than the
+        # stack just moved (favour_takes="all_lower", A10).
+        self.bad_taken = tuple(
+            o.any([o.all([b.part[k][j], shape.value[j] >= self.taker]) for j in slots])
+            for k in slots
+        )
+
+
+# ---------------------------------------------------------------------------
+# The guards
+
+
+@attrs.frozen(slots=True)
+class Parts:
+    """The parts of move number ``a`` (read from the shape's tables and the position)."""
+
+    a: Value
+    kind: Value
+    k: Value
+    """The card's slot (0 for EndTurn or a card not in play)."""
+    present: Value
+    col: Value
+    sq: Value
+    dep: Value
+    flp: Value
+
+
+def decode(p: Position, a: Value) -> Parts:
+    """Move number ``a`` read into its kind and its card's fields."""
+    o, shape, s = p.o, p.shape, p.s
+    k = o.lookup(shape.slot, a)
+    return Parts(
+        a=a,
+        kind=o.lookup(shape.kind, a),
+        k=k,
+        present=o.lookup(shape.present, a) == 1,
+        col=o.select(s.col, k),
+        sq=o.select(s.sq, k),
+        dep=o.select(s.dep, k),
+        flp=o.select(s.flp, k),
+    )
+
+
+def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
+    """The conditions of move ``m``, in the order the engine asks them: the move is
+    legal when none is broken; a refused move breaks the first that
+    :func:`first_broken` names (the clause of the engine's IllegalMove)."""
+    o, s, b, opt = p.o, p.s, p.board, p.opt
+    both = o.all
+    advance, favour, end = m.kind == K_ADVANCE, m.kind == K_FAVOUR, m.kind == K_END
+    mine = both([m.present, m.col == s.actor, m.sq >= 0])
+    found = both([m.present, m.col != s.actor, m.sq == s.sd])
+    elsewhere_own = both(
+        [m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq >= 0, m.sq, 0))]
+    )
+    bad_taken = o.select(p.bad_taken, m.k)
+    return (
+        ("A14", "the game is not over", p.over),
+        # Advance (rules 8-11).
+        (
+            "A12",
+            "after an Advance, a favour or the end of the turn first",
+            both([advance, s.mid, s.sk == 0]),
+        ),
+        ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
+        ("A8", "a flipped card never moves", both([advance, m.flp])),
+        (
+            "A6",
+            "a free square up to the leader's arrival square",
+            both([advance, o.not_(o.select(b.reach, m.k))]),
+        ),
+        (
+            "A7",
+            "no card left exposed above its arrival square",
+            both([advance, o.select(b.exposed, m.k)]),
+        ),
+        (
+            "A6",
+            "every moving card within its own arrival square (protection=False)",
+            both([advance, o.not_(opt.protection), o.select(b.strict, m.k)]),
+        ),
+        # Favour (rules 13-15).
+        ("A11", "a favour follows an Advance", both([favour, o.not_(s.mid)])),
+        ("A10", "at most favours_per_move favours", both([favour, s.sk >= opt.limit])),
+        (
+            "A11",
+            "only the stack just moved takes a favour",
+            both([favour, o.not_(found), elsewhere_own]),
+        ),
+        ("A10", "a card of another column on the row just reached", both([favour, o.not_(found)])),
+        ("A10", "flipped cards are never taken", both([favour, m.flp])),
+        ("A10", "a stack of lower rank", both([favour, o.select(b.stack_rank, m.k) >= p.taker])),
+        (
+            "A10",
+            "no favour by a stack just flipped (favour_after_arrival=False)",
+            both([favour, o.not_(opt.after_arrival), p.taker_flipped]),
+        ),
+        (
+            "A10",
+            "every taken card of lower rank (favour_takes=all_lower)",
+            both([favour, opt.all_lower, bad_taken]),
+        ),
+        # EndTurn (rule 16).
+        ("A3", "a turn ends only after an Advance", both([end, o.not_(s.mid)])),
+    )
+
+
+def legal(ops: Ops, checks: Sequence[Guard]) -> Value:
+    """No guard is broken."""
+    return ops.not_(ops.any([broken for _c, _w, broken in checks]))
+
+
+def first_broken(ops: Ops, checks: Sequence[Guard]) -> Value:
+    """The index of the first broken guard, or -1 when none is."""
+    return ops.first([broken for _c, _w, broken in checks])
+
+
+# ---------------------------------------------------------------------------
+# The effects
+
+
+def scores(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
+    """Each seat's points (rule 19): every card of its column plus its value on or
+    above its arrival square (A15), minus it below (A16, the Start included); every
+    card of its removed pile minus its value (A13, A16)."""
+    o = ops
+    return tuple(
+        o.total(
+            [
+                o.ite(
+                    s.col[j] == q,
+                    o.ite(s.sq[j] >= shape.arrival[j], shape.value[j], -shape.value[j]),
+                    0,
+                )
+                for j in shape.slots
+            ]
+        )
+        for q in range(shape.players)
+    )
+
+
+def winners(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
+    """Per seat: it has the most points (A17; ties are shared)."""
+    points = scores(ops, shape, s)
+    best = points[0]
+    for x in points[1:]:
+        best = ops.ite(x > best, x, best)
+    return tuple(x == best for x in points)
+
+
+def seat_after(ops: Ops, shape: Shape, seat: Value, j: int) -> Value:
+    """The seat ``j`` places after ``seat`` in turn order (1 <= j <= players)."""
+    return ops.ite(seat + j >= shape.players, seat + j - shape.players, seat + j)
+
+
+def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -> Outcome:
+    """The end of ``mover``'s turn on board ``b`` (rules 17-18, A14): over when at most
+    one player is still in the race (option ``end_test``; unless
+    ``last_player_continues``), or when no player has a legal Advance; else the next
+    seat after the mover, cyclically, with a legal Advance (a player with none is
+    skipped; the mover last)."""
+    o, s, opt = ops, b.s, options
+    n, slots = shape.players, shape.slots
+    live = [o.all([s.sq[j] >= 0, o.not_(s.flp[j])]) for j in slots]
+    unflipped = tuple(o.any([o.all([s.col[j] == q, live[j]]) for j in slots]) for q in range(n))
+    unreached = tuple(
+        o.any([o.all([s.col[j] == q, live[j], s.sq[j] < shape.arrival[j]]) for j in slots])
+        for q in range(n)
+    )
+    race = tuple(
+        o.ite(
+            opt.end_test == 0, unreached[q], o.ite(opt.end_test == 1, unflipped[q], b.advances[q])
+        )
+        for q in range(n)
+    )
+    over = o.any(
+        [o.all([o.not_(opt.continues), o.count(race) <= 1]), o.not_(o.any(list(b.advances)))]
+    )
+    after = [seat_after(o, shape, mover, j) for j in range(1, n + 1)]
+    found = o.first([o.select(b.advances, seat) for seat in after])
+    nxt = o.select(after, o.ite(found >= 0, found, 0))
+    post = attrs.evolve(
+        s,
+        actor=o.ite(over, -1, nxt),
+        mid=o.lit(False),
+        sd=o.lit(0),
+        sm=o.lit(0),
+        sk=o.lit(0),
+    )
+    return Outcome(post, over, scores(o, shape, post))
+
+
+def _advanced(p: Position, m: Parts) -> KState:
+    """The board after the Advance ``m`` (rules 8-12): the part lands on its
+    destination, on top of the flipped cards there (A9), flipped if that is its
+    leader's arrival square (A8); the remainder stays."""
+    o, shape, s, b = p.o, p.shape, p.s, p.board
+    slots = shape.slots
+    d = o.select(b.dest, m.k)
+    flip = d == o.select(b.ceil, m.k)
+    size = m.dep + 1
+    col, sq, dep, flp = [], [], [], []
+    for j in slots:
+        in_part = o.select([b.part[k][j] for k in slots], m.k)
+        in_rest = o.select([b.rest[k][j] for k in slots], m.k)
+        in_target = o.all([s.col[j] == s.actor, s.sq[j] == d])
+        col.append(s.col[j])
+        sq.append(o.ite(in_part, d, s.sq[j]))
+        dep.append(
+            o.ite(
+                in_part,
+                s.dep[j],
+                o.ite(in_rest, s.dep[j] - size, o.ite(in_target, s.dep[j] + size, s.dep[j])),
+            )
+        )
+        flp.append(o.ite(o.all([in_part, flip]), True, s.flp[j]))
+    return attrs.evolve(s, col=tuple(col), sq=tuple(sq), dep=tuple(dep), flp=tuple(flp))
+
+
+def _favoured(p: Position, m: Parts) -> KState:
+    """The board after the Favour ``m`` (rules 13-15): the card and every card above
+    it go under the stack just moved, flipped with it (A10, rule 14); an exposed
+    remainder in the upper half (option ``removal_in_lower_half``: anywhere) leaves
+    the board, against its column's player or (``penalty_to="owner"``) each card's
+    owner (A13)."""
+    o, shape, s, b, opt = p.o, p.shape, p.s, p.board, p.opt
+    slots = shape.slots
+    taken = m.dep + 1
+    d = s.sd
+    rest_rank = o.select(b.rest_rank, m.k)
+    gone = o.all(
+        [
+            o.select(b.has_rest, m.k),
+            o.any([opt.removal_lower, d >= shape.upper_half]),
+            d > o.lookup(shape.ceiling, rest_rank),
+        ]
+    )
+    col, sq, dep, flp = [], [], [], []
+    for j in slots:
+        in_taken = o.select([b.part[k][j] for k in slots], m.k)
+        in_rest = o.select([b.rest[k][j] for k in slots], m.k)
+        leaves = o.all([in_rest, gone])
+        below = o.all([s.col[j] == s.actor, s.sq[j] == d, s.dep[j] >= s.sm])
+        col.append(
+            o.ite(
+                in_taken,
+                s.actor,
+                o.ite(leaves, o.ite(opt.to_owner, shape.owner[j], s.col[j]), s.col[j]),
+            )
+        )
+        sq.append(o.ite(leaves, REMOVED, s.sq[j]))
+        dep.append(
+            o.ite(
+                in_taken,
+                s.sm + s.dep[j],
+                o.ite(
+                    leaves,
+                    0,
+                    o.ite(in_rest, s.dep[j] - taken, o.ite(below, s.dep[j] + taken, s.dep[j])),
+                ),
+            )
+        )
+        flp.append(o.ite(in_taken, p.taker_flipped, s.flp[j]))
+    return attrs.evolve(
+        s,
+        col=tuple(col),
+        sq=tuple(sq),
+        dep=tuple(dep),
+        flp=tuple(flp),
+        sm=s.sm + taken,
+        sk=s.sk + 1,
+    )
+
+
+def _step(p: Position, board: KState, d: Value, m: Value, k: Value) -> Outcome:
+    """Play goes on in the step ``(d, m, k)`` of the mover (rule 16)."""
+    o = p.o
+    post = attrs.evolve(board, mid=o.lit(True), sd=d, sm=m, sk=k)
+    return Outcome(post, o.lit(False), scores(o, p.shape, post))
+
+
+def cases(p: Position, m: Parts) -> list[Case]:
+    """The effects of a legal move ``m`` as guarded commands: exclusive conditions
+    covering every legal move, one per kind of move; each case's outcome picks among
+    the labelled sub-cases of :func:`sub_cases` (so that an interpretation that runs
+    one branch builds only the successor board of the move's own kind)."""
+    o = p.o
+    kinds = (
+        ("advance", m.kind == K_ADVANCE),
+        ("favour", m.kind == K_FAVOUR),
+        ("end of the turn", m.kind == K_END),
+    )
+
+    def maker(label: str) -> Callable[[], Outcome]:
+        def make() -> Outcome:
+            found = sub_cases(p, m, label)
+            return o.pick([c.when for c in found], [c.make for c in found])
+
+        return make
+
+    return [Case(label, when, maker(label)) for label, when in kinds]
+
+
+def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
+    """The effects of a legal move ``m`` of one kind (``"advance"``, ``"favour"`` or
+    ``"end of the turn"``): exclusive conditions covering it, each with its outcome."""
+    o, shape, opt, s, b = p.o, p.shape, p.opt, p.s, p.board
+    if kind == "advance":
+        # A favour is offered when the moved part may take one on its row (rule 16):
+        # the other columns are as before the move, so the position's board says.
+        moved = _advanced(p, m)
+        d = o.select(b.dest, m.k)
+        flip = d == o.select(b.ceil, m.k)
+        offer = o.all(
+            [
+                o.any([opt.after_arrival, o.not_(flip)]),
+                b.targets(s.actor, d, o.select(b.part_rank, m.k)),
+            ]
+        )
+        return [
+            Case(
+                "advance, a favour is offered",
+                offer,
+                lambda: _step(p, moved, d, m.dep + 1, o.lit(0)),
+            ),
+            Case(
+                "advance, the turn ends",
+                o.not_(offer),
+                lambda: end_turn(o, shape, opt, Board(o, shape, opt, moved), s.actor),
+            ),
+        ]
+    if kind == "favour":
+        # Play goes on while a favour or a replay is available (A12).
+        taken = _favoured(p, m)
+        after = Board(o, shape, opt, taken)
+        goes_on = o.any(
+            [
+                after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
+                o.select(after.advances, p.actor),
+            ]
+        )
+        return [
+            Case(
+                "favour, play goes on", goes_on, lambda: _step(p, taken, s.sd, taken.sm, taken.sk)
+            ),
+            Case(
+                "favour, the turn ends",
+                o.not_(goes_on),
+                lambda: end_turn(o, shape, opt, after, s.actor),
+            ),
+        ]
+    # EndTurn declines the favour or the replay (A12).
+    return [Case("end of the turn", o.lit(True), lambda: end_turn(o, shape, opt, b, s.actor))]
+
+
+def step(p: Position, m: Parts) -> Outcome:
+    """The outcome of a legal move: the case whose condition holds."""
+    found = cases(p, m)
+    return p.o.pick([c.when for c in found], [c.make for c in found])
+
+
+# ---------------------------------------------------------------------------
+# The reference: the kernel on plain values, and the engine's positions as values
+
+
+@attrs.frozen(slots=True)
+class Verdict:
+    """The kernel's judgement of one move in one position (plain values)."""
+
+    legal: bool
+    clause: str | None
+    """The clause of the first broken guard (None when legal)."""
+    what: str | None = None
+    """What that guard asks."""
+    post: KState | None = None
+    outcome: Outcome | None = None
+
+
+def from_state(state: State) -> KState:
+    """An engine position as plain values."""
+    shape = _shape_of(state.rules, state.players)
+    col = [0] * len(shape.cards)
+    sq = [0] * len(shape.cards)
+    dep = [0] * len(shape.cards)
+    flp = [False] * len(shape.cards)
+    for q, squares in enumerate(state.columns):
+        for s, stack in enumerate(squares):
+            for i, c in enumerate(stack):
+                k = shape.slot_of[c]
+                col[k], sq[k] = q, s
+                dep[k] = i if s else 0
+                flp[k] = bool(s and state.flipped[q] >> s & 1)
+    for q, pile in enumerate(state.removed_cards):
+        for c in pile:
+            k = shape.slot_of[c]
+            col[k], sq[k] = q, REMOVED
+    d, m, k_ = state.step if state.step is not None else (0, 0, 0)
+    return KState(
+        col=tuple(col),
+        sq=tuple(sq),
+        dep=tuple(dep),
+        flp=tuple(flp),
+        actor=state.actor,
+        mid=state.step is not None,
+        sd=d,
+        sm=m,
+        sk=k_,
+    )
+
+
+def judge(shape: Shape, s: KState, a: int, position: Position | None = None) -> Verdict:
+    """The kernel's verdict on move number ``a`` in ``s``, on plain values: legality, the
+    clause of the first failing guard, and the outcome of a legal move.  ``position``:
+    the :class:`Position` of ``s`` when the caller judges many moves of it."""
+    o = CONCRETE
+    p = position or Position(o, shape, Options.of(o, shape.rules), s)
+    m = decode(p, a)
+    checks = guards(p, m)
+    failed = first_broken(o, checks)
+    if failed >= 0:
+        return Verdict(False, checks[failed][0], checks[failed][1])
+    outcome = step(p, m)
+    return Verdict(True, None, None, outcome.post, outcome)
+
+
+class Disagreement(AssertionError):
+    """The engine and the kernel part on a move (:func:`check_position`)."""
+
+
+def check_position(
+    shape: Shape, state: State, position: Position | None = None
+) -> list[tuple[int, Verdict, State | None]]:
+    """Judge every move of ``shape.moves`` in ``state`` by the kernel and by the engine;
+    :class:`Disagreement` on the first move where they part (legality, the clause of a
+    refusal, the successor, the scores, the end, the winners of A17).  Returns, per
+    move number, the kernel's verdict and the engine's successor (None when refused)."""
+    from castlerules.ascent import transitions
+
+    ks = from_state(state)
+    p = position or Position(CONCRETE, shape, Options.of(CONCRETE, shape.rules), ks)
+    out: list[tuple[int, Verdict, State | None]] = []
+    offered = set(transitions.legal_moves(state))
+    for a, move in enumerate(shape.moves):
+        verdict = judge(shape, ks, a, p)
+        try:
+            after: State | None = transitions.apply(state, move)
+            clause = None
+        except IllegalMove as err:
+            after, clause = None, err.clause
+        where = _Where(state, move)
+        if (after is not None) != verdict.legal or clause != verdict.clause:
+            raise Disagreement(
+                f"{where}: engine {'accepts' if after is not None else f'refuses ({clause})'}, "
+                f"kernel {'accepts' if verdict.legal else f'refuses ({verdict.clause})'}"
+            )
+        if (move in offered) != verdict.legal:
+            raise Disagreement(f"{where}: legal_moves and the kernel part")
+        if after is not None:
+            outcome = verdict.outcome
+            assert outcome is not None
+            expected = from_state(after)
+            if outcome.post != expected:
+                got = outcome.post
+                diff = [
+                    f"{f.name} (engine {getattr(expected, f.name)}, kernel {getattr(got, f.name)})"
+                    for f in attrs.fields(KState)
+                    if getattr(expected, f.name) != getattr(got, f.name)
+                ]
+                raise Disagreement(f"{where}: successor differs in " + ", ".join(diff[:3]))
+            if outcome.scores != transitions.scores(after):
+                raise Disagreement(
+                    f"{where}: scores {transitions.scores(after)} by the engine, "
+                    f"{outcome.scores} by the kernel"
+                )
+            if bool(outcome.over) != transitions.is_over(after):
+                raise Disagreement(f"{where}: the engine and the kernel part on the end")
+            if outcome.over:
+                best = winners(CONCRETE, shape, outcome.post)
+                won = tuple(q for q in range(shape.players) if best[q])
+                if won != transitions.winners(after):
+                    raise Disagreement(
+                        f"{where}: winners {transitions.winners(after)} by the engine, "
+                        f"{won} by the kernel"
+                    )
+        out.append((a, verdict, after))
+    return out
+
+
+class _Where:
+    """A position and a move, written in notation only when a message needs them."""
+
+    def __init__(self, state: State, move: Move) -> None:
+        self.state, self.move = state, move
+
+    def __format__(self, spec: str) -> str:
+        from castlerules.ascent.notation import to_text
+
+        return f"{to_text(self.state)} {self.move}"
+
+
+def check_game(rules: Rules, players: int, seed: int, moves: int = 10_000) -> int:
+    """Play a seeded random game of at most ``moves`` moves from ``new_game(players, rules,
+    seed)`` and check every move of the universe at every position
+    (:func:`check_position`); :class:`Disagreement` on the first.  Returns the number
+    of positions checked (for a differential run on full games)."""
+    from castlerules.ascent import transitions
+    from castlerules.core.chance import Rng
+
+    shape = Shape.of(rules, players)
+    state = transitions.new_game(players, rules, seed=seed)
+    rng = Rng.from_seed(seed, "ascent.kernel")
+    checked = 0
+    for _ in range(moves):
+        check_position(shape, state)
+        checked += 1
+        legal_now = transitions.legal_moves(state)
+        if not legal_now:
+            break
+        move, rng = rng.choice(legal_now)
+        state = transitions.apply(state, move)
+    return checked

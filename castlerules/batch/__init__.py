@@ -128,9 +128,16 @@ def make(
 
         return ThroneEnv(players, rules, size, chosen, autoreset)
     if game == "ascent":
-        raise ArgumentError(
-            "the batch plays Throne only for now: Ascent's rules are not yet a kernel"
-        )
+        from castlerules.batch.ascent import AscentEnv
+
+        if backend == "auto":
+            chosen = NumpyBackend()
+        elif chosen.name == "jax":
+            raise ArgumentError(
+                "the batch plays Ascent with numpy only: compiling Ascent's kernel with JAX "
+                "does not finish in reasonable time and memory yet (use backend='numpy')"
+            )
+        return AscentEnv(players, rules, size, chosen, autoreset)
     raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
 
 

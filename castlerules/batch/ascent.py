@@ -1,0 +1,455 @@
+"""Many games of Ascent at once: :mod:`castlerules.ascent.kernel` run on arrays.
+
+No rule is written here.  The legal action mask is the kernel's guards
+(:func:`~castlerules.ascent.kernel.guards`) evaluated for every action number
+over every game; a step is the kernel's :func:`~castlerules.ascent.kernel.step`
+with one action number per game; the scores are the kernel's
+:func:`~castlerules.ascent.kernel.scores`.  This module lays the games out as
+arrays (one row per quantity, one entry per game), deals the first player
+with the engine's die (A18) for all the games at once, and turns the arrays
+back into the engine's states.
+
+The action numbers are the adapters' (Advance of card ``c`` is ``c``, Favour
+``6n + c``, EndTurn ``12n``), so a policy trained on the batch plays through
+OpenSpiel and PettingZoo unchanged.  Ascent hides nothing: every seat observes
+the whole position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from castlerules import ascent
+from castlerules.ascent import kernel as K
+from castlerules.ascent.rules import Tables
+from castlerules.ascent.transitions import make_state
+from castlerules.batch.arrays import ArrayOps
+from castlerules.batch.chance import Streams
+from castlerules.core.chance import check_seed
+from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.ops import merge
+
+
+@attrs.frozen(slots=True)
+class Layout:
+    """Where each quantity of a game is kept: one row of :attr:`Batch.data` each (per
+    card slot its column, square, depth and flip; then the turn)."""
+
+    slots: int
+
+    def rows_of(self, field: int) -> range:
+        """The rows of per-slot field ``field`` (0 col, 1 sq, 2 dep, 3 flp)."""
+        return range(field * self.slots, (field + 1) * self.slots)
+
+    @property
+    def actor(self) -> int:
+        return 4 * self.slots
+
+    @property
+    def rows(self) -> int:
+        return 4 * self.slots + 5
+
+    def unpack(self, data: Any) -> K.KState:
+        """The kernel's position, each field a row (vector of the games) of ``data``."""
+        a = self.actor
+        return K.KState(
+            col=tuple(data[i] for i in self.rows_of(0)),
+            sq=tuple(data[i] for i in self.rows_of(1)),
+            dep=tuple(data[i] for i in self.rows_of(2)),
+            flp=tuple(data[i] != 0 for i in self.rows_of(3)),
+            actor=data[a],
+            mid=data[a + 1] != 0,
+            sd=data[a + 2],
+            sm=data[a + 3],
+            sk=data[a + 4],
+        )
+
+    def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
+        """The rows of :meth:`unpack` as one ``(rows, size)`` int16 array (``games``
+        columns where every field is a plain number)."""
+        rows = [*k.col, *k.sq, *k.dep, *k.flp, k.actor, k.mid, k.sd, k.sm, k.sk]
+        size = next((r.shape for r in rows if hasattr(r, "shape")), (games or 1,))
+        return xp.stack([xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows])
+
+
+@attrs.frozen(slots=True, eq=False)
+class Batch:
+    """The games of an Ascent batch, as arrays with one entry per game (see
+    :class:`castlerules.batch.throne.Batch`, which has the same fields)."""
+
+    data: Any
+    """``(rows, size)`` int16: each game's numbers, one row each (:class:`Layout`)."""
+    layout: Layout
+    mask_rows: Any
+    """``(num_actions, size)``: which action numbers are legal, a row per number."""
+    legal_counts: Any
+    """``(size,)``: how many action numbers are legal in each game."""
+    ended: Any
+    """``(size,)``: the game ended in the last step."""
+    shape: K.Shape = attrs.field(repr=False)
+    seeds: Any = None
+    next_seed: int = 0
+    reset: Any = None
+    host: np.ndarray = attrs.field(default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.host is None:
+            object.__setattr__(self, "host", np.asarray(self.data))
+
+    @property
+    def legal_action_mask(self) -> Any:
+        """``(size, num_actions)``: which action numbers are legal in each game."""
+        return self.mask_rows.T
+
+    @property
+    def k(self) -> K.KState:
+        """The kernel's position of every game (numpy vectors)."""
+        return self.layout.unpack(self.host)
+
+    @property
+    def current_player(self) -> Any:
+        """``(size,)``: the seat to act, -1 once the game is over."""
+        return self.host[self.layout.actor]
+
+    @property
+    def terminated(self) -> Any:
+        """``(size,)``: the game is over."""
+        return self.host[self.layout.actor] < 0
+
+    @property
+    def scores(self) -> np.ndarray:
+        """``(size, players)``: each seat's points now (the kernel's ``scores``, A13-A16)."""
+        points = K.scores(ArrayOps(np, np.int64), self.shape, self.k)
+        return np.stack([np.broadcast_to(np.asarray(x), self.host.shape[1:]) for x in points], -1)
+
+    @property
+    def rewards(self) -> Any:
+        """``(size, players)``: each seat's final points in the step a game ends, else 0."""
+        return np.where(np.asarray(self.ended)[:, None], self.scores, 0)
+
+
+def first_players(rules: ascent.Rules, players: int, seeds: Any) -> np.ndarray:
+    """The seat the die designates for each seed (A18), as ``ascent.new_game`` rolls
+    it (stream ``ascent.die``: rolled until a face ``1..players`` shows)."""
+    seeds = [int(x) for x in np.asarray(seeds).reshape(-1)]
+    if rules.die == "none":
+        return np.zeros(len(seeds), dtype=np.int64)
+    streams = Streams.from_seeds(seeds, "ascent.die")
+    seat = np.full(len(seeds), -1, dtype=np.int64)
+    while (seat < 0).any():
+        todo = seat < 0
+        face, moved = streams.below(np.full(len(seeds), 6))
+        streams = moved.where(todo, streams)
+        seat = np.where(todo & (face < players), face, seat)
+    return seat
+
+
+class AscentEnv:
+    """A batch of ``size`` Ascent games of ``players`` seats under one ``rules``
+    (the interface of :class:`castlerules.batch.throne.ThroneEnv`)."""
+
+    game = "ascent"
+
+    def __init__(
+        self,
+        players: int,
+        rules: ascent.Rules | None,
+        size: int,
+        backend: Any,
+        autoreset: bool = False,
+    ) -> None:
+        self.rules = rules if rules is not None else ascent.Rules()
+        if not isinstance(self.rules, ascent.Rules):
+            raise ArgumentError(
+                f"rules must be a castlerules.ascent.Rules (or None), not {type(rules).__name__}"
+            )
+        if not isinstance(autoreset, bool):
+            raise ArgumentError(f"autoreset is True or False, not {autoreset!r:.20}")
+        self.shape = K.Shape.of(self.rules, players)
+        self.players = players
+        self.size = size
+        self.backend = backend
+        self.autoreset = autoreset
+        self.num_actions = len(self.shape.moves)
+        self.layout = Layout(len(self.shape.cards))
+        self._ops = ArrayOps(backend.xp)
+        self._options = K.Options.of(self._ops, self.rules)
+        self._legal_of = backend.jit(self._legal)
+        self._step = backend.jit(self._transition)
+        self._step_kth = backend.jit(self._transition_kth)
+        self._none_reset = np.zeros(size, dtype=bool)
+        self._dealt: list[np.ndarray] = []
+        self._dealt_from = 0
+
+    # ------------------------------------------------------------------ the kernel on arrays
+
+    def _mask_of(self, k: K.KState) -> Any:
+        xp, o = self.backend.xp, self._ops
+        p = K.Position(o, self.shape, self._options, k)
+        ones = xp.ones(k.actor.shape, dtype=bool)
+        return xp.stack(
+            [
+                xp.logical_and(ones, K.legal(o, K.guards(p, K.decode(p, a))))
+                for a in range(self.num_actions)
+            ]
+        )
+
+    def _legal(self, data: Any) -> tuple[Any, Any]:
+        xp = self.backend.xp
+        rows = self._mask_of(self.layout.unpack(data))
+        counts = self._ops.total(rows[a].astype(xp.int16) for a in range(self.num_actions))
+        return rows, counts
+
+    def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, Any]:
+        """The kernel's step for every game still playing; finished games stay, and so
+        do the games of ``hold`` (just dealt by an auto-reset)."""
+        xp, o = self.backend.xp, self._ops
+        k = self.layout.unpack(data)
+        over = xp.logical_or(k.actor < 0, hold)
+        p = K.Position(o, self.shape, self._options, k)
+        out = K.step(p, K.decode(p, xp.where(over, self.num_actions - 1, actions)))
+        post = merge(o, over, k, out.post)
+        ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
+        return self.layout.pack(xp, post), ended
+
+    def _transition_kth(self, data: Any, mask: Any, kth: Any, hold: Any) -> tuple[Any, Any]:
+        xp = self.backend.xp
+        seen: Any = 0
+        actions: Any = 0
+        for a in range(self.num_actions):  # the kth legal: actions with at most kth up to them
+            seen = seen + mask[a].astype(xp.int16)
+            actions = actions + (seen <= kth).astype(xp.int16)
+        return self._transition(data, xp.minimum(actions, self.num_actions - 1), hold)
+
+    # ------------------------------------------------------------------ the API
+
+    def deal(self, seeds: Any) -> np.ndarray:
+        """``(len(seeds), rows)``: new games of ``seeds`` (``ascent.new_game(players,
+        rules, seed)`` of each), as :attr:`Batch.data`'s columns."""
+        first = first_players(self.rules, self.players, seeds)
+        o = ArrayOps(np, np.int64)
+        start = K.initial(o, self.shape, K.Options.of(o, self.rules), first)
+        return np.asarray(self.layout.pack(np, start, len(first))).T.copy()
+
+    def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Batch:
+        """``size`` new games; game ``i`` is ``ascent.new_game(players, rules, seed + i)``
+        (or of ``seeds[i]`` when given)."""
+        if seeds is None:
+            check_seed(seed)
+            check_seed(seed + self.size - 1)
+            dealt = np.arange(self.size, dtype=np.uint64) + np.uint64(seed)
+            after = seed + self.size
+        else:
+            if len(seeds) != self.size:
+                raise ArgumentError(
+                    f"a batch of this env holds {self.size} games, not {len(seeds)}"
+                )
+            for x in seeds:
+                check_seed(x)
+            dealt = np.array([int(x) for x in seeds], dtype=np.uint64)
+            after = max(int(x) for x in seeds) + 1
+        return self._start(self.deal(dealt).T.copy(), dealt, after)
+
+    def from_states(self, states: Sequence[ascent.State]) -> Batch:
+        """A batch of the engine's positions (of this env's rules and player count)."""
+        if len(states) != self.size:
+            raise ArgumentError(f"a batch of this env holds {self.size} games, not {len(states)}")
+        data = np.zeros((self.layout.rows, self.size), dtype=np.int64)
+        for i, s in enumerate(states):
+            if (
+                not isinstance(s, ascent.State)
+                or s.rules != self.rules
+                or s.players != self.players
+            ):
+                raise ArgumentError(
+                    f"game {i} is not an Ascent position of this env's rules and "
+                    f"{self.players} players"
+                )
+            data[:, i] = np.asarray(self.layout.pack(np, K.from_state(s)))[:, 0]
+        return self._start(data, None, 0)
+
+    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Batch:
+        xp = self.backend.xp
+        array = xp.asarray(data.astype(np.int16))
+        rows, counts = self._legal_of(array)
+        return Batch(
+            data=array,
+            layout=self.layout,
+            mask_rows=rows,
+            legal_counts=counts,
+            ended=np.zeros(self.size, dtype=bool),
+            shape=self.shape,
+            seeds=seeds,
+            next_seed=next_seed,
+        )
+
+    def step(self, batch: Batch, actions: Any) -> Batch:
+        """Every game still playing plays its action number (see
+        :meth:`castlerules.batch.throne.ThroneEnv.step`)."""
+        xp = self.backend.xp
+        acts = np.asarray(actions)
+        if acts.shape != (self.size,) or acts.dtype.kind not in "iu":
+            raise ArgumentError(
+                f"actions is one whole number per game, shape ({self.size},), not "
+                f"{acts.dtype} of shape {acts.shape}"
+            )
+        mask = np.asarray(batch.legal_action_mask)
+        live = ~batch.terminated
+        inside = (acts >= 0) & (acts < self.num_actions)
+        ok = np.where(
+            inside, mask[np.arange(self.size), np.clip(acts, 0, self.num_actions - 1)], False
+        )
+        bad = np.flatnonzero(live & ~ok)
+        if bad.size:
+            self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
+        data, reset, seeds, next_seed = self._resets(batch)
+        out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
+        return self._after(out, reset, seeds, next_seed)
+
+    def step_kth(self, batch: Batch, kth: Any) -> Batch:
+        """Every game still playing plays its ``kth``-th legal action (see
+        :meth:`castlerules.batch.throne.ThroneEnv.step_kth`)."""
+        xp = self.backend.xp
+        ks = np.asarray(kth)
+        if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
+            raise ArgumentError(
+                f"kth is one whole number per game, shape ({self.size},), not "
+                f"{ks.dtype} of shape {ks.shape}"
+            )
+        counts = np.asarray(batch.legal_counts)
+        bad = np.flatnonzero(~batch.terminated & ((ks < 0) | (ks >= counts)))
+        if bad.size:
+            g = int(bad[0])
+            raise ArgumentError(
+                f"game {g}: kth {int(ks[g])} is not below its {int(counts[g])} legal actions"
+            )
+        data, reset, seeds, next_seed = self._resets(batch)
+        out = self._step_kth(
+            data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
+        )
+        return self._after(out, reset, seeds, next_seed)
+
+    def _resets(self, batch: Batch) -> tuple[Any, Any, Any, int]:
+        if not self.autoreset:
+            return batch.data, self._none_reset, batch.seeds, batch.next_seed
+        over = np.flatnonzero(batch.terminated)
+        if not over.size:
+            return batch.data, self._none_reset, batch.seeds, batch.next_seed
+        if batch.seeds is None:
+            raise ArgumentError(
+                "auto-reset deals new games from seeds: start the batch with init()"
+            )
+        data = batch.host.copy()
+        data[:, over] = self._take_dealt(batch.next_seed, over.size).T
+        reset = np.zeros(self.size, dtype=bool)
+        reset[over] = True
+        seeds = np.array(batch.seeds, copy=True)
+        seeds[over] = np.arange(over.size, dtype=np.uint64) + np.uint64(batch.next_seed)
+        return self.backend.xp.asarray(data), reset, seeds, batch.next_seed + over.size
+
+    def _take_dealt(self, first: int, count: int) -> np.ndarray:
+        have = sum(len(x) for x in self._dealt)
+        if not self._dealt or self._dealt_from != first:
+            self._dealt, self._dealt_from, have = [], first, 0
+        while have < count:
+            seeds = np.arange(self.size, dtype=np.uint64) + np.uint64(self._dealt_from + have)
+            self._dealt.append(self.deal(seeds).astype(np.int16))
+            have += self.size
+        pool = np.concatenate(self._dealt) if len(self._dealt) > 1 else self._dealt[0]
+        self._dealt = [pool[count:]] if count < len(pool) else []
+        self._dealt_from = first + count
+        return pool[:count]
+
+    def _after(self, out: tuple[Any, Any], reset: Any, seeds: Any, next_seed: int) -> Batch:
+        data, ended = out
+        rows, counts = self._legal_of(data)
+        return Batch(
+            data=data,
+            layout=self.layout,
+            mask_rows=rows,
+            legal_counts=counts,
+            ended=ended,
+            shape=self.shape,
+            seeds=seeds,
+            next_seed=next_seed,
+            reset=reset,
+        )
+
+    def _refuse(self, batch: Batch, game: int, action: int) -> None:
+        if not 0 <= action < self.num_actions:
+            raise ArgumentError(
+                f"game {game}: action {action} names no move (Ascent's actions are "
+                f"0..{self.num_actions - 1})"
+            )
+        state = self.to_states(batch, [game])[0]
+        try:
+            ascent.apply(state, self.shape.moves[action])
+        except IllegalMove as err:
+            raise IllegalMove(f"game {game}: {err}", clause=err.clause) from None
+        raise AssertionError(f"game {game}: the batch refused an action the engine plays")
+
+    def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[ascent.State]:
+        """The engine's :class:`~castlerules.ascent.State` of every game (or of ``games``)."""
+        host, lay, shape = batch.host, self.layout, self.shape
+        pick = list(range(self.size)) if games is None else list(games)
+        col = host[lay.rows_of(0).start : lay.rows_of(0).stop]
+        sq = host[lay.rows_of(1).start : lay.rows_of(1).stop]
+        dep = host[lay.rows_of(2).start : lay.rows_of(2).stop]
+        flp = host[lay.rows_of(3).start : lay.rows_of(3).stop]
+        turn = host[lay.actor : lay.actor + 5]
+        n, squares = self.players, shape.squares
+        tables = Tables.of(self.rules)
+        out = []
+        for i in pick:
+            cols: list[list[list[tuple[int, int]]]] = [
+                [[] for _ in range(squares + 1)] for _ in range(n)
+            ]
+            removed: list[list[int]] = [[] for _ in range(n)]
+            flipped = [0] * n
+            for j, card in enumerate(shape.cards):
+                q, s = int(col[j, i]), int(sq[j, i])
+                if s == K.REMOVED:
+                    removed[q].append(card)
+                    continue
+                cols[q][s].append((int(dep[j, i]) if s else card, card))
+                if s and flp[j, i]:
+                    flipped[q] |= 1 << s
+            columns = tuple(
+                tuple(tuple(c for _d, c in sorted(stack)) for stack in squares_of)
+                for squares_of in cols
+            )
+            actor, mid, sd, sm, sk = (int(x) for x in turn[:, i])
+            out.append(
+                make_state(
+                    self.rules,
+                    t=tables,
+                    cols=columns,
+                    flipped=tuple(flipped),
+                    removed=tuple(tuple(sorted(r)) for r in removed),
+                    actor=actor,
+                    step=(sd, sm, sk) if mid else None,
+                )
+            )
+        return out
+
+    def observe(self, batch: Batch, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know of every game: everything (Ascent hides nothing), as
+        ``(size, cards)`` arrays per card slot and the turn."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
+        k = batch.k
+        return {
+            "column": np.stack(k.col, axis=-1),
+            "square": np.stack(k.sq, axis=-1),
+            "depth": np.stack(k.dep, axis=-1),
+            "flipped": np.stack(k.flp, axis=-1),
+            "actor": np.asarray(k.actor),
+            "mid_turn": np.asarray(k.mid),
+        }
+
+
+__all__ = ["AscentEnv", "Batch", "Layout", "first_players"]

@@ -1,0 +1,151 @@
+"""The Ascent batch (castlerules.batch.ascent) is the engine, game for game.
+
+Every step of batches of random games, under every reading of the register:
+the mask is the engine's legal moves, ``to_states`` the engine's states,
+``rewards`` the engine's scores in the step a game ends (A13-A17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from castlerules import IllegalMove, ascent, batch, register
+from castlerules.core import ArgumentError
+
+READINGS = [
+    (point.option, reading.label, reading.rules(ascent))
+    for point in register.open_points(ascent)
+    for reading in point.readings
+] + [("preset", name, ascent.Rules.preset(name)) for name in ascent.Rules.PRESETS]
+
+
+def lockstep(
+    rules: ascent.Rules, players: int, size: int, backend: str, seed: int, steps: int = 10_000
+) -> Iterator[int]:
+    env = batch.make("ascent", players=players, rules=rules, size=size, backend=backend)
+    b = env.init(seed=seed)
+    states = [ascent.new_game(players, rules, seed=seed + i) for i in range(size)]
+    assert env.to_states(b) == states
+    moves = env.shape.moves
+    rng = np.random.default_rng(seed)
+    step = 0
+    while True:
+        mask = np.asarray(b.legal_action_mask)
+        for i, s in enumerate(states):
+            legal = set(ascent.legal_moves(s)) if not ascent.is_over(s) else set()
+            assert mask[i].tolist() == [m in legal for m in moves], f"step {step}, game {i}"
+        assert [bool(x) for x in b.terminated] == [ascent.is_over(s) for s in states]
+        if all(ascent.is_over(s) for s in states) or step == steps:
+            return
+        choice = (rng.random(mask.shape) * mask).argmax(axis=1)
+        before = [ascent.is_over(s) for s in states]
+        b = env.step(b, choice)
+        states = [
+            s if ascent.is_over(s) else ascent.apply(s, moves[a])
+            for s, a in zip(states, choice, strict=True)
+        ]
+        assert env.to_states(b) == states, f"step {step}"
+        rewards = np.asarray(b.rewards)
+        for i, s in enumerate(states):
+            ended = ascent.is_over(s) and not before[i]
+            want = list(ascent.scores(s)) if ended else [0] * players
+            assert [int(x) for x in rewards[i]] == want, f"step {step}, game {i}: rewards"
+        step += 1
+        yield step
+
+
+@pytest.mark.parametrize(("option", "label", "rules"), READINGS, ids=[r[1] for r in READINGS])
+def test_numpy_batch_is_the_engine(option: str, label: str, rules: ascent.Rules) -> None:
+    """Every reading, the first 24 steps of four games (the whole games: below)."""
+    assert sum(1 for _ in lockstep(rules, 3, size=4, backend="numpy", seed=21, steps=24)) == 24
+
+
+@pytest.mark.parametrize(("players", "steps"), [(2, 10_000), (4, 10_000), (6, 40)])
+def test_every_player_count(players: int, steps: int) -> None:
+    """Whole games of 2 and 4 players; the first 40 steps of 6."""
+    assert sum(1 for _ in lockstep(ascent.Rules(), players, 2, "numpy", seed=4, steps=steps))
+
+
+def test_ascent_runs_on_numpy() -> None:
+    """auto takes numpy for Ascent; jax is refused in one line (its compilation does
+    not finish in reasonable time and memory yet)."""
+    assert batch.make("ascent", players=2, size=1).backend.name == "numpy"
+    with pytest.raises(ArgumentError, match="numpy only"):
+        batch.make("ascent", players=2, size=1, backend="jax")
+
+
+def test_the_first_player_is_the_engines_die() -> None:
+    """A18: the batch's die for every seed is new_game's."""
+    from castlerules.batch.ascent import first_players
+
+    for players in (2, 3, 6):
+        seeds = [*range(300), 2**64 - 1]
+        got = first_players(ascent.Rules(), players, np.array(seeds, dtype=np.uint64))
+        assert got.tolist() == [
+            ascent.current_player(ascent.new_game(players, seed=s)) for s in seeds
+        ]
+    assert set(first_players(ascent.Rules(die="none"), 4, np.arange(20)).tolist()) == {0}
+
+
+def test_an_illegal_action_is_the_engines_refusal() -> None:
+    env = batch.make("ascent", players=2, size=2, backend="numpy")
+    b = env.init(seed=1)
+    end_turn = env.num_actions - 1
+    actions = np.asarray(b.legal_action_mask).argmax(axis=1)
+    actions[1] = end_turn  # nothing moved yet this turn
+    with pytest.raises(IllegalMove, match=r"^game 1: ") as err:
+        env.step(b, actions)
+    try:
+        ascent.apply(ascent.new_game(2, seed=2), ascent.EndTurn())
+    except IllegalMove as engine:
+        assert err.value.clause == engine.clause
+    with pytest.raises(ArgumentError, match="names no move"):
+        env.step(b, np.array([int(actions[0]), 999]))
+    assert env.to_states(b) == [ascent.new_game(2, seed=1 + i) for i in range(2)]
+
+
+def test_random_seats_and_autoreset_play_seeded_random_games() -> None:
+    """Random seats with auto-reset: each game is new_game of its seed, played by each
+    seat's RandomBot stream drawing the k-th legal move in the order of the action
+    numbers (Ascent's legal_moves lists them in another order, so these are not
+    RandomBot's games: the same draws, another order)."""
+    from castlerules.batch.play import RandomSeats
+    from castlerules.core import Rng
+
+    env = batch.make("ascent", players=3, size=3, backend="numpy", autoreset=True)
+    b = env.init(seed=60)
+    seats = RandomSeats([60, 61, 62], 3)
+    finished: list[tuple[int, ascent.State]] = []
+    while len(finished) < 5:
+        if b.reset is not None and np.asarray(b.reset).any():
+            fresh = np.flatnonzero(np.asarray(b.reset))
+            seats.reseed(fresh, [int(x) for x in b.seeds[fresh]])
+            for i in fresh:
+                assert env.to_states(b, [int(i)])[0] == ascent.new_game(3, seed=int(b.seeds[i]))
+        for i in np.flatnonzero(b.terminated):
+            finished.append((int(b.seeds[i]), env.to_states(b, [int(i)])[0]))
+        b = env.step_kth(b, seats.choose_kth(np.asarray(b.legal_counts), b.current_player))
+    assert len({seed for seed, _ in finished}) == len(finished)
+    number = {m: a for a, m in enumerate(env.shape.moves)}
+    for seed, state in finished:
+        streams = [Rng.from_seed(seed, f"play.bot.{q}") for q in range(3)]
+        game = ascent.new_game(3, seed=seed)
+        while not ascent.is_over(game):
+            q = ascent.current_player(game)
+            assert q is not None
+            legal = sorted(ascent.legal_moves(game), key=number.__getitem__)
+            k, streams[q] = streams[q].below(len(legal))
+            game = ascent.apply(game, legal[k])
+        assert game == state
+
+
+def test_every_seat_sees_everything() -> None:
+    env = batch.make("ascent", players=2, size=2, backend="numpy")
+    b = env.init(seed=3)
+    a, c = env.observe(b, 0), env.observe(b, 1)
+    assert all(np.array_equal(a[key], c[key]) for key in a)
+    with pytest.raises(ArgumentError, match="seat"):
+        env.observe(b, 2)

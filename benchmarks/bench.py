@@ -410,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
         "--backends", nargs="+", default=["jax"], help="with --batch: jax and/or numpy"
     )
     parser.add_argument(
+        "--batch-ascent",
+        action="store_true",
+        help="with --batch: Ascent too (numpy: the backend that compiles its kernel)",
+    )
+    parser.add_argument(
         "--batch-study-games",
         type=int,
         default=2000,
@@ -423,6 +428,11 @@ def main(argv: list[str] | None = None) -> int:
         batched = bench_batch.compare(
             args.players or [3, 4, 6], args.sizes, args.backends, args.seconds, args.seed
         )
+        if args.batch_ascent:
+            ascent_rows = bench_batch.compare(
+                args.players or [2, 4, 6], args.sizes, ["numpy"], args.seconds, args.seed, "ascent"
+            )
+            batched["rows"] += ascent_rows["rows"]
         studied = (
             bench_batch.study_compare(args.batch_study_games, args.seed)
             if args.batch_study_games

@@ -38,7 +38,7 @@ def pin_one_core() -> int | None:
 
 
 def batch_playouts(
-    players: int, size: int, backend: str, seed: int, max_cpu: float
+    players: int, size: int, backend: str, seed: int, max_cpu: float, game: str = "throne"
 ) -> dict[str, Any]:
     """Random playouts of a batch of ``size`` games for ``max_cpu`` CPU-seconds.
 
@@ -54,7 +54,7 @@ def batch_playouts(
     from castlerules import batch
     from castlerules.batch.play import RandomSeats
 
-    env = batch.make("throne", players=players, size=size, backend=backend, autoreset=True)
+    env = batch.make(game, players=players, size=size, backend=backend, autoreset=True)
     started = time.process_time()
     warm = env.init(seed=seed)
     env.step_kth(
@@ -79,6 +79,7 @@ def batch_playouts(
         steps += 1
     cpu = time.process_time() - cpu
     return {
+        "game": game,
         "players": players,
         "size": size,
         "backend": backend,
@@ -98,33 +99,36 @@ def compare(
     backends: list[str],
     seconds: float,
     seed: int,
+    game: str = "throne",
 ) -> dict[str, Any]:
-    """Scalar, then batch at every size and backend, then scalar, per player count."""
-    from bench import playouts
+    """Scalar, then batch at every size and backend, then scalar, per player count
+    (Ascent: numpy only, the backend that compiles it)."""
+    from bench import GAMES, playouts
 
-    from castlerules import throne
-
+    module = GAMES[game]
     core = pin_one_core()
     rows: list[dict[str, Any]] = []
     for players in players_list:
-        before = playouts(throne, players, seconds, seed)["actions_per_cpu_s"]
+        before = playouts(module, players, seconds, seed)["actions_per_cpu_s"]
         runs = []
         for backend in backends:
+            if game == "ascent" and backend != "numpy":
+                continue
             for size in sizes:
                 print(
-                    f"batch: throne {players}p, {backend}, size {size} ...",
+                    f"batch: {game} {players}p, {backend}, size {size} ...",
                     file=sys.stderr,
                     flush=True,
                 )
-                run = batch_playouts(players, size, backend, seed, max_cpu=4 * seconds)
+                run = batch_playouts(players, size, backend, seed, 4 * seconds, game)
                 print(
-                    f"batch: throne {players}p, {backend}, size {size}: "
+                    f"batch: {game} {players}p, {backend}, size {size}: "
                     f"{run['actions_per_cpu_s']:,} actions per CPU-second",
                     file=sys.stderr,
                     flush=True,
                 )
                 runs.append(run)
-        after = playouts(throne, players, seconds, seed)["actions_per_cpu_s"]
+        after = playouts(module, players, seconds, seed)["actions_per_cpu_s"]
         scalar = (before + after) / 2
         for run in runs:
             run["scalar_actions_per_cpu_s"] = round(scalar)
@@ -135,14 +139,15 @@ def compare(
 
 
 def show(report: dict[str, Any]) -> None:
-    print(f"batch against the scalar engine: Throne, one core (core {report['core']})")
+    print(f"batch against the scalar engine, one core (core {report['core']})")
     print(
-        f"{'players':>7} {'backend':>7} {'size':>6} {'batch act/CPU-s':>16} "
+        f"{'game':>6} {'players':>7} {'backend':>7} {'size':>6} {'batch act/CPU-s':>16} "
         f"{'scalar act/CPU-s':>17} {'ratio':>6} {'full':>5} {'compile s':>9}"
     )
     for r in report["rows"]:
         print(
-            f"{r['players']:>7} {r['backend']:>7} {r['size']:>6} {r['actions_per_cpu_s']:>16,} "
+            f"{r['game']:>6} {r['players']:>7} {r['backend']:>7} {r['size']:>6} "
+            f"{r['actions_per_cpu_s']:>16,} "
             f"{r['scalar_actions_per_cpu_s']:>17,} {r['ratio']:>6.2f} {r['utilisation']:>5.2f} "
             f"{r['compile_cpu_s']:>9.1f}"
         )

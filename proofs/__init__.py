@@ -14,7 +14,7 @@ holds, the time, and, for witnesses and counterexamples, a
 :class:`~proofs.core.Trace`: engine positions in notation and the moves, as
 replayed through the engine.
 
-Layout: :mod:`proofs.smt` (typed Z3 helpers), :mod:`proofs.core` (results,
+Layout: :mod:`castlerules.symbolic.smt` (typed Z3 helpers), :mod:`proofs.core` (results,
 induction, BMC), :mod:`proofs.throne_model` (Throne as a transition system
 built from ``castlerules.throne.Rules``), :mod:`proofs.throne_bridge`
 (engine <-> model), :mod:`proofs.throne` (the Throne properties).  The

@@ -54,7 +54,7 @@ TK = "castlerules/throne/kernel.py"
 TP = "proofs/throne.py"
 AT = "castlerules/ascent/transitions.py"
 AR = "castlerules/ascent/rules.py"
-AM = "proofs/ascent_model.py"
+AM = "castlerules/symbolic/ascent_model.py"
 AP = "proofs/ascent.py"
 
 M = Mutation

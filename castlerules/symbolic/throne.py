@@ -11,10 +11,13 @@ legality is :func:`~castlerules.throne.kernel.legal` of the kernel's
 :func:`~castlerules.throne.kernel.cases` (each case's outcome built by the
 kernel), the successor their fold (:func:`~castlerules.throne.kernel.step`).
 
-The move number is split outside Z3: for each number ``k`` of the universe the
-kernel runs with ``a = k`` (its kind, character and floor then are plain
-numbers, and every case a move of that kind cannot take folds away), and the
-system's legality and cases are those of ``k`` under ``a == k``.  That the
+The move number is split outside Z3, into groups of numbers that share the kind,
+the character and whether the floor is a placement floor (a place of one character
+onto the placement floors is one group, each climb, vote and pass another): for
+each group the kernel runs with ``a`` read only within the group (its kind and
+character then are plain numbers, the floor of a place a term of ``a``, and every
+case a move of that kind cannot take folds away), and the system's legality and
+cases are those of the group under ``a`` in the group.  That the
 split is the kernel with a symbolic ``a`` (:meth:`ThroneSystem.direct_legal`)
 is checked by ``tests/symbolic/test_throne.py``, with the agreement of the
 system and the kernel's concrete :func:`~castlerules.throne.kernel.judge` on
@@ -35,14 +38,15 @@ False
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
 import z3
 
-from castlerules.core.ops import merge
-from castlerules.symbolic.z3ops import Z3
+from castlerules.core.ops import Value, merge
+from castlerules.symbolic.z3ops import Z3, Symbolic
 from castlerules.throne import kernel
 from castlerules.throne.kernel import KState
 from castlerules.throne.moves import Move
@@ -67,14 +71,15 @@ class TMove:
 @attrs.frozen(slots=True)
 class SCase:
     """One guarded command of the system: the kernel's case ``label`` for move number
-    ``number``; ``guard`` (``a == number``, the kernel's guards all met, the case's
-    condition) leads to ``post``.  ``scored``, ``crowned``, ``king`` and ``score`` are
+    one of ``numbers``; ``guard`` (``a`` in ``numbers``, the kernel's guards all met,
+    the case's condition) leads to ``post``.  ``scored``, ``crowned``, ``king`` and ``score`` are
     the kernel's :class:`~castlerules.throne.kernel.Outcome` of the case."""
 
     label: str
     kind: str
     """The kernel's label of the case (the same for every move number)."""
-    number: int
+    numbers: tuple[int, ...]
+    """The move numbers of the case's group."""
     guard: Expr
     post: KState
     scored: bool
@@ -130,6 +135,12 @@ class ThroneSystem:
             rotates=option("first_player_rotates"),
         )
         self.moves: tuple[Move, ...] = self.shape.moves
+        groups: dict[tuple[int, int, int], list[int]] = {}
+        for k in range(len(self.moves)):
+            key = (self.shape.kind[k], self.shape.character[k], self.shape.placeable[k])
+            groups.setdefault(key, []).append(k)
+        self.groups: tuple[tuple[int, ...], ...] = tuple(tuple(g) for g in groups.values())
+        """The move numbers, grouped by kind, character and placement floor or not."""
         self._positions: dict[int, tuple[KState, kernel.Position]] = {}
         self._cases: dict[tuple[int, int], tuple[KState, TMove, list[SCase]]] = {}
         self._objectives: dict[int, tuple[Any, Expr]] = {}
@@ -252,14 +263,35 @@ class ThroneSystem:
         """Move number ``a`` is legal in ``s``: no guard of the kernel is broken."""
         return _bool(kernel.legal(Z3, self.guards(s, a)))
 
+    def parts_within(self, s: KState, a: Expr, group: Sequence[int]) -> kernel.Parts:
+        """The kernel's :func:`~castlerules.throne.kernel.decode` of a move number ``a``
+        that lies in ``group``: its tables read at ``a`` among the group's numbers only
+        (a field the group's numbers share is that plain number)."""
+        p = copy.copy(self.position(s))
+        p.o = _Within(a, tuple(group))
+        return kernel.decode(p, a)
+
+    def guards_within(self, s: KState, a: Expr, group: Sequence[int]) -> tuple[kernel.Guard, ...]:
+        """The kernel's guards of a move number ``a`` of ``group``."""
+        return kernel.guards(self.position(s), self.parts_within(s, a, group))
+
+    def within(self, a: Expr, group: Sequence[int]) -> Expr:
+        """``a`` is one of the numbers of ``group``."""
+        return Z3.any(a == k for k in group)
+
     def legal_move(self, s: KState, move: TMove) -> Expr:
         """The move number of ``move`` is one of the universe's, and legal in ``s``."""
         parts = []
-        for k in range(len(self.moves)):
-            legal = self.legal_at(s, k)
+        for group in self.groups:
+            legal = _bool(kernel.legal(Z3, self.guards_within(s, move.a, group)))
             if not z3.is_false(legal):
-                parts.append(Z3.all([move.a == k, legal]))
+                parts.append(Z3.all([self.within(move.a, group), legal]))
         return Z3.any(parts)
+
+    def parts(self, s: KState, a: Expr | int) -> kernel.Parts:
+        """The kernel's reading of move number ``a`` (a term or a number) in ``s``."""
+        p = self.position(s)
+        return kernel.decode(p, a)
 
     def direct_legal(self, s: KState, a: Expr) -> Expr:
         """The kernel's legality with a symbolic move number (no split): the same
@@ -272,8 +304,8 @@ class ThroneSystem:
         return z3.And(self.legal_move(s, move), self.chance(s, move))
 
     def cases(self, s: KState, move: TMove) -> list[SCase]:
-        """The transition as guarded commands: for each move number, each case of
-        :func:`~castlerules.throne.kernel.cases` a legal move of that number can take.
+        """The transition as guarded commands: for each group of move numbers, each case
+        of :func:`~castlerules.throne.kernel.cases` a legal move of the group can take.
         The guards exclude each other and cover every legal move."""
         key = (id(s), id(move))
         hit = self._cases.get(key)
@@ -281,11 +313,12 @@ class ThroneSystem:
             return hit[2]
         p = self.position(s)
         out: list[SCase] = []
-        for k, named in enumerate(self.moves):
-            parts = kernel.decode(p, k)
-            legal = self.legal_at(s, k)
+        for group in self.groups:
+            parts = self.parts_within(s, move.a, group)
+            legal = _bool(kernel.legal(Z3, kernel.guards(p, parts)))
             if z3.is_false(legal):
                 continue
+            named = "/".join(str(self.moves[k]) for k in group)
             for case in kernel.cases(p, parts, move.nobj):
                 when = _bool(case.when)
                 if z3.is_false(when):
@@ -296,8 +329,8 @@ class ThroneSystem:
                     SCase(
                         label=f"{case.label} ({named})",
                         kind=case.label,
-                        number=k,
-                        guard=Z3.all([move.a == k, legal, when]),
+                        numbers=group,
+                        guard=Z3.all([self.within(move.a, group), legal, when]),
                         post=self.terms(outcome.post),
                         scored=case.scored,
                         crowned=case.crowned,
@@ -346,6 +379,27 @@ class ThroneSystem:
     def transition(self, pre: KState, move: TMove, post: KState) -> Expr:
         """The transition relation: ``move`` is legal in ``pre`` and leads to ``post``."""
         return z3.And(self.legal(pre, move), self.equal(post, self.step(pre, move)))
+
+
+class _Within(Symbolic):
+    """The Z3 operations, with a move number ``a`` known to lie in ``group``: a table
+    read at ``a`` is an if-chain over the group's numbers only."""
+
+    __slots__ = ("a", "group")
+
+    def __init__(self, a: Expr, group: tuple[int, ...]) -> None:
+        self.a, self.group = a, group
+
+    def lookup(self, table: Sequence[int], index: Value, low: int = 0) -> Value:
+        if isinstance(index, int) or not index.eq(self.a):
+            return super().lookup(table, index, low)
+        values = [table[k - low] for k in self.group]
+        if all(v == values[0] for v in values):
+            return values[0]
+        out: Value = values[-1]
+        for k, v in zip(reversed(self.group[:-1]), reversed(values[:-1]), strict=True):
+            out = self.ite(index == k, v, out)
+        return out
 
 
 def _bool(value: Any) -> Expr:

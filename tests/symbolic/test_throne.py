@@ -72,7 +72,7 @@ def agree(sys: ThroneSystem, state: throne.State) -> list[str]:
         hits = [
             c
             for c in cases
-            if c.number == a and z3.is_true(z3.simplify(z3.substitute(c.guard, *subs)))
+            if a in c.numbers and z3.is_true(z3.simplify(z3.substitute(c.guard, *subs)))
         ]
         if len(hits) != 1:
             bad.append(f"{named}: {len(hits)} cases hold")

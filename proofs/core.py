@@ -311,7 +311,8 @@ def induction(
     about half the solver time).  ``lemmas`` gives, per case, valid facts about its
     terms (true for every value of the variables: each case's are proved so, in one
     query, before they join its consecution's hypotheses), which spare the solver a
-    counting argument.  Returns the ``(name, case label)`` pairs so
+    counting argument (a case's facts that are not all valid are left out).  Returns
+    the ``(name, case label)`` pairs so
     proved; when a joint query fails, the consecution is asked alone (and
     raises if it is the invariant that fails), and that case's other goals are
     left to their properties, which ask them one by one.
@@ -333,8 +334,11 @@ def induction(
         case_hyps = [*hyps, step.chance, case.guard]
         facts = list(lemmas(case)) if lemmas is not None else []
         if facts:
-            ledger.check(f"lemmas ({case.label})", all_of(facts))
-            case_hyps += facts
+            # Only a valid fact is a hypothesis; one that is not (a changed rule) is
+            # left out, and the consecution is asked without its help.
+            ledger.queries += 1
+            if valid(all_of(facts)).holds:
+                case_hyps += facts
         extra = list(joint(case)) if joint is not None else []
         if extra:
             ledger.queries += 1

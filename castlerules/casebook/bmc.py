@@ -63,10 +63,12 @@ MODEL_FILES = {
     "throne": (
         "castlerules/core/ops.py",
         "castlerules/symbolic/z3ops.py",
+        "castlerules/symbolic/smt.py",
         "castlerules/symbolic/throne.py",
+        "castlerules/symbolic/throne_invariant.py",
         "castlerules/throne/kernel.py",
     ),
-    "ascent": ("castlerules/symbolic/ascent_model.py",),
+    "ascent": ("castlerules/symbolic/smt.py", "castlerules/symbolic/ascent_model.py"),
 }
 """The sources a BMC proof of each game depends on (part of a BMC case's cache key)."""
 

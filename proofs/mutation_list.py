@@ -578,6 +578,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "values = [table[k - low] for k in reversed(self.group)]",
         kind="model",
     ),
+    M(
+        "throne.property.round_score_weak",
+        "B15",
+        "property round_score weakened to 34 a round",
+        TP,
+        "CLAIM_ROUND_MAX = 33\n",
+        "CLAIM_ROUND_MAX = 34\n",
+        kind="property",
+        partner="throne.table.king_eleven",
+    ),
     # ------------------------------------------------------ Throne properties
     M(
         "throne.property.no_descent_weak",

@@ -14,12 +14,13 @@ holds, the time, and, for witnesses and counterexamples, a
 :class:`~proofs.core.Trace`: engine positions in notation and the moves, as
 replayed through the engine.
 
-Layout: :mod:`proofs.smt` (typed Z3 helpers), :mod:`proofs.core` (results,
-induction, BMC), :mod:`proofs.throne_model` (Throne as a transition system
-built from ``castlerules.throne.Rules``), :mod:`proofs.throne_bridge`
-(engine <-> model), :mod:`proofs.throne` (the Throne properties).  The
-Ascent proofs live in :mod:`proofs.ascent`; :func:`run_all` includes them
-when that module provides ``results(fast: bool) -> list[Result]``.
+Layout: :mod:`castlerules.symbolic.smt` (typed Z3 helpers), :mod:`proofs.core`
+(results, induction, BMC), :mod:`castlerules.symbolic.throne` (Throne's rule kernel
+run on Z3 terms: the transition system), :mod:`castlerules.symbolic.throne_invariant`
+(what is claimed of its positions), :mod:`proofs.throne_bridge` (engine <-> system,
+replay), :mod:`proofs.throne` (the Throne properties).  The Ascent proofs live in
+:mod:`proofs.ascent` (over :mod:`castlerules.symbolic.ascent_model`); :func:`run_all`
+includes them when that module provides ``results(fast: bool) -> list[Result]``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The Ascent properties: each "consequence that must be proved" of
 value of the options, and the sensitivity checks that show the proofs would
 notice a wrong rule.
 
-**Induction** (:mod:`proofs.ascent_model`'s small model) proves, once per
+**Induction** (:mod:`castlerules.symbolic.ascent_model`'s small model) proves, once per
 player count with *every option symbolic* (``squares`` in 6..20, any strictly
 increasing ``arrival`` on the path, any ``upper_half``, ``favours_per_move``
 any limit or unlimited, and both values of ``allow_exposing_split``,
@@ -68,8 +68,7 @@ from castlerules import ascent
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, value_of
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core.errors import IllegalMove
-from proofs.ascent_bridge import concrete, decode, fields, move_in, read, replay
-from proofs.ascent_model import (
+from castlerules.symbolic.ascent_model import (
     ADVANCE,
     CASES,
     FAVOUR,
@@ -96,8 +95,9 @@ from proofs.ascent_model import (
     total,
     unroll,
 )
+from castlerules.symbolic.smt import Expr, int_var, satisfiable
+from proofs.ascent_bridge import concrete, decode, fields, move_in, read, replay
 from proofs.core import Ledger, ProofFailure, Result, Trace
-from proofs.smt import Expr, int_var, satisfiable
 
 GAME = "ascent"
 
@@ -132,7 +132,7 @@ class Prover:
 
     def invariant(self, ledger: Ledger) -> None:
         """Initiation and consecution of the invariant, case by case (see
-        :mod:`proofs.ascent_model` for why two cards and the selections suffice)."""
+        :mod:`castlerules.symbolic.ascent_model` for why two cards and the selections suffice)."""
         m = self.model
         sm = self.small("init")
         c, b = sm.reps
@@ -734,7 +734,7 @@ def mutation_result(
     what: str,
     detail_extra: str = "",
 ) -> Result:
-    """A mutated rule (:data:`proofs.ascent_model.MUTATIONS`) refutes a property: BMC
+    """A mutated rule (:data:`castlerules.symbolic.ascent_model.MUTATIONS`) refutes a property: BMC
     in the mutated model finds a game whose last move breaks it; the engine
     replays that game up to the first move where the engine's rules and the
     mutation part (the mutation's successor differs, or the engine refuses the

@@ -1,6 +1,6 @@
 """Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
 
-Between the Ascent engine and its symbolic model (:mod:`proofs.ascent_model`).
+Between the Ascent engine and its symbolic model (:mod:`castlerules.symbolic.ascent_model`).
 
 - :func:`fields` reads an engine :class:`~castlerules.ascent.State` as the
   model's per-card fields and turn; :func:`concrete` makes them a position of
@@ -21,11 +21,10 @@ from collections.abc import Sequence
 import attrs
 
 from castlerules import ascent
-from castlerules.ascent.moves import ADVANCES, END, FAVOURS
-from castlerules.ascent.rules import CARDS_PER_SET, Tables, card_id
-from castlerules.ascent.state import State, locate
+from castlerules.ascent.rules import CARDS_PER_SET, Tables
+from castlerules.ascent.state import State
 from castlerules.ascent.transitions import make_state
-from proofs.ascent_model import (
+from castlerules.symbolic.ascent_model import (
     ADVANCE,
     CASES,
     FAVOUR,
@@ -34,71 +33,42 @@ from proofs.ascent_model import (
     AscentModel,
     AState,
     Card,
+    CardFields,
     Case,
+    Fields,
     Move,
-    Turn,
     all_of,
     any_of,
     as_z3,
+    concrete,
+    decode_move,
+    encode_move,
+    fields,
+    move_in,
     neg,
     truth,
     value,
 )
-from proofs.ascent_model import (
+from castlerules.symbolic.ascent_model import (
     END as K_END,
 )
+from castlerules.symbolic.smt import Expr, Model, is_sat, is_unsat, model_int, new_solver
 from proofs.core import Trace
-from proofs.smt import Expr, Model, is_sat, is_unsat, model_int, new_solver
 
-CardFields = tuple[int, int, int, int, int, bool]
-"""``(col, sq, dep, below, top, flp)`` of one card."""
-
-
-@attrs.frozen(slots=True)
-class Fields:
-    """The model's view of an engine position: every card's fields and the turn."""
-
-    cards: tuple[CardFields, ...]
-    actor: int
-    mid: bool
-    step: tuple[int, int, int]
-
-
-def fields(state: State) -> Fields:
-    """Read an engine state as the model's fields (see :mod:`proofs.ascent_model`)."""
-    n = state.players
-    out: list[CardFields] = []
-    for c in range(n * CARDS_PER_SET):
-        found = locate(state, c)
-        if found is None:
-            pile = next(q for q in range(n) if c in state.removed_cards[q])
-            out.append((pile, REMOVED, 0, NONE, NONE, False))
-            continue
-        q, s, i = found
-        if s == 0:
-            out.append((q, 0, 0, NONE, c, False))
-            continue
-        stack = state.columns[q][s]
-        below = stack[i + 1] if i + 1 < len(stack) else NONE
-        out.append((q, s, i, below, stack[0], bool(state.flipped[q] >> s & 1)))
-    step = state.step if state.step is not None else (0, 0, 0)
-    return Fields(tuple(out), state.actor, state.step is not None, step)
-
-
-def concrete(model: AscentModel, f: Fields) -> AState:
-    """The position of Z3 constants with these fields."""
-    k = model.k
-    cards = []
-    for c, (col, sq, dep, below, top, flp) in enumerate(f.cards):
-        base = model.card_of(c, "const")
-        cards.append(
-            attrs.evolve(
-                base, col=k(col), sq=k(sq), dep=k(dep), below=k(below), top=k(top), flp=flp
-            )
-        )
-    d, m, j = f.step
-    turn = Turn(k(f.actor), f.mid, k(d), k(m), k(j))
-    return AState(tuple(cards), turn)
+__all__ = [
+    "Bridge",
+    "CardFields",
+    "Fields",
+    "concrete",
+    "decode",
+    "decode_move",
+    "encode_move",
+    "fields",
+    "fixes",
+    "move_in",
+    "read",
+    "replay",
+]
 
 
 def read(model: Model, s: AState) -> Fields:
@@ -148,34 +118,6 @@ def decode(rules: ascent.Rules, f: Fields) -> State:
     )
 
 
-def encode_move(move: ascent.Move) -> tuple[int, int]:
-    """``(kind, card number)`` of an engine move (card -1 for EndTurn)."""
-    if isinstance(move, ascent.Advance):
-        return ADVANCE, _cid(move.card)
-    if isinstance(move, ascent.Favour):
-        return FAVOUR, _cid(move.card)
-    return K_END, -1
-
-
-def _cid(card: ascent.Card) -> int:
-    return card_id(card.owner, card.rank.value)
-
-
-def decode_move(kind: int, idx: int) -> ascent.Move:
-    """The engine move of a model move."""
-    if kind == ADVANCE:
-        return ADVANCES[idx]
-    if kind == FAVOUR:
-        return FAVOURS[idx]
-    return END
-
-
-def move_in(model: Model, m: Move) -> ascent.Move:
-    """The engine move a Z3 model gives to a symbolic move."""
-    kind = value(model, m.kind)
-    return decode_move(kind, value(model, m.x.idx) if kind != K_END else -1)
-
-
 def fixes(m: Move, kind: int, idx: int) -> Expr:
     """The symbolic move is this engine move."""
     return m.kind == kind if kind == K_END else all_of([m.kind == kind, m.x.idx == idx])
@@ -223,7 +165,7 @@ class Bridge:
 
     The guard is solved for the move's selections (the cards the rules look
     at, and the destination), which must be unique; with them fixed, every
-    formula of the model folds to a Python value (:mod:`proofs.ascent_model`'s
+    formula of the model folds to a Python value (:mod:`castlerules.symbolic.ascent_model`'s
     folding wrappers): exactly one case's guard must be true, and its
     successor, with the turn passing of :meth:`AscentModel.exact_turn`, is the
     model's successor.  Since a case's successor is a function of the

@@ -26,7 +26,7 @@ from typing import Generic, Protocol, TypeVar
 
 import attrs
 
-from proofs.smt import (
+from castlerules.symbolic.smt import (
     Abstraction,
     Expr,
     Model,
@@ -162,11 +162,11 @@ class Ledger:
 
         With an ``abstraction`` (indicator terms and valid linear facts about
         them, the *cuts*, proved separately), the query is first tried on its
-        indicator abstraction (:class:`proofs.smt.Abstraction`), which settles
+        indicator abstraction (:class:`castlerules.symbolic.smt.Abstraction`), which settles
         counting arguments by linear reasoning; if that does not refute the
         negated goal, the exact query decides.  With ``solver``, the query runs
         in it (``push``/``pop``); ``preprocess`` picks the equation-solving
-        tactic (:func:`proofs.smt.new_solver`).
+        tactic (:func:`castlerules.symbolic.smt.new_solver`).
         """
         self.queries += 1
         if abstraction is not None and abstraction.refutes(
@@ -291,6 +291,7 @@ def induction(
     step: Step[S, M] | None = None,
     preprocess: bool = False,
     joint: Callable[[GuardedCase[S]], Sequence[tuple[str, Expr]]] | None = None,
+    lemmas: Callable[[GuardedCase[S]], Sequence[Expr]] | None = None,
 ) -> set[tuple[str, str]]:
     """Prove that the conjunction of ``invariant`` is inductive.
 
@@ -307,7 +308,11 @@ def induction(
     (``Inv and guard``): the step obligations of other properties.  They are
     asked in the same query as the case's consecution (a conjunction is valid
     exactly when each conjunct is; one query instead of several, measured
-    about half the solver time).  Returns the ``(name, case label)`` pairs so
+    about half the solver time).  ``lemmas`` gives, per case, valid facts about its
+    terms (true for every value of the variables: each case's are proved so, in one
+    query, before they join its consecution's hypotheses), which spare the solver a
+    counting argument (a case's facts that are not all valid are left out).  Returns
+    the ``(name, case label)`` pairs so
     proved; when a joint query fails, the consecution is asked alone (and
     raises if it is the invariant that fails), and that case's other goals are
     left to their properties, which ask them one by one.
@@ -327,6 +332,13 @@ def induction(
     for case in cases:
         goals = invariant(case.post)
         case_hyps = [*hyps, step.chance, case.guard]
+        facts = list(lemmas(case)) if lemmas is not None else []
+        if facts:
+            # Only a valid fact is a hypothesis; one that is not (a changed rule) is
+            # left out, and the consecution is asked without its help.
+            ledger.queries += 1
+            if valid(all_of(facts)).holds:
+                case_hyps += facts
         extra = list(joint(case)) if joint is not None else []
         if extra:
             ledger.queries += 1

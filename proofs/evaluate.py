@@ -23,7 +23,7 @@ from typing import Any
 
 import z3
 
-from proofs.smt import Expr
+from castlerules.symbolic.smt import Expr
 
 Value = int | bool
 Compiled = Callable[[Sequence[Value]], list[Value]]

@@ -11,16 +11,17 @@ each mutation), and up to four layers are run on it:
     the game's Hypothesis state machine (``tests/throne/test_stateful.py``,
     ``tests/ascent/test_machine.py``);
 ``equivalence``
-    the boundary-driven bridge (``tests/proofs/test_boundaries.py``), the
-    exhaustive small-scope equivalence for Throne
-    (``tests/proofs/test_equivalence.py``), then the sampled bridge
-    (``tests/proofs/test_<game>_bridge.py``), in that order;
+    the boundary-driven bridge (``tests/proofs/test_boundaries.py``), then for
+    Throne the kernel on Z3 terms against the kernel on plain values
+    (``tests/symbolic/test_throne.py``), for Ascent the sampled bridge
+    (``tests/proofs/test_ascent_bridge.py``), in that order;
 ``proofs``
     ``python -m proofs --fast --only ...``: for an engine mutation the jobs that
     run the engine (premises, witnesses, sensitivity replays); for a rule
-    table, a model or a property, the premises and the induction proofs of the
-    smallest configuration (Throne: SEED, 3 players; Ascent: 2 and 6 players,
-    every option symbolic).
+    table, a model, a property, or Throne's rule kernel (the proofs' transition
+    system is the kernel on Z3 terms), the premises and the induction proofs of
+    the smallest configuration (Throne: SEED, 3 players; Ascent: 2 and 6
+    players, every option symbolic).
 
 A layer *kills* the mutation when it fails.  The layers run cheapest likely
 killer first (an engine mutation: unit, stateful, equivalence, proofs; a table
@@ -197,10 +198,15 @@ def mutated(copy: Path, *mutations: Mutation) -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ the plan
+PROOF_SYSTEMS = ("castlerules/throne/kernel.py",)
+"""Engine files the proofs' transition system is made of: their mutations run the
+induction proofs too."""
+
+
 def proof_tasks(m: Mutation) -> list[str]:
     """The ``python -m proofs --only`` tasks of a mutation's proofs layer."""
     game = game_of(m)
-    if m.kind == "engine":
+    if m.kind == "engine" and m.file not in PROOF_SYSTEMS:
         if game == "throne":
             return ["throne: premises", "throne: witnesses", "throne: sensitivity"]
         return ["ascent: premises", "ascent: sensitivity"]
@@ -220,8 +226,9 @@ def commands(m: Mutation) -> dict[str, list[str]]:
     pytest = PYTEST
     equiv = ["tests/proofs/test_boundaries.py"]
     if game == "throne":
-        equiv.append("tests/proofs/test_equivalence.py")
-    equiv.append(f"tests/proofs/test_{game}_bridge.py")
+        equiv.append("tests/symbolic/test_throne.py")
+    else:
+        equiv.append("tests/proofs/test_ascent_bridge.py")
     proofs = ["-m", "proofs", "--fast", "--json", "--jobs", "1"]
     for task in proof_tasks(m):
         proofs += ["--only", task]
@@ -873,12 +880,12 @@ NOT_LISTED = (
     "- ``throne.max_reachable.*`` are *witnesses* (a round score of 33 is reachable): "
     "each passes only when a game reaching it is found and replayed by the engine; "
     "``tests/proofs/test_throne_proofs.py::"
-    "test_b14_the_witness_fails_when_the_model_scores_a_floor_wrong`` shows that a "
-    "model scoring floor 5 one point high fails it.",
+    "test_b14_the_witness_fails_when_the_kernel_scores_a_floor_wrong`` shows that a "
+    "kernel scoring floor 5 one point high fails it.",
     "- ``ascent.premises`` checks on engine games that every Ascent move kind is "
     "reached, with the model's successor equal to the engine's "
     "(``tests/proofs/test_vacuity.py``); unlike ``throne.premises`` (caught above by "
-    "``throne.model.no_initial_state``, and by the planted empty initial states of "
+    "``throne.symbolic.no_initial_state``, and by the planted empty initial states of "
     "that test file), no mutation of the list reaches it yet: a gap, not a proof "
     "that none can.",
 )

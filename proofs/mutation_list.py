@@ -2,7 +2,8 @@
 
 Each :class:`Mutation` is one small, plausible mistake: in the engine (a rule
 written wrong), in a rule table (a wrong number, which reaches the engine and
-the models alike), in a model (the proofs' second encoding), or in a proved
+the models alike), in a model (Ascent: the proofs' second encoding; Throne: the
+interpretation of the kernel on Z3 terms), or in a proved
 property itself (a claim weakened until it says nothing).  It is given as
 ``(file, exact old text, new text)``; the runner refuses to run if the old
 text is not found exactly once, so that a mutation never silently stops
@@ -49,12 +50,12 @@ class Mutation:
 
 TT = "castlerules/throne/transitions.py"
 TR = "castlerules/throne/rules.py"
-TM = "proofs/throne_model.py"
+TS = "castlerules/symbolic/throne.py"
 TK = "castlerules/throne/kernel.py"
 TP = "proofs/throne.py"
 AT = "castlerules/ascent/transitions.py"
 AR = "castlerules/ascent/rules.py"
-AM = "proofs/ascent_model.py"
+AM = "castlerules/symbolic/ascent_model.py"
 AP = "proofs/ascent.py"
 
 M = Mutation
@@ -525,56 +526,67 @@ MUTATIONS: tuple[Mutation, ...] = (
         "default=(1, 2, 3, 4, 5, 6),",
         kind="table",
     ),
-    # ---------------------------------------------------------- Throne model
+    # ------------------------------- Throne: the kernel as the proofs' transition system
+    # The Z3 system the Throne proofs reason about is the kernel run on Z3 terms: a wrong
+    # rule is a kernel mutation (killed by the exhaustive tie tests/throne/test_kernel.py
+    # and, when it breaks a proved property, by the proofs), a wrong interpretation a
+    # mutation of castlerules/symbolic/ (killed by tests/symbolic/test_throne.py, the
+    # proofs' premises or their induction).
     M(
-        "throne.model.no_initial_state",
+        "throne.symbolic.no_initial_state",
         "B3",
-        "the model's initial states made unsatisfiable",
-        TM,
-        "                s.rnd == 1,\n                s.phase == PLACE,",
-        "                s.rnd == 1,\n                s.rnd == 0,"
-        "\n                s.phase == PLACE,",
+        "the Z3 system's initial positions made unsatisfiable",
+        TS,
+        "return z3.And(self.equal(s, first), self.objectives_valid(s.obj))",
+        "return z3.And(self.equal(s, first), self.objectives_valid(s.obj), s.rnd == 0)",
         kind="model",
         breaks=("throne.invariant",),
         issue=True,
     ),
     M(
-        "throne.model.turn_reversed",
+        "throne.kernel.turn_reversed",
         "B8",
-        "the model's turn order reversed",
-        TM,
-        "return ite(seat == players - 1, 0, seat + 1)",
-        "return ite(seat == 0, players - 1, seat - 1)",
-        kind="model",
+        "the kernel's turn order reversed",
+        TK,
+        "return ops.ite(seat == shape.players - 1, 0, seat + 1)",
+        "return ops.ite(seat == 0, shape.players - 1, seat - 1)",
     ),
     M(
-        "throne.model.climb_into_full",
+        "throne.kernel.full_floor_has_room",
         "B7",
-        "the model lets a character climb into a full floor",
-        TM,
-        "all_of([s.fl[c] == f, self.on(s, f + 1) < self.p.cap(f + 1)])",
-        "all_of([s.fl[c] == f, self.on(s, f + 1) <= self.p.cap(f + 1)])",
-        kind="model",
-        breaks=("throne.capacity",),
+        "the kernel counts a floor at its capacity as having room",
+        TK,
+        "return o.select(self.on, floor) >= o.lookup(self.shape.caps, floor)",
+        "return o.select(self.on, floor) > o.lookup(self.shape.caps, floor)",
+        breaks=("throne.capacity", "throne.invariant"),
     ),
     M(
-        "throne.model.bonus_for_one",
-        "B15",
-        "the model's bonus also for a score of 1",
-        TM,
-        "ite(all_of([bonus_round, r == 0]), rules.bonus_points, r)",
-        "ite(all_of([bonus_round, r <= 1]), rules.bonus_points, r)",
-        kind="model",
-    ),
-    M(
-        "throne.model.eliminated_to_nobles",
+        "throne.kernel.eliminated_to_nobles",
         "B13",
-        "the model sends an eliminated candidate down to the nobles' floor",
-        TM,
-        "fl_elim = tuple(lit(GONE) if d == c else s.fl[d] for d in self.chars)",
-        "fl_elim = tuple(lit(p.noble) if d == c else s.fl[d] for d in self.chars)",
-        kind="model",
+        "the kernel sends an eliminated candidate down to the nobles' floor",
+        TK,
+        "fl_out = tuple(o.ite(x == top, ELIMINATED, x) for x in s.fl)",
+        "fl_out = tuple(o.ite(x == top, top - 1, x) for x in s.fl)",
         breaks=("throne.no_descent",),
+    ),
+    M(
+        "throne.symbolic.group_floors_reversed",
+        "B6",
+        "the Z3 system reads a place's floor from the wrong end of its group",
+        TS,
+        "values = [table[k - low] for k in self.group]",
+        "values = [table[k - low] for k in reversed(self.group)]",
+        kind="model",
+    ),
+    M(
+        "throne.property.round_score_weak",
+        "B15",
+        "property round_score weakened to 34 a round",
+        TP,
+        "CLAIM_ROUND_MAX = 33\n",
+        "CLAIM_ROUND_MAX = 34\n",
+        kind="property",
+        partner="throne.table.king_eleven",
     ),
     # ------------------------------------------------------ Throne properties
     M(
@@ -582,10 +594,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "B9",
         "property no_descent weakened to g >= f-1",
         TP,
-        "any_of([g >= f, all_of([f == system.p.top, g == GONE])])",
-        "any_of([g >= f - 1, all_of([f == system.p.top, g == GONE])])",
+        "any_of([g >= f, all_of([f == system.shape.top, g == ELIMINATED])])",
+        "any_of([g >= f - 1, all_of([f == system.shape.top, g == ELIMINATED])])",
         kind="property",
-        partner="throne.model.eliminated_to_nobles",
+        partner="throne.kernel.eliminated_to_nobles",
         issue=True,
     ),
     M(

@@ -6,9 +6,10 @@ says nothing if no state satisfies ``Init``, or no reachable state satisfies
 of states).  :func:`proofs.core.induction` and the Ascent prover ask Z3 that
 the initial states exist; this module shows the rest *with the engine*:
 
-- the engine's new games satisfy the model's ``Init``, and every position met
-  satisfies the model's invariant ``Inv`` (so ``Inv`` is not empty, and holds
-  where it should);
+- the engine's new games satisfy the system's ``Init`` (Throne: the rule kernel on
+  Z3 terms, :class:`castlerules.symbolic.throne.ThroneSystem`), and every position
+  met satisfies the invariant ``Inv`` (so ``Inv`` is not empty, and holds where it
+  should);
 - for every kind of move (every guarded case of the transition that the
   rules can reach), a witness: a reachable engine position and an engine move
   for which exactly that case's guard holds and whose post-state is the
@@ -27,10 +28,11 @@ from collections.abc import Sequence
 from castlerules import ascent, throne
 from castlerules.core import Rng
 from castlerules.core.protocol import random_playout
+from castlerules.symbolic.throne import ThroneSystem, fields
+from castlerules.symbolic.throne_invariant import Claims
+from castlerules.throne import kernel
 from proofs.core import Result
 from proofs.evaluate import compile_terms
-from proofs.throne_bridge import abstract, encode_move, next_objectives
-from proofs.throne_model import Params, ThroneSystem
 
 THRONE_KINDS = (
     "place",
@@ -38,18 +40,18 @@ THRONE_KINDS = (
     "climb",
     "climb to the throne",
     "vote",
-    "last vote, eliminated",
+    "eliminated",
     "crowned, next round",
     "crowned, game over",
     "pass",
     "everyone passed, next round",
     "everyone passed, game over",
 )
-"""The Throne cases that must each have an engine witness.  The case "the last
-candidate eliminated, nobody left" is not required: B13 costs a No card per
-elimination, and there are fewer No cards than characters (throne.move_exists),
-so it is unreachable under the rules the proofs cover; the model keeps it for
-the options that allow it."""
+"""The kernel's cases (:func:`castlerules.throne.kernel.cases`) that must each have an
+engine witness.  The case "eliminated, nobody left" is not required: B13 costs a No
+card per elimination, and there are fewer No cards than characters
+(throne.move_exists), so it is unreachable under the rules the proofs cover; the
+kernel keeps it for the options that allow it."""
 
 ASCENT_KINDS = (
     "Advance, favour pending",
@@ -58,7 +60,7 @@ ASCENT_KINDS = (
     "Favour, remainder removed, turn goes on",
     "EndTurn",
 )
-"""The Ascent cases (proofs.ascent_model.CASES) that must each have an engine witness.
+"""The Ascent cases (castlerules.symbolic.ascent_model.CASES) that must each have an engine witness.
 The two cases "Favour, ..., turn ends" (a favour after which the mover has no
 Advance left) are too rare in random games to be found in the time of a proof
 run; their premises are shown satisfiable by Z3 in the Ascent induction itself
@@ -66,28 +68,27 @@ run; their premises are shown satisfiable by Z3 in the Ascent induction itself
 
 
 def throne_kind(label: str) -> str:
-    """A case label without its character number: ``"climb 3 to the throne"`` ->
-    ``"climb to the throne"``; ``"last vote, 2 eliminated"`` -> ``"last vote, eliminated"``."""
-    return re.sub(r" \d+", "", label)
+    """A case label without its move: ``"climb to the throne (F)"`` -> ``"climb to the throne"``."""
+    return re.sub(r" \([^)]*\)$", "", label)
 
 
 class _ThroneCases:
-    """The model's ``Init``, ``Inv``, every case guard and post-state, compiled once."""
+    """The system's ``Init``, ``Inv``, every case guard and post-state, compiled once."""
 
     def __init__(self, rules: throne.Rules, players: int) -> None:
-        system = ThroneSystem(Params(rules, players))
+        system = ThroneSystem(rules, players)
         self.system = system
         pre = system.fresh_state("w")
         move = system.fresh_move("wm")
         cases = system.cases(pre, move)
-        self.labels = [throne_kind(c.label) for c in cases]
-        self.fields = [name for name, _e in pre.fields()]
-        inputs = [e for _n, e in pre.fields()]
-        inputs += [move.kind, move.ch, move.floor, move.yes]
+        self.labels = [c.kind for c in cases]
+        self.fields = [name for name, _e in fields(pre)]
+        inputs = [e for _n, e in fields(pre)]
+        inputs += [move.a]
         inputs += [x for row in move.nobj for x in row]
-        inv = [c for _n, c in system.invariant(pre)]
+        inv = [c for _n, c in Claims(system).invariant(pre)]
         outputs = [system.init(pre), *inv, *(c.guard for c in cases)]
-        outputs += [e for c in cases for _n, e in c.post.fields()]
+        outputs += [e for c in cases for _n, e in fields(c.post)]
         self.n_inv = len(inv)
         self.n_cases = len(cases)
         self.run = compile_terms(inputs, outputs)
@@ -96,11 +97,9 @@ class _ThroneCases:
         self, state: throne.State, move: throne.Move
     ) -> tuple[bool, bool, list[int], list[dict[str, int | bool]]]:
         """(Init holds, Inv holds, the cases whose guard holds, every case's post-state)."""
-        values = abstract(state)
-        code = encode_move(self.system, move, next_objectives(state))
-        row: list[int | bool] = [values[name] for name in self.fields]
-        row += [_py(code.kind), _py(code.ch), _py(code.floor), _py(code.yes)]
-        row += [_py(x) for r in code.nobj for x in r]
+        row: list[int | bool] = [x for _n, x in fields(kernel.from_state(state))]
+        row.append(self.system.number(move))
+        row += [x for r in kernel.next_objectives(state) for x in r]
         out = self.run(row)
         init, inv = bool(out[0]), all(out[1 : 1 + self.n_inv])
         guards = out[1 + self.n_inv : 1 + self.n_inv + self.n_cases]
@@ -111,14 +110,6 @@ class _ThroneCases:
             for i in range(len(guards))
         ]
         return init, inv, [i for i, g in enumerate(guards) if g], posts
-
-
-def _py(expr: object) -> int | bool:
-    import z3
-
-    if z3.is_bool(expr):
-        return bool(z3.is_true(expr))
-    return int(expr.as_long())  # type: ignore[attr-defined]
 
 
 THRONE_SETUPS: tuple[tuple[str, int], ...] = (("SEED", 3),)
@@ -159,7 +150,7 @@ def throne_witnesses(games: int = 4) -> tuple[dict[str, str], list[str]]:
                         problems.append(f"{len(hits)} cases hold for {where}")
                         continue
                     kind = cases.labels[hits[0]]
-                    if posts[hits[0]] != abstract(after):
+                    if posts[hits[0]] != dict(fields(kernel.from_state(after))):
                         problems.append(f"case {kind}: the post-state is not the engine's: {where}")
                     else:
                         found.setdefault(kind, where)
@@ -185,9 +176,9 @@ def throne_result() -> Result:
 
 def ascent_witnesses(games: int = 12) -> tuple[dict[str, str], list[str]]:
     """A witness per Ascent case (label -> "position | move"), and the problems found."""
+    from castlerules.symbolic.ascent_model import AscentModel
+    from castlerules.symbolic.ascent_model import Params as AParams
     from proofs.ascent_bridge import Bridge
-    from proofs.ascent_model import AscentModel
-    from proofs.ascent_model import Params as AParams
 
     found: dict[str, str] = {}
     problems: list[str] = []
@@ -222,8 +213,8 @@ def ascent_witnesses(games: int = 12) -> tuple[dict[str, str], list[str]]:
 def _ascent_kind(state: ascent.State, move: ascent.Move) -> str:
     """The case an engine move takes, read from the engine alone (a guess that only
     decides which moves the bridge is asked about; the bridge names the case)."""
+    from castlerules.symbolic.ascent_model import REMOVED
     from proofs.ascent_bridge import fields
-    from proofs.ascent_model import REMOVED
 
     after = ascent.apply(state, move)
     if isinstance(move, ascent.EndTurn):

@@ -1,10 +1,12 @@
 """The Throne properties: each "consequence that must be proved" (spec/throne.md).
 
-The *encoding* reads every rule from the engine's ``Rules``
-(:mod:`proofs.throne_model`).  The *claims* below are the theorems the spec
-states, with the seed's numbers: they are what is proved about the rules,
-not a copy of them (a deliberately wrong rule must make a claim fail, see
-:func:`sensitivity`).
+The transition system is the rule kernel itself (:mod:`castlerules.throne.kernel`)
+run on Z3 terms (:class:`castlerules.symbolic.throne.ThroneSystem`): its positions,
+initial positions, guards and cases are the kernel's; nothing here states a rule.
+The *claims* below are the theorems the spec states, with the seed's numbers, and
+the invariant they rest on (:mod:`proofs.throne_invariant`): they are what is
+proved about the rules, not a copy of them (a deliberately wrong rule must make a
+claim fail, see :func:`sensitivity_results`).
 
 Each property is proved for every player count (3..6) and both placement
 presets (``SEED``, ``ORIGINAL``), with the Boolean options ``allow_pass``,
@@ -20,6 +22,27 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from castlerules import throne
+from castlerules.symbolic.smt import (
+    Abstraction,
+    Expr,
+    all_of,
+    any_of,
+    implies,
+    lit,
+    neg,
+    total,
+)
+from castlerules.symbolic.throne import OPTION_NAMES, SCase, ThroneSystem, TMove
+from castlerules.symbolic.throne_invariant import (
+    ELECTION,
+    ELIMINATED,
+    MOVEMENT,
+    OVER,
+    PLACEMENT,
+    Claims,
+    weight,
+)
+from castlerules.throne.kernel import KState
 from castlerules.throne.state import State
 from proofs.core import (
     GuardedCase,
@@ -31,29 +54,10 @@ from proofs.core import (
     bmc,
     induction,
 )
-from proofs.smt import Abstraction, Expr, all_of, any_of, implies, ite, lit, neg, total
-from proofs.throne_bridge import (
-    Transition,
-    abstract,
-    concrete,
-    decode_move,
-    filler_objectives,
-    first_moves_until,
-    replay,
-)
-from proofs.throne_model import (
-    ELECT,
-    GONE,
-    MOVE,
-    OPTION_NAMES,
-    OVER,
-    PLACE,
-    Case,
-    Params,
-    ThroneSystem,
-    TMove,
-    TState,
-)
+from proofs.throne_bridge import agrees, filler_objectives, first_moves_until, replay, values_of
+
+Case = SCase
+TState = KState
 
 GAME = "throne"
 PRESETS = ("SEED", "ORIGINAL")
@@ -87,7 +91,7 @@ class Config:
         return f"{self.preset} {self.players}p"
 
     def system(self) -> ThroneSystem:
-        return ThroneSystem(Params(self.rules, self.players, self.symbolic))
+        return ThroneSystem(self.rules, self.players, self.symbolic)
 
 
 def configs() -> list[Config]:
@@ -99,10 +103,11 @@ def configs() -> list[Config]:
 
 # ----------------------------------------------------------------- obligations
 def _room_floors(system: ThroneSystem, s: TState) -> Expr:
+    claims = Claims(system)
     return all_of(
         [
-            *(system.on(s, f) <= CLAIM_FLOOR for f in range(1, system.p.top)),
-            system.on(s, system.p.top) <= CLAIM_THRONE,
+            *(claims.on(s, f) <= CLAIM_FLOOR for f in range(1, claims.top)),
+            claims.on(s, claims.top) <= CLAIM_THRONE,
         ]
     )
 
@@ -112,19 +117,21 @@ def _no_descent(system: ThroneSystem, pre: TState, post: TState) -> Expr:
     from the throne, eliminated (B13); an eliminated one stays out."""
     parts = []
     for f, g in zip(pre.fl, post.fl, strict=True):
-        parts.append(implies(f >= 1, any_of([g >= f, all_of([f == system.p.top, g == GONE])])))
-        parts.append(implies(f == GONE, g == GONE))
+        parts.append(
+            implies(f >= 1, any_of([g >= f, all_of([f == system.shape.top, g == ELIMINATED])]))
+        )
+        parts.append(implies(f == ELIMINATED, g == ELIMINATED))
     return implies(post.rnd == pre.rnd, all_of(parts))
 
 
 def _no_cards_step(system: ThroneSystem, pre: TState, post: TState) -> Expr:
     """B11: within a round a No count never rises; with the reset, a new round restores it."""
     same = post.rnd == pre.rnd
-    fresh = all_of([post.rnd == pre.rnd + 1, system.p.reset])
+    fresh = all_of([post.rnd == pre.rnd + 1, system.options.reset])
     return all_of(
         [
             *(implies(same, b <= a) for a, b in zip(pre.no, post.no, strict=True)),
-            *(implies(fresh, b == system.p.full) for b in post.no),
+            *(implies(fresh, b == system.shape.full) for b in post.no),
             *(b >= 0 for b in post.no),
         ]
     )
@@ -133,19 +140,17 @@ def _no_cards_step(system: ThroneSystem, pre: TState, post: TState) -> Expr:
 def _measure(system: ThroneSystem, s: TState) -> Expr:
     """The ranking function of a round: placements, climbs, votes and eliminations
     raise it; a pass raises it by 1, less than a climb (which resets the passes)."""
-    return system.n * (total(_weight(system, f) for f in s.fl) + s.voted) + s.passes
+    voted = Claims(system).voted(s)
+    return system.n * (total(_weight(system, f) for f in s.fl) + voted) + s.passes
 
 
-def _weight(system: ThroneSystem, floor: Expr) -> Expr:
-    """A character's weight: its floor, or 7 + players once eliminated (an
-    elimination outweighs the votes it resets)."""
-    return ite(floor == GONE, system.p.top + system.n, ite(floor >= 1, floor, 0))
+_weight = weight
 
 
 def measure_bound(system: ThroneSystem) -> int:
     """The largest value of the ranking function: a round lasts at most this many moves."""
     n = system.n
-    return n * (system.p.chars * (system.p.top + n) + n - 1) + n - 1
+    return n * (system.shape.characters * (system.shape.top + n) + n - 1) + n - 1
 
 
 @attrs.frozen(slots=True)
@@ -171,15 +176,16 @@ class Checker:
         self.config = config
         self.system = config.system()
         s = self.system
+        self.claims = Claims(s)
         self.pre = s.fresh_state("p")
         self.move: TMove = s.fresh_move("m")
         self.cases: tuple[Case, ...] = tuple(s.cases(self.pre, self.move))
         self.chance = s.chance(self.pre, self.move)
         # The same step for the invariant's induction and every other property.
         self.step: Step[TState, TMove] = Step(self.pre, self.move, self.cases, self.chance)
-        self.inv = [c for _n, c in s.invariant(self.pre)]
-        self.cuts = s.cuts(self.pre)
-        self.abstraction = Abstraction(s.indicators(self.pre), self.cuts)
+        self.inv = [c for _n, c in self.claims.invariant(self.pre)]
+        self.cuts = self.claims.cuts(self.pre)
+        self.abstraction = Abstraction(self.claims.indicators(self.pre), self.cuts)
         self.tallies: dict[str, Tally] = {}
         self.invariant_ok = False
         self.wanted: set[str] | None = None
@@ -188,7 +194,13 @@ class Checker:
         self.shared = 0
         # Terms of the pre-state every case's joint query repeats (built once).
         self.measure_pre = _measure(s, self.pre)
-        self.totals_pre = all_of(c for _n, c in s.totals_invariant(self.pre, CLAIM_ROUND_MAX))
+        self.totals_pre = all_of(
+            c for _n, c in self.claims.totals_invariant(self.pre, CLAIM_ROUND_MAX)
+        )
+
+    def legal(self, *moves: throne.Move) -> Expr:
+        """Some of ``moves`` is legal in the free position (the kernel's guards)."""
+        return any_of(self.system.legal_at(self.pre, self.system.number(m)) for m in moves)
 
     def wants(self, name: str) -> bool:
         return self.wanted is None or name in self.wanted
@@ -239,7 +251,7 @@ class Checker:
         consecution's hypotheses (invariant, chance, guard), asked in its query.
         Each is the obligation :meth:`all` would otherwise ask on its own (an extra
         hypothesis ``h`` becomes ``h => goal``), under the key :meth:`per_case` skips."""
-        s, pre = self.system, self.pre
+        s, pre, claims = self.system, self.pre, self.claims
         case = step_case
         assert isinstance(case, Case)
         out: list[tuple[str, Expr]] = []
@@ -249,23 +261,37 @@ class Checker:
             out.append(("B11", _no_cards_step(s, pre, case.post)))
         if self.wants("throne.round_ends_with_king"):
             if case.scored:
-                out.append(("B12", implies(neg(s.p.allow_pass), lit(case.crowned))))
+                out.append(("B12", implies(neg(s.options.allow_pass), lit(case.crowned))))
             else:
                 out.append(("rank", _measure(s, case.post) > self.measure_pre))
         if self.wants("throne.totals") and not case.scored:
-            post = s.totals_invariant(case.post, CLAIM_ROUND_MAX)
+            post = claims.totals_invariant(case.post, CLAIM_ROUND_MAX)
             out.append(("B16", implies(self.totals_pre, all_of(c for _n, c in post))))
         return out
+
+    def lemmas(self, step_case: GuardedCase[TState]) -> list[Expr]:
+        """The valid facts of a case (:meth:`Claims.lemmas`)."""
+        assert isinstance(step_case, SCase)
+        return self.claims.lemmas(self.pre, step_case)
 
     def all(self, only: Sequence[str] | None = None) -> dict[str, Tally]:
         """Run the properties (``only`` these, with the invariant they rest on)."""
         self.wanted = None if only is None else {"throne.invariant", *only}
         s = self.system
         pre = self.pre
+        claims = self.claims
+        letters = s.rules.letters()
+        climbs = [throne.Climb(ch) for ch in letters]
 
         def invariant(ledger: Ledger) -> None:
             self.settled = induction(
-                ledger, s, s.invariant, step=self.step, preprocess=True, joint=self.joint
+                ledger,
+                s,
+                claims.invariant,
+                step=self.step,
+                preprocess=True,
+                joint=self.joint,
+                lemmas=self.lemmas,
             )
             self.invariant_ok = True
 
@@ -291,11 +317,11 @@ class Checker:
             # B13/B11: eliminations never exceed the No cards, fewer than the characters.
             ledger.check(
                 "fewer No cards than characters",
-                lit(s.n * s.p.full < s.p.chars),
+                lit(s.n * s.shape.full < s.shape.characters),
             )
             ledger.check(
                 "B8 a climb exists in the movement phase",
-                implies(pre.phase == MOVE, any_of(s.legal_climb(pre, c) for c in s.chars)),
+                implies(pre.phase == MOVEMENT, self.legal(*climbs)),
                 self.inv,
             )
 
@@ -315,9 +341,10 @@ class Checker:
                 only=lambda c: not c.scored,
                 key="rank",
             )
-            placing = pre.phase == PLACE
+            placing = pre.phase == PLACEMENT
             unplaced = any_of(f == 0 for f in pre.fl)
-            room = any_of(s.on(pre, f) < s.p.cap(f) for f in s.p.rules.placement_floors)
+            floors = s.rules.placement_floors
+            room = any_of(claims.on(pre, f) < claims.cap(f) for f in floors)
             ledger.check("B6 an unplaced character", implies(placing, unplaced), self.inv)
             ledger.check(
                 "B6/B7 a placement floor with room",
@@ -325,27 +352,25 @@ class Checker:
                 self.inv,
                 abstraction=self.abstraction,
             )
-            place = any_of(
-                s.legal_place(pre, c, lit(f)) for c in s.chars for f in s.p.rules.placement_floors
-            )
+            place = self.legal(*(throne.Place(ch, f) for ch in letters for f in floors))
             ledger.check(
                 "B6 a placement is legal",
                 implies(placing, place),
                 [implies(placing, all_of([unplaced, room]))],
                 abstraction=self.abstraction,
             )
-            climb = any_of(s.legal_climb(pre, c) for c in s.chars)
-            ledger.check("B8 a climb is legal", implies(pre.phase == MOVE, climb), self.inv)
+            climb = self.legal(*climbs)
+            ledger.check("B8 a climb is legal", implies(pre.phase == MOVEMENT, climb), self.inv)
             ledger.check(
                 "B11 a Yes vote is legal",
-                implies(pre.phase == ELECT, s.legal_vote(pre, lit(True))),
+                implies(pre.phase == ELECTION, self.legal(throne.Vote(True))),
                 self.inv,
             )
             self.per_case(
                 ledger,
                 "B12 a round without passing ends crowned",
                 lambda c: lit(c.crowned),
-                extra=[neg(s.p.allow_pass)],
+                extra=[neg(s.options.allow_pass)],
                 only=lambda c: c.scored,
                 key="B12",
             )
@@ -368,9 +393,11 @@ class Checker:
         score_proved = self.tallies.get("throne.round_score", Tally(False, 0.0, 0)).holds
 
         def totals(ledger: Ledger) -> None:
-            tot = s.totals_invariant(pre, CLAIM_ROUND_MAX)
+            tot = claims.totals_invariant(pre, CLAIM_ROUND_MAX)
             s0 = s.fresh_state("i")
-            ledger.check_all("initiation", s.totals_invariant(s0, CLAIM_ROUND_MAX), [s.init(s0)])
+            ledger.check_all(
+                "initiation", claims.totals_invariant(s0, CLAIM_ROUND_MAX), [s.init(s0)]
+            )
             for case in self.cases:
                 if ("B16", case.label) in self.settled:
                     self.shared += 1
@@ -380,7 +407,7 @@ class Checker:
                 lemma = [claim(case)] if case.scored and score_proved else []
                 ledger.check_all(
                     f"consecution ({case.label})",
-                    s.totals_invariant(case.post, CLAIM_ROUND_MAX),
+                    claims.totals_invariant(case.post, CLAIM_ROUND_MAX),
                     [*self.inv, *(c for _n, c in tot), self.chance, case.guard, *lemma],
                     abstraction=self.abstraction if case.scored else None,
                 )
@@ -502,15 +529,15 @@ Plan = list[throne.Move | frozenset[int]]
 def play_plan(
     config: Config, objectives: Sequence[Sequence[str]], plan: Plan, start: State | None = None
 ) -> tuple[bool, Trace, State, int]:
-    """Play ``plan`` through the engine, checking every step against the model: the
-    Z3 transition relation (which includes the legality predicate) must admit the
-    move and exactly the engine's successor, so the game is a path of the model
-    (the relation's terms run on the concrete values, :class:`Transition`).
-    (That the legality predicate admits *only* the engine's legal moves is the
-    bridge tests' business, tests/proofs/test_throne_bridge.py.)  Returns whether
-    every step agreed, the trace, the last state and the number of solver checks."""
+    """Play ``plan`` through the engine, checking every step against the Z3 system: the
+    kernel's terms on the position's values must find the move legal and give exactly
+    the engine's successor (:func:`proofs.throne_bridge.agrees`), so the game is a path
+    of the system the proofs are about.  (That the kernel admits *only* the engine's
+    legal moves is the exhaustive tie's business, tests/throne/test_kernel.py, and the
+    Z3 terms the concrete kernel's, tests/symbolic/test_throne.py.)  Returns whether
+    every step agreed, the trace, the last state and the number of checks."""
     rules = config.rules
-    bridge = Transition(ThroneSystem(Params(rules, config.players)))
+    system = ThroneSystem(rules, config.players)
     first = (
         start
         if start is not None
@@ -521,7 +548,7 @@ def play_plan(
     probe = first
     for move in moves:
         after = throne.apply(probe, move)
-        agree = agree and bridge.successors(probe, move) == [abstract(after)]
+        agree = agree and agrees(system, probe, move, after)
         checks += 1
         probe = after
     trace, end = replay(first, moves)
@@ -570,7 +597,7 @@ def _plan_high(config: Config, on_nobles: int, on_dignitaries: int) -> tuple[lis
     plan += [throne.Climb(ch) for ch in low]  # 4 -> 5
     plan += [throne.Climb(high[0]), frozenset()]  # 6 -> 7, crowned by all Yes
     mine = letters[: rules.objective_size]
-    objectives = [mine, *filler_objectives(Params(rules, config.players))[1:]]
+    objectives = [mine, *filler_objectives(rules, config.players)[1:]]
     return objectives, plan
 
 
@@ -580,7 +607,7 @@ def witness_33(config: Config) -> tuple[bool, float, int, Trace, str]:
     started = time.perf_counter()
     first, plan = _plan_high(config, 3, 2)
     rounds = config.rules.rounds
-    filler = filler_objectives(Params(config.rules, config.players))
+    filler = filler_objectives(config.rules, config.players)
     agree, trace, end, checks = play_plan(config, [first, *[filler] * (rounds - 1)], plan)
     engine = throne.round_scores(end)[0][0]
     ok = agree and engine == CLAIM_ROUND_MAX
@@ -619,7 +646,7 @@ def _round_three_zero(config: Config) -> tuple[list[list[str]], Plan]:
     eliminated by seat 0's No votes); G is crowned."""
     rules = config.rules
     letters = rules.letters()
-    filler = filler_objectives(Params(rules, config.players))
+    filler = filler_objectives(rules, config.players)
     objectives = [filler, filler, [letters[:6], *filler[1:]]]
     plan: Plan = [throne.Place(ch, 1) for ch in letters[:4]]
     plan += [throne.Place(ch, 5) for ch in letters[4:7]]
@@ -681,18 +708,18 @@ def bmc_tail(
     ``bad`` state, decoded as engine moves; ``None`` if there is none.  (One
     satisfiability query at that depth: proving that no shorter path exists is a
     counting argument, far slower, and not what a counterexample needs.)"""
-    system = ThroneSystem(Params(config.rules, config.players))
-    values = abstract(start)
+    system = ThroneSystem(config.rules, config.players)
+    values = system.concrete(values_of(start))
     found = bmc(
         system,
         lambda st: bad(system, st),
         depth,
-        start=lambda st: system.equal(st, concrete(system, values)),
+        start=lambda st: system.equal(st, values),
         min_depth=depth,
     )
     if found is None:
         return None
-    return [decode_move(system, found.model, m) for m in found.moves]
+    return [system.decode(found.model, m) for m in found.moves]
 
 
 def _crowded(system: ThroneSystem, st: TState) -> Expr:
@@ -711,7 +738,7 @@ def _counterexample(wrong: Wrong, config: Config) -> tuple[bool, Trace, int, str
     model, and the engine replays it.  Returns whether the engine's last position
     does break the claim, the trace, the solver checks and a description."""
     rules = config.rules
-    filler = filler_objectives(Params(rules, config.players))
+    filler = filler_objectives(rules, config.players)
     if wrong.name.endswith("capacity5"):
         objectives: list[list[str]] = [filler] * rules.rounds
         start = throne.new_game(config.players, rules, objectives=objectives)

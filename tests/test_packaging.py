@@ -69,3 +69,39 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     assert "pip install" in calls and "--quiet" not in calls and "-q " not in calls
     assert "npm ci --prefix docs/desk" in calls
     assert "dev: .venv is ready" in done.stderr
+
+
+def test_the_wheel_installs_the_library_alone(tmp_path: Path) -> None:
+    """The wheel holds ``castlerules`` and nothing else: the proofs (``proofs/``) are the
+    repository's, never installed (the library does not import them, see the
+    import-linter contract ``no-proofs``)."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    assert PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"] == ["castlerules*"]
+    root = Path(__file__).resolve().parents[1]
+    source = tmp_path / "source"
+    shutil.copytree(
+        root / "castlerules", source / "castlerules", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copytree(
+        root / "proofs", source / "proofs", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (root / name).exists():
+            shutil.copy(root / name, source / name)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "-w", str(tmp_path / "wheel"),
+         "--no-deps", "--no-build-isolation", "-q"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (wheel,) = (tmp_path / "wheel").glob("*.whl")
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert "proofs" not in tops
+    assert tops == {
+        "castlerules",
+        f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info",
+    }

@@ -1,8 +1,9 @@
 """The shortest witness of a case, proved shortest by bounded model checking (Z3).
 
 A step or refusal case may declare, beside its Python condition, a *symbolic*
-one (``bmc=lambda z: ...``) over the proofs' Z3 model of its game
-(:mod:`proofs.throne_model`, :mod:`proofs.ascent_model`): ``z`` is a
+one (``bmc=lambda z: ...``) over the Z3 transition system of its game: for
+Throne the rule kernel run on Z3 terms (:mod:`castlerules.symbolic.throne`), for
+Ascent its symbolic model (:mod:`castlerules.symbolic.ascent_model`).  ``z`` is a
 :class:`ThroneStep` or :class:`AscentStep`, the symbolic position before the
 move (``z.pre``), the move (``z.move``) and the position after it
 (``z.post``), with a few words to state conditions in (``z.climb``,
@@ -10,7 +11,7 @@ move (``z.pre``), the move (``z.move``) and the position after it
 about the last move; a refusal case's about the position where the move is
 tried (``z.pre``; there is no move).
 
-:func:`find` unrolls the model from the case's concrete first position
+:func:`find` unrolls the system from the case's concrete first position
 (``new_game(players, rules, seed)``), depth 0, 1, 2 ... up to an upper bound
 (the length of a game the generic search found), and asks Z3 at each depth
 whether the condition can hold there.  The first depth where it can is the
@@ -19,17 +20,19 @@ decoded as engine moves, replayed from ``new_game`` through the public API,
 and the case's own Python condition must hold on it, at its last move and at
 no earlier one; the two conditions must also agree at every step of the
 generic search's game and of a few seeded random games.  A disagreement is an
-error of the declaration (:class:`~castlerules.casebook.search.SearchError`).
+error of the declaration (:class:`~castlerules.casebook.declare.SearchError`).
 
-Throne's unrolling is strengthened by facts proved here, before the search,
-by induction over the same model: its invariant
-(:meth:`proofs.throne_model.ThroneSystem.invariant`) and, from a new game,
-"after ``k`` plies of the placement phase, ``k`` characters are placed".  A
-proved fact only removes states that cannot be reached, so the refutations
-stay proofs; without them Z3 does not refute depth 10 within minutes.
+Throne's unrolling is strengthened by facts proved here, before the search, over
+the same system: its inductive invariant
+(:mod:`castlerules.symbolic.throne_invariant`, proved by
+:func:`~castlerules.symbolic.throne_invariant.prove`) and "after ``k`` plies from
+a new game, ``k`` characters are placed" (one step of the kernel from a placement
+position before the last placement places one more character).  A proved fact
+only removes states that cannot be reached, so the refutations stay proofs;
+without them Z3 is several times slower.
 
-This module imports Z3 and :mod:`proofs` only when a search runs: the
-casebook, its replay and its pages need neither.
+This module imports Z3 only when a search runs: the casebook, its replay and
+its pages need neither Z3 nor the symbolic systems.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from typing import Any
 import attrs
 
 from castlerules import ascent, throne
-from castlerules.casebook.declare import Case
+from castlerules.casebook.declare import Case, Refusal, SearchError
 from castlerules.casebook.play import Hit, outcome, run, start, tries
 
 __all__ = ["AscentStep", "Witness", "find", "holds_on", "model_sources", "require"]
@@ -58,12 +61,14 @@ AGREEMENT_PLIES = 60
 
 MODEL_FILES = {
     "throne": (
-        "proofs/smt.py",
-        "proofs/core.py",
-        "proofs/throne_model.py",
-        "proofs/throne_bridge.py",
+        "castlerules/core/ops.py",
+        "castlerules/symbolic/z3ops.py",
+        "castlerules/symbolic/smt.py",
+        "castlerules/symbolic/throne.py",
+        "castlerules/symbolic/throne_invariant.py",
+        "castlerules/throne/kernel.py",
     ),
-    "ascent": ("proofs/smt.py", "proofs/ascent_model.py", "proofs/ascent_bridge.py"),
+    "ascent": ("castlerules/symbolic/smt.py", "castlerules/symbolic/ascent_model.py"),
 }
 """The sources a BMC proof of each game depends on (part of a BMC case's cache key)."""
 
@@ -111,57 +116,64 @@ class Witness:
 
 
 class ThroneStep:
-    """The words of a Throne symbolic condition: ``pre``, ``move``, ``post`` and helpers."""
+    """The words of a Throne symbolic condition: ``pre``, ``move``, ``post`` and helpers.
+
+    ``pre`` and ``post`` are the kernel's positions
+    (:class:`~castlerules.throne.kernel.KState`); ``move`` is the kernel's reading of
+    the move number (:class:`~castlerules.throne.kernel.Parts`: ``kind``,
+    ``character``, ``floor``), ``None`` for a refusal."""
 
     def __init__(self, system: Any, pre: Any, move: Any, post: Any) -> None:
-        from proofs import smt, throne_model
+        from castlerules.symbolic import Z3
+        from castlerules.throne import kernel
+        from castlerules.throne.state import ELECTION, ELIMINATED, MOVEMENT, OVER, PLACEMENT
 
-        self.system, self.pre, self.move, self.post = system, pre, move, post
+        self.system, self.pre, self.post = system, pre, post
+        self.o = Z3
         self.n = system.n
-        self.rules = system.p.rules
-        self.smt = smt
-        m = throne_model
+        self.rules = system.rules
         self.PLACE, self.MOVE, self.ELECT, self.OVER, self.GONE = (
-            m.PLACE,
-            m.MOVE,
-            m.ELECT,
-            m.OVER,
-            m.GONE,
+            PLACEMENT,
+            MOVEMENT,
+            ELECTION,
+            OVER,
+            ELIMINATED,
         )
-        self._kinds = (m.K_PLACE, m.K_CLIMB, m.K_VOTE, m.K_PASS)
+        self._kinds = (kernel.K_PLACE, kernel.K_CLIMB, kernel.K_YES, kernel.K_NO, kernel.K_PASS)
+        self.move: Any = None if move is None else system.parts(pre, move.a)
 
     def all(self, *items: Any) -> Any:
-        return self.smt.all_of(list(items))
+        return self.o.all(list(items))
 
     def any(self, items: Any) -> Any:
-        return self.smt.any_of(list(items))
+        return self.o.any(list(items))
 
-    def _kind(self, k: int) -> Any:
-        return self.move.kind == self._kinds[k]
+    def _kind(self, *kinds: int) -> Any:
+        return self.any(self.move.kind == k for k in kinds)
 
     @property
     def place(self) -> Any:
-        return self._kind(0)
+        return self._kind(self._kinds[0])
 
     @property
     def climb(self) -> Any:
-        return self._kind(1)
+        return self._kind(self._kinds[1])
 
     @property
     def vote(self) -> Any:
-        return self._kind(2)
+        return self._kind(self._kinds[2], self._kinds[3])
 
     @property
     def passed(self) -> Any:
-        return self._kind(3)
+        return self._kind(self._kinds[4])
 
     def moved(self, state: Any) -> Any:
         """The floor, in ``state``, of the character the move names."""
-        return self.smt.select(self.move.ch, list(state.fl))
+        return self.o.select(state.fl, self.move.character)
 
     def on(self, state: Any, floor: Any) -> Any:
         """How many characters stand on ``floor`` (a number or a term)."""
-        return self.smt.count([f == floor for f in state.fl])
+        return self.o.count(f == floor for f in state.fl)
 
     def full(self, state: Any, floor: int) -> Any:
         return self.on(state, floor) == self.rules.capacity(floor)
@@ -169,98 +181,92 @@ class ThroneStep:
     @property
     def mine(self) -> Any:
         """The moved character is a favourite of the seat that moves it."""
-        rows = [self.smt.select(self.move.ch, list(row)) for row in self.pre.obj]
+        rows = [self.o.select(row, self.move.character) for row in self.pre.obj]
         return self.any(self.all(self.pre.turn == s, rows[s]) for s in range(self.n))
 
     @property
     def crowned(self) -> Any:
         """The last vote of an election, every vote Yes: a king (B12)."""
         return self.all(
-            self.vote,
-            self.move.yes,
+            self._kind(self._kinds[2]),
             self.pre.phase == self.ELECT,
-            self.pre.voted == self.n - 1,
-            *(self.smt.neg(x) for x in self.pre.said_no),
+            self.o.count(v != -1 for v in self.pre.votes) == self.n - 1,
+            *(v != 0 for v in self.pre.votes),
         )
 
 
 @functools.lru_cache(maxsize=16)
 def _throne_lemmas(rules: throne.Rules, players: int) -> int:
-    """Prove, over the model, the facts the unrolling is strengthened with; the queries.
+    """Prove, over the system, the facts the unrolling is strengthened with; the queries.
 
-    Raises :class:`BmcError` if one is not proved.  (A pure function of the
-    rules and the players: proved once per configuration in a search run.)
+    Raises :class:`BmcError` if one is not proved.  (A pure function of the rules and
+    the players: proved once per configuration in a search run.)
     """
-    from proofs.core import Ledger, ProofFailure
-    from proofs.throne_model import Params, ThroneSystem
+    import z3
 
-    system = ThroneSystem(Params(rules, players))
-    ledger = Ledger()
-    try:
-        _prove_lemmas(system, ledger)
-    except ProofFailure as err:
-        raise BmcError(f"the facts BMC relies on are not proved: {err}") from err
-    return ledger.queries
+    from castlerules.symbolic.throne_invariant import prove
+    from castlerules.throne.state import MOVEMENT, PLACEMENT
 
-
-def _prove_lemmas(system: Any, ledger: Any) -> None:
-    from proofs.core import Step, induction
-    from proofs.smt import all_of, implies
-    from proofs.throne_model import MOVE, PLACE
-
-    step = Step.of(system)
-    induction(ledger, system, system.invariant, step=step)
-    pre, move = step.pre, step.move
+    system = _throne_system(rules, players)
+    failed = prove(system)
+    if failed:
+        raise BmcError(f"the invariant BMC relies on is not proved: {', '.join(failed[:3])}")
+    pre, move = system.fresh_state("l"), system.fresh_move("lm")
     post = system.step(pre, move)
-    total = system.p.placements
-    done = system.placed(pre) + 1
-    ledger.check(
-        "placement: one more character placed a ply, the last starts the movement phase",
-        all_of(
-            [
-                implies(done < total, all_of([post.phase == PLACE, system.placed(post) == done])),
-                implies(done == total, post.phase == MOVE),
-            ]
-        ),
-        [
-            *(c for _n, c in system.invariant(pre)),
-            pre.phase == PLACE,
-            system.legal_move(pre, move),
-            step.chance,
-        ],
+    total = system.shape.placements
+    done = _placed(pre) + 1
+    claim = z3.And(
+        z3.Implies(done < total, z3.And(post.phase == PLACEMENT, _placed(post) == done)),
+        z3.Implies(done == total, post.phase == MOVEMENT),
     )
+    solver = z3.Solver()
+    solver.set("timeout", TIMEOUT_MS)
+    solver.add(pre.phase == PLACEMENT, done <= total, system.legal(pre, move), z3.Not(claim))
+    if solver.check() != z3.unsat:
+        raise BmcError("the fact BMC relies on is not proved: one placement a ply")
+    return len(system.cases(system.fresh_state("p"), system.fresh_move("m"))) + 3
+
+
+def _placed(state: Any) -> Any:
+    from castlerules.symbolic import Z3
+
+    return Z3.count(f != 0 for f in state.fl)
 
 
 def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[..., Any]) -> Witness:
     import z3
 
-    from proofs.smt import all_of, ite, lit, new_solver
-    from proofs.throne_bridge import abstract, concrete, decode_move
-    from proofs.throne_model import MOVE, PLACE, Params, ThroneSystem
+    from castlerules.symbolic.throne_invariant import Claims
+    from castlerules.throne import kernel
+    from castlerules.throne.state import MOVEMENT, PLACEMENT
 
     tick = time.perf_counter()
     rules = case.rules()
     first = throne.new_game(players, rules, seed=seed)
-    system = ThroneSystem(Params(rules, players))
+    system = _throne_system(rules, players)
+    claims = Claims(system)
     queries = _throne_lemmas(rules, players)
     letters = rules.letters()
     deals = [
-        tuple(tuple(lit(ch in deal[s]) for ch in letters) for s in range(players))
+        tuple(tuple(ch in deal[s] for ch in letters) for s in range(players))
         for deal in (throne.objectives_of_round(first, r) for r in range(1, rules.rounds + 1))
     ]
 
     def next_deal(rnd: Any) -> Any:
         # A round's end deals the next round's objectives: the engine's, from the seed.
-        out = deals[-1]
+        from castlerules.symbolic import Z3
+
+        out: Any = deals[-1]
         for r in range(rules.rounds - 1, 0, -1):
             out = tuple(
-                tuple(ite(rnd == r, a, b) for a, b in zip(ra, rb, strict=True))
+                tuple(Z3.ite(rnd == r, a, b) for a, b in zip(ra, rb, strict=True))
                 for ra, rb in zip(deals[r], out, strict=True)
             )
-        return out
+        return tuple(tuple(z3.BoolVal(x) if isinstance(x, bool) else x for x in row) for row in out)
 
-    solver = new_solver(timeout_ms=TIMEOUT_MS)
-    states = [concrete(system, abstract(first))]
+    solver = z3.Solver()
+    solver.set("timeout", TIMEOUT_MS)
+    states = [system.plain(kernel.from_state(first))]
     moves: list[Any] = []
     placements = rules.placements_for(players)
     for k in range(bound + 1):
@@ -269,11 +275,11 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
             move = attrs.evolve(system.fresh_move(f"b{k}"), nobj=next_deal(pre.rnd))
             nxt = system.fresh_state(f"s{k}")
             facts = [system.legal_move(pre, move), system.equal(nxt, system.step(pre, move))]
-            facts += [c for _n, c in system.invariant(nxt)]
+            facts += [c for _n, c in claims.invariant(nxt)]
             if k < placements:
-                facts.append(all_of([nxt.phase == PLACE, system.placed(nxt) == k]))
+                facts.append(z3.And(nxt.phase == PLACEMENT, _placed(nxt) == k))
             elif k == placements:
-                facts.append(nxt.phase == MOVE)
+                facts.append(nxt.phase == MOVEMENT)
             solver.add(*facts)
             states.append(nxt)
             moves.append(move)
@@ -284,12 +290,12 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
         else:
             target = cond(ThroneStep(system, states[-1], None, None))
         solver.push()
-        solver.add(target)
+        solver.add(_z3_bool(target))
         queries += 1
         answer = solver.check()
         if answer == z3.sat:
             model = solver.model()
-            found = [str(decode_move(system, model, m)) for m in moves]
+            found = [str(system.decode(model, m)) for m in moves]
             return _witness(
                 case, players, seed, found, k, tick, queries, _scope(case, players, seed)
             )
@@ -299,6 +305,12 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
     raise _Disagree(bound)
 
 
+def _z3_bool(value: Any) -> Any:
+    import z3
+
+    return z3.BoolVal(value) if isinstance(value, bool) else value
+
+
 # --------------------------------------------------------------------------- Ascent
 
 
@@ -306,7 +318,7 @@ class AscentStep:
     """The words of an Ascent symbolic condition: ``pre``, ``move``, ``post`` and helpers."""
 
     def __init__(self, model: Any, pre: Any, move: Any, post: Any) -> None:
-        from proofs import ascent_model
+        from castlerules.symbolic import ascent_model
 
         self.model, self.pre, self.move, self.post = model, pre, move, post
         self.am = ascent_model
@@ -341,8 +353,15 @@ class AscentStep:
 def _ascent(case: Case, players: int, seed: int, bound: int, cond: Callable[..., Any]) -> Witness:
     import z3
 
-    from proofs.ascent_bridge import concrete, fields, move_in
-    from proofs.ascent_model import AscentModel, Params, as_z3, unroll
+    from castlerules.symbolic.ascent_model import (
+        AscentModel,
+        Params,
+        as_z3,
+        concrete,
+        fields,
+        move_in,
+        unroll,
+    )
 
     tick = time.perf_counter()
     rules = case.rules()
@@ -387,8 +406,12 @@ class _Disagree(Exception):
 
 
 def _scope(case: Case, players: int, seed: int) -> str:
-    model = "proofs/throne_model.py" if case.game == "throne" else "proofs/ascent_model.py"
-    return f"from new_game({players}, {case.rules_code()}, seed={seed}), in the Z3 model of {model}"
+    model = (
+        "the rule kernel on Z3 terms (castlerules/symbolic/throne.py)"
+        if case.game == "throne"
+        else "the Z3 model of castlerules/symbolic/ascent_model.py"
+    )
+    return f"from new_game({players}, {case.rules_code()}, seed={seed}), in {model}"
 
 
 def _witness(
@@ -402,8 +425,6 @@ def _witness(
     scope: str,
 ) -> Witness:
     """Replay the decoded moves through the public API; the case's Python condition decides."""
-    from castlerules.casebook.search import SearchError
-
     states = start(case, players, seed)
     chosen = list(moves)
 
@@ -439,8 +460,6 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
     :class:`~castlerules.casebook.search.SearchError` when the symbolic and
     Python conditions disagree.
     """
-    from castlerules.casebook.search import SearchError
-
     require()
     cond = case.bmc
     if cond is None or case.kind not in ("step", "refusal"):
@@ -470,22 +489,23 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
     players = before.players
     rules = case.rules()
     if case.game == "throne":
-        from proofs.throne_bridge import abstract, concrete, encode_move, next_objectives
-        from proofs.throne_model import Params, ThroneSystem
+        from castlerules.symbolic.throne import TMove
+        from castlerules.throne import kernel
 
-        system = ThroneSystem(Params(rules, players))
-        pre = concrete(system, abstract(before))
+        # Plain values: the kernel's terms fold on them (only a term of Z3 is simplified).
+        system = _throne_system(rules, players)
+        pre = system.plain(kernel.from_state(before))
         if case.kind == "refusal":
             term = cond(ThroneStep(system, pre, None, None))
         else:
-            sym = encode_move(system, move, next_objectives(before))
-            term = cond(ThroneStep(system, pre, sym, concrete(system, abstract(after))))
+            sym = TMove(system.number(move), kernel.next_objectives(before))
+            post = system.plain(kernel.from_state(after))
+            term = cond(ThroneStep(system, pre, sym, post))
     else:
-        from proofs.ascent_bridge import concrete as aconcrete
-        from proofs.ascent_bridge import encode_move as aencode
-        from proofs.ascent_bridge import fields
-        from proofs.ascent_model import AscentModel, as_z3, fresh_move
-        from proofs.ascent_model import Params as AParams
+        from castlerules.symbolic.ascent_model import AscentModel, as_z3, fields, fresh_move
+        from castlerules.symbolic.ascent_model import Params as AParams
+        from castlerules.symbolic.ascent_model import concrete as aconcrete
+        from castlerules.symbolic.ascent_model import encode_move as aencode
 
         model = AscentModel(AParams(rules, players, bitvector=True))
         here = aconcrete(model, fields(before))
@@ -498,14 +518,19 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
             made = attrs.evolve(blank, kind=model.p.k(kind), x=named)
             term = cond(AscentStep(model, here, made, aconcrete(model, fields(after))))
         term = as_z3(term)
-    from proofs.smt import as_bool
+    import z3
 
-    try:
-        return as_bool(term)
-    except ValueError:
-        raise BmcError(
-            f"case {case.key!r}: the symbolic condition is not decided on a position"
-        ) from None
+    value = z3.simplify(_z3_bool(term))
+    if z3.is_true(value) or z3.is_false(value):
+        return bool(z3.is_true(value))
+    raise BmcError(f"case {case.key!r}: the symbolic condition is not decided on a position")
+
+
+@functools.lru_cache(maxsize=16)
+def _throne_system(rules: throne.Rules, players: int) -> Any:
+    from castlerules.symbolic.throne import ThroneSystem
+
+    return ThroneSystem(rules, players)
 
 
 def python_holds(case: Case, before: Any, move: Any, moment: Any) -> bool:
@@ -519,8 +544,6 @@ def python_holds(case: Case, before: Any, move: Any, moment: Any) -> bool:
         if str(tried) in legal:
             continue
         refused = outcome(module, before, tried, 0)
-        from castlerules.casebook.declare import Refusal
-
         if isinstance(refused, Refusal) and case.when(refused):
             return True
     return False
@@ -530,7 +553,6 @@ def agreement(case: Case, players: int, games: Sequence[Sequence[str]], seed: in
     """Check that the symbolic and Python conditions agree at every step of ``games``
     (move lists from ``new_game(players, seed=seed)``) and of a few seeded random games;
     return how many steps were compared.  Raises ``SearchError`` on a disagreement."""
-    from castlerules.casebook.search import SearchError
     from castlerules.core.chance import Rng
 
     module = case.module

@@ -179,6 +179,11 @@ RefusalCondition = Callable[[Refusal], bool]
 SplitCondition = Callable[[Split], bool]
 
 
+class SearchError(RuntimeError):
+    """No game was found that shows a case (within the search's budget), or the
+    search's symbolic and Python conditions disagree."""
+
+
 def _options(value: Mapping[str, object] | None) -> tuple[tuple[str, object], ...]:
     return tuple((value or {}).items())
 

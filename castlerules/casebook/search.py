@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from castlerules import ascent, throne
-from castlerules.casebook.declare import Case
+from castlerules.casebook import bmc
+from castlerules.casebook.declare import Case, SearchError
 from castlerules.casebook.play import MAX_PLIES, Hit, run, start
 from castlerules.core import RulesError
 from castlerules.core.chance import Rng
@@ -35,10 +36,6 @@ Policy = Callable[[Any, Sequence[Any], Rng], tuple[int, Rng]]
 
 HYPOTHESIS_PLIES = 40
 """Hypothesis tries games of at most this many moves (longer ones are for the playouts)."""
-
-
-class SearchError(RuntimeError):
-    """No game was found that shows a case (within the search's budget)."""
 
 
 # --------------------------------------------------------------------------- guides
@@ -389,8 +386,6 @@ def find(case: Case, *, examples: int = 80, bmc: bool = True) -> Result:
 
 def _bmc(case: Case, players: int, seed: int, hit: Hit, how: str) -> Result:
     """The shortest game by BMC, bounded by the game ``hit`` the generic search found."""
-    from castlerules.casebook import bmc
-
     try:
         witness = bmc.find(case, players, seed, len(hit.moves))
     except bmc.BmcError as err:

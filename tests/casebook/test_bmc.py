@@ -59,8 +59,10 @@ def test_a_witness_one_ply_too_long_is_caught() -> None:
     case = casebook.case("throne-full-floor")
     found = FOUND[case.key]
     assert found.found_by == "bmc"
-    # One more placement before the move tried: the refusal was there a ply earlier.
-    longer = attrs.evolve(found, moves=(*found.moves, "H1"), depth=found.depth + 1)  # type: ignore[operator]
+    # One more placement before the move tried (onto a floor the witness leaves empty):
+    # the refusal was there a ply earlier.
+    empty = next(f for f in "12345" if not any(m.endswith(f) for m in found.moves))
+    longer = attrs.evolve(found, moves=(*found.moves, f"H{empty}"), depth=found.depth + 1)  # type: ignore[operator]
     with pytest.raises(casebook.CaseError, match="not the shortest"):
         casebook.verify(case, longer)
     with pytest.raises(casebook.CaseError, match="BMC depth"):

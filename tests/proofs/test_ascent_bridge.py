@@ -1,4 +1,4 @@
-"""The bridge between the Ascent engine and its symbolic model (proofs/ascent_model.py).
+"""The bridge between the Ascent engine and its symbolic model (castlerules.symbolic.ascent_model).
 
 On positions of random games under drawn options, the full model must admit
 exactly the engine's legal moves and, for each, exactly the engine's
@@ -20,8 +20,7 @@ from castlerules.ascent.rules import END_TESTS
 from castlerules.ascent.transitions import advances_of
 from castlerules.core import ArgumentError, IllegalMove, Rng
 from castlerules.core.protocol import random_playout
-from proofs.ascent_bridge import Bridge, concrete, decode, fields, move_in, read, replay
-from proofs.ascent_model import (
+from castlerules.symbolic.ascent_model import (
     OPTION_NAMES,
     AscentModel,
     Params,
@@ -30,7 +29,8 @@ from proofs.ascent_model import (
     squares_domain,
     unroll,
 )
-from proofs.smt import satisfiable
+from castlerules.symbolic.smt import satisfiable
+from proofs.ascent_bridge import Bridge, concrete, decode, fields, move_in, read, replay
 
 
 @st.composite

@@ -13,8 +13,8 @@ import pytest
 from castlerules import ascent
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core import CLAUSES, IllegalMove
+from castlerules.symbolic.ascent_model import all_of, neg
 from proofs.ascent import Prover, results
-from proofs.ascent_model import all_of, neg
 from proofs.core import Ledger, ProofFailure, Result, Trace
 
 

@@ -1,8 +1,9 @@
 """The bridge driven to the clauses' boundaries, on the full games (issue 10).
 
 Random play rarely reaches round 3, a full floor or a removal; these tests
-steer the engine there and check, at every step, that the model's legal
-moves are the engine's and that its successor is the engine's:
+steer the engine there and check, at every step, that the legal moves and the
+successor of the proofs' transition system (Throne: the rule kernel on Z3 terms;
+Ascent: the Ascent model) are the engine's:
 
 - Throne: a round-3 score of 0 (the bonus, B15), of 1 (no bonus) and of 33
   (B14's maximum in the last round); a floor at exactly its capacity (B7),
@@ -20,21 +21,21 @@ from functools import cache
 from castlerules import ascent, throne
 from castlerules.core import Rng
 from castlerules.core.protocol import random_playout
+from castlerules.symbolic.ascent_model import AscentModel
+from castlerules.symbolic.ascent_model import Params as AscentParams
+from castlerules.symbolic.throne import ThroneSystem
 from proofs.ascent_bridge import Bridge as AscentBridge
-from proofs.ascent_model import AscentModel
-from proofs.ascent_model import Params as AscentParams
 from proofs.throne import Config, _played, expand
 from proofs.throne_bridge import Bridge, abstract, filler_objectives, first_moves_until
-from proofs.throne_model import Params, ThroneSystem
 
 
 @cache
 def bridge(players: int) -> Bridge:
-    return Bridge(ThroneSystem(Params(throne.Rules(), players)))
+    return Bridge(ThroneSystem(throne.Rules(), players))
 
 
 def checked(state: throne.State, plan: Sequence[throne.Move | frozenset[int]]) -> throne.State:
-    """Play ``plan`` checking legal moves and successors against the model at each step."""
+    """Play ``plan`` checking legal moves and successors against the Z3 system at each step."""
     model = bridge(state.players)
     for i, move in enumerate(expand(state, plan)):
         # The legal moves every 4th position (a solver enumeration each), the
@@ -50,7 +51,7 @@ def checked(state: throne.State, plan: Sequence[throne.Move | frozenset[int]]) -
 def round_three(on_floor_two: int, players: int = 3) -> tuple[throne.State, list[str]]:
     """Round 3 reached with seat 0's round-3 favourites A-F; the position and objective."""
     rules = throne.Rules()
-    filler = filler_objectives(Params(rules, players))
+    filler = filler_objectives(rules, players)
     mine = "ABCDEF"
     objectives = [filler, filler, [mine, *filler[1:]]]
     del on_floor_two
@@ -85,7 +86,7 @@ def test_b14_a_round_three_score_of_33_agrees_with_the_model() -> None:
 
     config = Config("SEED", 3, throne.Rules())
     first, plan = _plan_high(config, 3, 2)
-    filler = filler_objectives(Params(config.rules, 3))
+    filler = filler_objectives(config.rules, 3)
     start = throne.new_game(3, config.rules, objectives=[filler, filler, first])
     state = _played(start, first_moves_until(start, 3))
     end = checked(state, plan)

@@ -107,7 +107,7 @@ def test_the_docs_page_is_the_last_run() -> None:
 # to fail on.  Nothing of the real list runs.
 
 ENGINE = "castlerules/throne/transitions.py"
-MODEL = "proofs/throne_model.py"
+MODEL = "castlerules/symbolic/throne.py"
 CLAIM = "proofs/throne.py"
 
 
@@ -326,15 +326,15 @@ def test_a_pytest_kill_needs_the_baseline_of_the_tests_that_failed() -> None:
 
     output = (
         "..F\n=== short test summary info ===\n"
-        "FAILED tests/proofs/test_equivalence.py::test_b1[seat 0 always first] - assert 1\n"
+        "FAILED tests/symbolic/test_throne.py::test_b3[SEED-3] - assert 1\n"
         "ERROR tests/throne/test_api.py - ImportError\n"
     )
     ids = failing_tests(output)
     assert ids == (
-        "tests/proofs/test_equivalence.py::test_b1[seat 0 always first]",
+        "tests/symbolic/test_throne.py::test_b3[SEED-3]",
         ("tests/throne/test_api.py"),
     )
-    layer = [*PYTEST, "tests/proofs/test_equivalence.py", "tests/proofs/test_throne_bridge.py"]
+    layer = [*PYTEST, "tests/proofs/test_boundaries.py", "tests/symbolic/test_throne.py"]
     assert kill_command(layer, Outcome("killed", 1.0, ids)) == [*PYTEST, *ids]
     assert kill_command(layer, Outcome("killed", 1.0)) == layer  # nothing named: all of it
     proofs = ["-m", "proofs", "--fast", "--only", "throne: premises"]

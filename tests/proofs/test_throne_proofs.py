@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import proofs
 from castlerules import throne
+from castlerules.symbolic.smt import all_of
 from proofs import merge
 from proofs.__main__ import main, table
 from proofs.core import Result
-from proofs.smt import all_of
 from proofs.throne import (
     CLAIM_FLOOR,
     PROPERTIES,
@@ -63,7 +64,7 @@ def test_b9_a_false_step_claim_fails_its_property_not_the_invariant(
 
 
 def test_b14_b15_a_round_score_of_33_is_reached_in_the_engine() -> None:
-    """B14, B15: 33 is reachable; the witness agrees with the model step by step."""
+    """B14, B15: 33 is reachable; the witness agrees with the Z3 system step by step."""
     ok, _seconds, checks, trace, detail = witness_33(
         Config("ORIGINAL", 4, throne.Rules.preset("ORIGINAL"))
     )
@@ -77,17 +78,22 @@ def test_b14_b15_a_round_score_of_33_is_reached_in_the_engine() -> None:
     assert throne.round_scores(state)[0][0] == 33
 
 
-def test_b14_the_witness_fails_when_the_model_scores_a_floor_wrong(
+def test_b14_the_witness_fails_when_the_kernel_scores_a_floor_wrong(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """B14: the witness game is checked step by step against the model's transition
-    (planted: the model gives floor 5 one point more than the engine)."""
-    from proofs.throne_model import ThroneSystem
+    """B14: the witness game is checked step by step against the Z3 transition
+    (planted: the kernel's points table gives floor 5 one point more than the engine)."""
+    from castlerules.throne import kernel
 
-    points = ThroneSystem.points
-    monkeypatch.setattr(
-        ThroneSystem, "points", lambda self, floor: points(self, floor) + (floor == 5)
-    )
+    real = kernel.Shape.of
+
+    def of(rules: throne.Rules, players: int) -> kernel.Shape:
+        shape = real(rules, players)
+        points = list(shape.points)
+        points[5 + 1] += 1  # the table starts at floor -1
+        return attrs.evolve(shape, points=tuple(points))
+
+    monkeypatch.setattr(kernel.Shape, "of", of)
     ok, _seconds, _checks, _trace, _detail = witness_33(
         Config("SEED", 3, throne.Rules.preset("SEED"))
     )

@@ -1,7 +1,7 @@
 """No vacuity: a proof whose premises are empty fails, it does not "prove" everything.
 
-The planted mistake of issue 10: the Throne model's initial states made
-unsatisfiable (round 0 and round 1 at once).  Before the vacuity checks every
+The planted mistake: the Throne system's initial states made unsatisfiable (round 0
+and round 1 at once).  Before the vacuity checks every
 property was still "proved"; now the invariant's induction, every property
 resting on it, and the engine-witness check all fail.
 """
@@ -11,17 +11,18 @@ from __future__ import annotations
 import pytest
 
 from castlerules import throne
+from castlerules.symbolic.smt import Expr, all_of
+from castlerules.symbolic.throne import ThroneSystem
+from castlerules.throne.kernel import KState
 from proofs import premises
-from proofs.smt import Expr, all_of
 from proofs.throne import Checker, Config
-from proofs.throne_model import ThroneSystem, TState
 
 
 @pytest.fixture
 def empty_initial_states(monkeypatch: pytest.MonkeyPatch) -> None:
     original = ThroneSystem.init
 
-    def init(self: ThroneSystem, s: TState) -> Expr:
+    def init(self: ThroneSystem, s: KState) -> Expr:
         return all_of([original(self, s), s.rnd == 0])  # and rnd == 1: no state at all
 
     monkeypatch.setattr(ThroneSystem, "init", init)
@@ -42,7 +43,7 @@ def test_b3_b6_unsatisfiable_initial_states_fail_every_induction_property() -> N
 
 @pytest.mark.usefixtures("empty_initial_states")
 def test_b3_b6_unsatisfiable_initial_states_fail_the_engine_witness_check() -> None:
-    """B3, B6: a new engine game that is not an initial state of the model is reported."""
+    """B3, B6: a new engine game that is not an initial state of the system is reported."""
     found, problems = premises.throne_witnesses(games=1)
     assert any("not an initial state" in p for p in problems)
     assert found  # the other premises are still witnessed
@@ -50,7 +51,7 @@ def test_b3_b6_unsatisfiable_initial_states_fail_the_engine_witness_check() -> N
 
 def test_b6_b16_every_move_kind_has_an_engine_witness() -> None:
     """B6-B16: every required case of the Throne transition is reached by the engine,
-    with the model's post-state equal to the engine's successor."""
+    with the system's post-state equal to the engine's successor."""
     result = premises.throne_result()
     assert result.holds, result.detail
     assert f"{len(premises.THRONE_KINDS)} case kinds witnessed" in result.detail

@@ -99,15 +99,27 @@ from collections.abc import Callable, Iterable, Sequence
 import attrs
 import z3
 
-from castlerules.ascent.rules import CARDS_PER_SET, END_TESTS, PLAYERS, RANKS, Rules, value_of
+from castlerules import ascent
+from castlerules.ascent.moves import ADVANCES, FAVOURS
+from castlerules.ascent.moves import END as END_MOVE
+from castlerules.ascent.rules import (
+    CARDS_PER_SET,
+    END_TESTS,
+    PLAYERS,
+    RANKS,
+    Rules,
+    card_id,
+    value_of,
+)
+from castlerules.ascent.state import State, locate
 from castlerules.core.errors import ArgumentError
-from proofs import smt
-from proofs.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
-from proofs.smt import Model as Z3Model
+from castlerules.symbolic import smt
+from castlerules.symbolic.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
+from castlerules.symbolic.smt import Model as Z3Model
 
 # --------------------------------------------------------------------------- folding
 # The formulas below are written once and built over Z3 terms *or* Python
-# constants: these wrappers of :mod:`proofs.smt` fold constants as they build,
+# constants: these wrappers of :mod:`castlerules.symbolic.smt` fold constants as they build,
 # so that a concrete position (the bridge) or concrete options give small
 # formulas, and a fully concrete one evaluates to a Python value.
 
@@ -163,7 +175,7 @@ def ite(c: Expr, a: Expr, b: Expr) -> Expr:
 
 
 def select(index: Expr, items: Sequence[Expr]) -> Expr:
-    """``items[index]`` (the last item for an index out of range, as :func:`proofs.smt.select`)."""
+    """``items[index]`` (the last item for an index out of range, as :func:`castlerules.symbolic.smt.select`)."""
     if isinstance(index, int) and not isinstance(index, bool):
         return items[index] if 0 <= index < len(items) else items[-1]
     out = items[-1]
@@ -1318,3 +1330,86 @@ def unroll(
         states.append(nxt)
         moves.append(move)
     return None
+
+
+# --------------------------------------------------------------------------- the engine
+# Between the engine and the model: the positions and moves the casebook's search
+# and the proofs' bridge translate.
+
+CardFields = tuple[int, int, int, int, int, bool]
+"""``(col, sq, dep, below, top, flp)`` of one card."""
+
+
+@attrs.frozen(slots=True)
+class Fields:
+    """The model's view of an engine position: every card's fields and the turn."""
+
+    cards: tuple[CardFields, ...]
+    actor: int
+    mid: bool
+    step: tuple[int, int, int]
+
+
+def fields(state: State) -> Fields:
+    """Read an engine state as the model's fields (see :mod:`castlerules.symbolic.ascent_model`)."""
+    n = state.players
+    out: list[CardFields] = []
+    for c in range(n * CARDS_PER_SET):
+        found = locate(state, c)
+        if found is None:
+            pile = next(q for q in range(n) if c in state.removed_cards[q])
+            out.append((pile, REMOVED, 0, NONE, NONE, False))
+            continue
+        q, s, i = found
+        if s == 0:
+            out.append((q, 0, 0, NONE, c, False))
+            continue
+        stack = state.columns[q][s]
+        below = stack[i + 1] if i + 1 < len(stack) else NONE
+        out.append((q, s, i, below, stack[0], bool(state.flipped[q] >> s & 1)))
+    step = state.step if state.step is not None else (0, 0, 0)
+    return Fields(tuple(out), state.actor, state.step is not None, step)
+
+
+def concrete(model: AscentModel, f: Fields) -> AState:
+    """The position of Z3 constants with these fields."""
+    k = model.k
+    cards = []
+    for c, (col, sq, dep, below, top, flp) in enumerate(f.cards):
+        base = model.card_of(c, "const")
+        cards.append(
+            attrs.evolve(
+                base, col=k(col), sq=k(sq), dep=k(dep), below=k(below), top=k(top), flp=flp
+            )
+        )
+    d, m, j = f.step
+    turn = Turn(k(f.actor), f.mid, k(d), k(m), k(j))
+    return AState(tuple(cards), turn)
+
+
+def encode_move(move: ascent.Move) -> tuple[int, int]:
+    """``(kind, card number)`` of an engine move (card -1 for EndTurn)."""
+    if isinstance(move, ascent.Advance):
+        return ADVANCE, _cid(move.card)
+    if isinstance(move, ascent.Favour):
+        return FAVOUR, _cid(move.card)
+    return END, -1
+
+
+def _cid(card: ascent.Card) -> int:
+    return card_id(card.owner, card.rank.value)
+
+
+def decode_move(kind: int, idx: int) -> ascent.Move:
+    """The engine move of a model move."""
+    if kind == ADVANCE:
+        return ADVANCES[idx]
+    if kind == FAVOUR:
+        return FAVOURS[idx]
+    return END_MOVE
+
+
+def move_in(model: Z3Model, m: Move) -> ascent.Move:
+    """The engine move a Z3 model gives to a symbolic move."""
+    kind = value(model, m.kind)
+    return decode_move(kind, value(model, m.x.idx) if kind != END else -1)

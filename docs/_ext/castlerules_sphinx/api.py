@@ -46,6 +46,7 @@ PUBLIC_MODULES: tuple[str, ...] = (
     "castlerules.adapters.openspiel",
     "castlerules.adapters.pettingzoo",
     "castlerules.register",
+    "castlerules.register.readings",
 )
 """The modules whose ``__all__`` is the public surface, first owner first."""
 

@@ -89,7 +89,7 @@ NOTES: tuple[Note, ...] = (
         "no_cards_public",
     ),
 )
-"""The decisions taken by the adapters where the spec and the issue are silent."""
+"""The decisions taken by the adapters where the spec is silent."""
 
 MAX_OBJECTIVE_SETS = 200_000
 """Most distinct objective cards the Throne adapters accept as chance outcomes."""

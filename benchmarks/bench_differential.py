@@ -52,8 +52,8 @@ from typing import Any
 
 import attrs
 
-from castlerules import ascent, records, throne
-from castlerules.core import IllegalMove, Rng, options_text
+from castlerules import ascent, options_text, records, throne
+from castlerules.core import IllegalMove, Rng
 from castlerules.core.ops import CONCRETE
 
 ROOT = Path(__file__).resolve().parents[1]

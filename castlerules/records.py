@@ -42,8 +42,8 @@ from typing import Any
 
 import attrs
 
-from castlerules import ascent, throne
-from castlerules.core import Event, IllegalMove, NotationError, RulesError, check_seed, options_text
+from castlerules import ascent, options_text, throne
+from castlerules.core import Event, IllegalMove, NotationError, RulesError, check_seed
 
 __all__ = [
     "FORMAT",

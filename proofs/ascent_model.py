@@ -1,4 +1,6 @@
-"""Ascent as a symbolic transition system, built from the engine's ``Rules``.
+"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
+
+Ascent as a symbolic transition system, built from the engine's ``Rules``.
 
 Every number of the rules comes from a :class:`castlerules.ascent.Rules`
 instance (``arrival_of``, ``squares``, ``upper_half``, ``favours_per_move`` and
@@ -88,6 +90,7 @@ successor are the full model's, by construction (the same functions).
 Python constants and fold them, so that a concrete position (the bridge)
 evaluates to Python values and concrete options give small formulas.
 """
+# ruff: noqa: E501 (only the ownership line of the docstring is longer than 100)
 
 from __future__ import annotations
 

@@ -504,7 +504,7 @@ def options_from(rules_cls: type, preset: str, options: Sequence[tuple[str, obje
     >>> options_from(throne.Rules, "ORIGINAL", [("allow_pass", "true")]).allow_pass
     True
     """
-    from castlerules.core.options_text import parse_value
+    from castlerules.options_text import parse_value
 
     base = rules_cls.preset(preset)  # type: ignore[attr-defined]
     changes: dict[str, object] = {}

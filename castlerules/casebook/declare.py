@@ -246,7 +246,7 @@ class Case:
 
 
 def _text(value: object) -> str:
-    from castlerules.core import options_text
+    from castlerules import options_text
 
     return options_text.to_text(value)
 

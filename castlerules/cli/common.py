@@ -14,15 +14,8 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from castlerules import records
-from castlerules.core import (
-    CLAUSES,
-    ArgumentError,
-    Event,
-    IllegalMove,
-    options_text,
-    seed_from_text,
-)
+from castlerules import options_text, records
+from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
 from castlerules.register.readings import with_options
 
 GAMES: Mapping[str, Any] = records.GAMES

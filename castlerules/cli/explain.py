@@ -34,17 +34,10 @@ from typing import Any
 
 import attrs
 
-from castlerules import records
+from castlerules import options_text, records
 from castlerules.cli import common, drawing, positions, readings
 from castlerules.cli import unknown as unknowns
-from castlerules.core import (
-    ArgumentError,
-    Event,
-    IllegalMove,
-    NotationError,
-    RulesError,
-    options_text,
-)
+from castlerules.core import ArgumentError, Event, IllegalMove, NotationError, RulesError
 
 
 def add_parser(sub: Any, name: str) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 
 import attrs
 
-from castlerules.core import options_text
+from castlerules import options_text
 from castlerules.core.chance import Rng
 from castlerules.core.errors import RulesError
 from castlerules.core.options import Note

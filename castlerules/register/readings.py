@@ -35,8 +35,8 @@ from typing import Any
 
 import attrs
 
-from castlerules import records
-from castlerules.core import RulesError, options_text
+from castlerules import options_text, records
+from castlerules.core import RulesError
 
 __all__ = ["EXCLUDED", "EXTRA", "Alternative", "readings_of", "with_options"]
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import attrs
 
-from castlerules import ascent, bots, records, throne
-from castlerules.core import ArgumentError, IllegalMove, Rng, RulesError, options_text
+from castlerules import ascent, bots, options_text, records, throne
+from castlerules.core import ArgumentError, IllegalMove, Rng, RulesError
 
 __all__ = [
     "GameResult",

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from castlerules import casebook, desk, records, register
+from castlerules import casebook, desk, options_text, records, register
 from castlerules.casebook import report as case_report
 from castlerules.casebook.declare import Game, Moment, Refusal, Split
-from castlerules.core import CLAUSES, options_text
+from castlerules.core import CLAUSES
 from castlerules_sphinx import audience, rst
 from castlerules_sphinx.api import PUBLIC_MODULES
 from castlerules_sphinx.domain import anchor_of

@@ -5,8 +5,8 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from castlerules import ascent, throne
-from castlerules.core import ArgumentError, options_text
+from castlerules import ascent, options_text, throne
+from castlerules.core import ArgumentError
 
 RULES = [throne.Rules, ascent.Rules]
 

@@ -26,8 +26,8 @@ every player count and the result does not depend on ``--jobs``.
 
 A game is a small adapter (:class:`KernelGame`): how to load its kernel, the
 chance outcome a move's judgement needs and how a successor compares.  A game
-whose kernel does not import is reported as ``NAME: no kernel yet`` and
-skipped.  The terminal shows a progress line (done/total games, games/s); the
+whose kernel module does not exist is reported as ``NAME: no kernel yet``
+and skipped.  The terminal shows a progress line (done/total games, games/s); the
 end prints a table (games, moves played, positions judged, moves judged,
 mismatches, seconds) per reading and per game, and ``--json PATH`` (default
 ``artifacts/differential.json``) keeps the result with the command, the
@@ -91,11 +91,14 @@ class KernelGame:
     compare: Callable[[Any, Any, Any, Any], str]
 
     def kernel(self) -> Any | None:
-        """The kernel module, or None when it does not import."""
+        """The kernel module, or None when there is none (a kernel that fails to import
+        for another reason raises)."""
         try:
             return importlib.import_module(self.kernel_module)
-        except ImportError:
-            return None
+        except ModuleNotFoundError as err:
+            if err.name == self.kernel_module:
+                return None
+            raise
 
 
 def _throne_position(kernel: Any, shape: Any, state: Any) -> Any:

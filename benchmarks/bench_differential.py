@@ -521,6 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games and --jobs must be at least 1")
     names = args.game or list(GAMES)
     load_start = _load()
+    commit = _commit()
     started = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
     for name in names:
@@ -532,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": "python benchmarks/bench_differential.py "
         + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _commit(),
+        "commit": commit,
         "machine": machine(),
         "jobs": args.jobs,
         "nice": os.nice(0),

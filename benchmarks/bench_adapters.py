@@ -90,8 +90,8 @@ def compare(name: str, players: int, seconds: float, seed: int) -> list[dict[str
     """Engine, OpenSpiel and PettingZoo playouts of one game, ``seconds`` each in all."""
     import pyspiel
 
-    import castlerules.openspiel  # noqa: F401 (registers the games)
-    from castlerules.pettingzoo import ascent_env, throne_env
+    import castlerules.adapters.openspiel  # noqa: F401 (registers the games)
+    from castlerules.adapters.pettingzoo import ascent_env, throne_env
 
     module = MODULES[name]
     game = pyspiel.load_game(f"castlerules_{name}", {"players": players})

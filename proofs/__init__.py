@@ -42,9 +42,9 @@ __all__ = ["Result", "Task", "Trace", "merge", "run_all", "source_hash", "tasks"
 class Task:
     """One independent job of a proof run.
 
-    ``cost`` is its CPU time in seconds on one core, as measured by
-    ``python benchmarks/bench.py --proofs`` (:data:`COSTS`): only used to start
-    the longest jobs first, so that the two processes finish together.
+    ``cost`` is its estimated CPU time in seconds on one core (:data:`COSTS`,
+    from ``python benchmarks/bench.py --proofs``): only used to start the
+    longest jobs first, so that the two processes finish together.
     """
 
     name: str
@@ -119,8 +119,8 @@ COSTS: dict[str, float] = {
     "throne: premises": 2.1,
     "ascent: premises": 1.0,
 }
-"""CPU seconds of each job on one core (2026-12-01, quiet machine, 175 s for all):
-the schedule's estimates (a job missing here counts 10 s)."""
+"""The schedule's estimate of each job's CPU seconds on one core (``python
+benchmarks/bench.py --proofs`` measures them; a job missing here counts 10 s)."""
 
 
 def tasks() -> list[Task]:

@@ -1,6 +1,4 @@
-"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
-
-The Ascent properties: each "consequence that must be proved" of
+"""The Ascent proofs: each "consequence that must be proved" of
 ``spec/ascent.md``, proved with Z3 for every player count (2..6) and every
 value of the options, and the sensitivity checks that show the proofs would
 notice a wrong rule.
@@ -55,7 +53,6 @@ next checks can continue the same game.
 The claims are the spec's numbers (``CLAIM_*``); the rules are read from the
 engine's ``Rules`` by the model, never copied here.
 """
-# ruff: noqa: E501 (only the ownership line of the docstring is longer than 100)
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ each mutation), and up to four layers are run on it:
 
 ``unit``
     the game's unit tests (``tests/<game>``, the stateful machine and the
-    notation tests aside; about 5 s);
+    notation tests aside);
 ``stateful``
     the game's Hypothesis state machine (``tests/throne/test_stateful.py``,
     ``tests/ascent/test_machine.py``);
@@ -30,7 +30,7 @@ equivalence cannot see a number that engine and model share; a model:
 equivalence, proofs, or proofs first when it breaks a proved property) and stop
 at the first kill (``not run`` after it), except that a mutation that breaks a
 proved property (``breaks``) goes on until the equivalence or the proofs kill
-it: that is the goal of issue 10 for those.  ``--all-layers`` runs every layer
+it: those two layers must catch such a mistake.  ``--all-layers`` runs every layer
 of every mutation (the full matrix).  A model or property mutation does not
 touch the engine: its unit and stateful layers are not run (``-``).
 
@@ -84,7 +84,7 @@ LAYERS = ("unit", "stateful", "equivalence", "proofs")
 PYTEST = ["-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-x", "-q"]
 """How every pytest layer starts (one process, no cache, stop at the first failure)."""
 GOAL_LAYERS = ("equivalence", "proofs")
-"""The layers that must kill a mutation that breaks a proved property (issue 10)."""
+"""The layers that must kill a mutation that breaks a proved property."""
 TIMEOUT = 600
 """Default seconds before a command is stopped: reported as ``timeout``, which is
 *not* a kill (on a loaded machine a layer may just be slow; an endless game
@@ -502,7 +502,8 @@ def error_row(m: Mutation, message: str) -> dict[str, Any]:
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Kills per layer, survivors, the goals of issue 10 and which properties catch what."""
+    """Kills per layer, survivors, the mutations breaking a proved property that the goal
+    layers miss, and which properties catch what."""
     per_layer = {
         layer: sum(1 for r in rows if str(r["layers"].get(layer, "")).startswith("killed"))
         for layer in LAYERS
@@ -813,7 +814,9 @@ def docs_page(payload: dict[str, Any]) -> str:
         "(``not run`` after it); a mutation that breaks a proved property goes on until "
         "the equivalence or the proofs kill it.  ``-``: not run (a model or a property does "
         "not touch the engine's tests).  A weakened property is killed when it no longer "
-        "catches its partner mutation, which the strong property catches.",
+        "catches its partner mutation, which the strong property catches.  "
+        "``(required)``: one of the mutations that the library's requirements list, each "
+        "of which must be killed.",
         "",
         f"**Score: {s['killed']} of {s['mutations']} mutations killed**; per layer: "
         + ", ".join(f"{k} {v}" for k, v in s["per_layer"].items())
@@ -846,7 +849,7 @@ def docs_page(payload: dict[str, Any]) -> str:
         layers = r["layers"]
         what = str(r["what"]).replace("*", "\\*")
         lines += [
-            f"   * - ``{r['id']}``: {what}" + (" (issue 10)" if r["issue"] else ""),
+            f"   * - ``{r['id']}``: {what}" + (" (required)" if r["issue"] else ""),
             f"     - {r['clause']}",
             f"     - {r['kind']}",
             *(f"     - {cell(str(layers.get(layer, '-')))}" for layer in LAYERS),

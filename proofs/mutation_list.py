@@ -1,4 +1,4 @@
-"""The declared rule mutations of ``python -m proofs.mutants`` (issue 10).
+"""The declared rule mutations of ``python -m proofs.mutants``.
 
 Each :class:`Mutation` is one small, plausible mistake: in the engine (a rule
 written wrong), in a rule table (a wrong number, which reaches the engine and
@@ -38,7 +38,8 @@ class Mutation:
     partner: str = ""
     """For a weakened property: the mutation the property must still catch."""
     issue: bool = False
-    """One of the mutations of issue 10's table."""
+    """One of the mutations that the library's requirements list, each of which must be
+    killed (marked ``(required)`` in the published table)."""
     more: tuple[tuple[str, str], ...] = ()
     """Further ``(old, new)`` edits of the same file, applied after the first: a
     mistake that takes more than one line (each old text must occur once)."""

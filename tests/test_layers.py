@@ -1,9 +1,10 @@
 """The library's layers (pyproject.toml, [tool.importlinter]): imports point one way.
 
-core <- the games <- readings, records, adapters, bots <- casebook <- study
-<- cli <- desk, and nothing in ``castlerules`` imports ``proofs`` but the
-exceptions listed there (each with its reason; one that no longer matches
-fails the check, so the list only shrinks).
+core <- the games <- the kernel interpretations, records <- adapters <- bots
+<- casebook <- the register (its readings) <- study <- cli <- desk, and nothing
+in ``castlerules`` imports ``proofs`` but the exceptions listed there (each with
+its reason; one that no longer matches fails the check, so the list only
+shrinks).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Any
 
 from castlerules import options_text, records
 from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
+from castlerules.register.readings import with_options
 
 GAMES: Mapping[str, Any] = records.GAMES
 """The game modules, by name."""
@@ -109,15 +110,6 @@ def rules_from_args(module: Any, args: argparse.Namespace) -> tuple[str, Any]:
     preset = preset_of(module, args.rules)
     options = parse_options(module, args.option)
     return preset, records.build_rules(module, preset, options)
-
-
-def with_options(module: Any, rules: Any, options: Mapping[str, object]) -> Any:
-    """``rules`` with some options changed (checked by the game's ``Rules``)."""
-    if not options:
-        return rules
-    merged = {name: getattr(rules, name) for name in options_text.option_names(module.Rules)}
-    merged.update(options)
-    return module.Rules(**merged)
 
 
 def rules_label(module: Any, rules: Any, preset: str | None = None) -> str:

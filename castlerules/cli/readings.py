@@ -1,22 +1,12 @@
 """``explain --compare``: the same question under every reading that could matter.
 
-The readings tried, besides the one chosen (the *base*):
-
-- every preset of the game (with the options given on the command line, when
-  they fit it);
-- for every option of ``Rules``, each alternative value worth trying: a
-  boolean flipped; ``None`` for an optional number (and 1 for ``None``); the
-  value the option has in another preset; and the values listed in
-  :data:`EXTRA` (documented alternatives such as Ascent's upper half starting
-  at square 5).
-
-Options that are numbers of the material or of the table (how many
-characters, floors, points...) have no alternative reading and are not
-varied (they are listed as such; set them with ``--option`` to try a value),
-and :data:`EXCLUDED` options are never varied, with the reason: a wrong
-reading kept for the proofs, or an option that an interpretation note names
-but whose value the seed fixes (so that the register says why it shows no
-other reading).
+The readings tried, besides the one chosen (the *base*), are those of
+:func:`castlerules.register.readings.readings_of`: every other preset (with
+the options given on the command line, when they fit it) and each alternative
+value worth trying of every option (the register's readings).  The options
+with no alternative reading are not varied (they are listed as such; set them
+with ``--option`` to try a value), and the register's excluded options are
+never varied, with the reason.
 
 Two readings agree when the move is illegal under both for the same clause,
 or legal under both with the same events and the same resulting position.
@@ -28,75 +18,22 @@ and listed, with the reason, under ``--verbose``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from castlerules import options_text, records
+from castlerules import records
 from castlerules.cli import common, positions
 from castlerules.core import ArgumentError, RulesError
-
-EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
-    "ascent": {
-        # "la moitié supérieure" of a path of 7 squares: 4-7 (default) or 5-7.
-        "upper_half": (5,),
-        "favours_per_move": (None,),
-        "die": ("none",),
-        "end_test": ("unflipped", "can_move"),
-        "stack_rank": ("highest",),
-        "favour_takes": ("all_lower",),
-        "penalty_to": ("owner",),
-    },
-    "throne": {
-        "placement_floors": ((2, 3, 4, 5),),
-    },
-}
-"""Documented alternative values of some options, per game."""
-
-EXCLUDED: Mapping[str, Mapping[str, str]] = {
-    "ascent": {
-        "protection": "protection=false is not a reading of the seed: it exists for the "
-        "proofs' sensitivity tests (see Rules)",
-        "arrival": "no other reading of the seed: A7 and A9 need arrival squares that rise "
-        "with the rank, one rank per square, and the Prince's is the end of the path of 7 "
-        "squares (A5; nothing can protect a Prince above it); value + 1 puts the six ranks on "
-        "squares 2-7 and the seed names no other placement, so another one (a rank on square "
-        "1, a square between left to no rank) is a variant, not a reading",
-        "squares": "a number of the material, not a reading: the seed says 'Le chemin ... "
-        "est de 7 cases' (A5); other lengths are variants (and the proofs' small models)",
-        "cards": "not a reading of the seed: a subset of the cards in play exists for the "
-        "exhaustive engine-kernel tie's small games (see Rules); the seed deals every card "
-        "of every set in play (A18)",
-    },
-    "throne": {
-        "rounds": "a number of the game, not a reading: the seed says 'Le jeu se joue en "
-        "trois manches' (B3); other counts are variants",
-        "objective_deck": "material, not a reading: the seed does not list the objective "
-        "cards, so by default every seat gets a random set of six distinct from the others'; "
-        "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
-        "other objectives from the same seed, so the two differ from the first position on",
-        "bonus_rounds": "no other reading of the seed: 'au troisième et dernier décompte' "
-        "(B15) names the third round, which is also the last; the option only matters for "
-        "variants with another number of rounds",
-    },
-}
-"""Options never varied, per game, with the reason."""
-
-
-@attrs.frozen(slots=True)
-class Reading:
-    """One reading to try: a label (``ORIGINAL``, ``allow_pass=true``) and its rules."""
-
-    label: str
-    rules: Any
+from castlerules.register.readings import Alternative, readings_of
 
 
 @attrs.frozen(slots=True)
 class Row:
     """The answer under one reading (``outcome`` None: not applicable, see ``note``)."""
 
-    reading: Reading
+    reading: Alternative
     outcome: Any
     note: str
     agrees: bool
@@ -216,83 +153,6 @@ def _difference(module: Any, base: Any, row: Row, unknown: positions.Unknown) ->
     ]
 
 
-def _alternatives(module: Any, name: str, value: object, presets: list[Any]) -> list[object]:
-    """The values of option ``name`` worth trying instead of ``value``."""
-    out: list[object] = []
-    if isinstance(value, bool):
-        out.append(not value)
-    elif value is None:
-        if _accepts_int(module, name):
-            out.append(1)
-    elif _optional(module, name):
-        out.append(None)
-    for rules in presets:
-        out.append(getattr(rules, name))
-    out.extend(EXTRA.get(module.NAME, {}).get(name, ()))
-    unique: list[object] = []
-    for candidate in out:
-        if candidate != value and candidate not in unique:
-            unique.append(candidate)
-    return unique
-
-
-def _kinds(module: Any, name: str) -> list[str]:
-    tp = options_text.field_types(module.Rules)[name]
-    return options_text.describe_type(tp).split(" or ")
-
-
-def _optional(module: Any, name: str) -> bool:
-    return "none" in _kinds(module, name)
-
-
-def _accepts_int(module: Any, name: str) -> bool:
-    return "an integer" in _kinds(module, name)
-
-
-def readings_of(
-    module: Any, rules: Any, preset: str | None, options: Mapping[str, object]
-) -> tuple[list[Reading], list[str], list[tuple[str, str]], list[tuple[str, str]]]:
-    """The readings to try: ``(readings, not varied, excluded, invalid combinations)``."""
-    names = records.preset_names(module)
-    preset_rules = [module.Rules.preset(n) for n in names]
-    found: list[Reading] = []
-    seen: list[Any] = [rules]
-    invalid: list[tuple[str, str]] = []
-
-    def add(label: str, candidate: Any) -> None:
-        if candidate not in seen:
-            seen.append(candidate)
-            found.append(Reading(label, candidate))
-
-    for name, base in zip(names, preset_rules, strict=True):
-        if name == preset:
-            continue
-        try:
-            candidate = common.with_options(module, base, options)
-            label = name + ("" if not options else " + the options given")
-        except RulesError:
-            candidate, label = base, name
-        add(label, candidate)
-    excluded = {**EXCLUDED.get(module.NAME, {}), **getattr(module.Rules, "UNPLAYABLE", {})}
-    not_varied: list[str] = []
-    for field in attrs.fields(module.Rules):
-        if field.name in excluded:
-            continue
-        value = getattr(rules, field.name)
-        others = _alternatives(module, field.name, value, preset_rules)
-        if not others:
-            not_varied.append(field.name)
-        for other in others:
-            label = f"{field.name}={options_text.to_text(other)}"
-            try:
-                candidate = common.with_options(module, rules, {field.name: other})
-            except RulesError as err:
-                invalid.append((label, common.safe_error(err)))
-                continue
-            add(label, candidate)
-    return found, not_varied, sorted(excluded.items()), invalid
-
-
 def compare(
     module: Any,
     state: Any,
@@ -313,7 +173,8 @@ def compare(
     options = dict(base_options)
     base = judge(module, state, move_text, seat)
     base_key = base.key(module)
-    found, not_varied, excluded, invalid = readings_of(module, rules, base_preset, options)
+    found, not_varied, excluded, refused = readings_of(module, rules, base_preset, options)
+    invalid = [(label, common.safe_error(err)) for label, err in refused]
     rows = []
     for reading in found:
         try:

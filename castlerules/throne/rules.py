@@ -688,16 +688,19 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B3",
         "first player of each round",
-        "Round 1 starts with seat 0; round k+1 starts with the seat after the one that "
-        "started round k. With first_player_rotates=False every round starts with seat 0.",
+        "The seed, « Au début de chaque manche les joueurs à tour de rôle placent un "
+        "personnage dans le château », does not say who begins. Round 1 starts with seat 0; "
+        "round k+1 starts with the seat after the one that started round k. With "
+        "first_player_rotates=False every round starts with seat 0.",
         "first_player_rotates",
     ),
     Note(
         "B4",
         "dealing objectives",
-        "new_game deals every round's objectives at the start, from its seed (SplitMix64, "
-        "stream 'throne/objectives'): for each round, one uniformly random set of "
-        "objective_size characters per seat, redrawn while it equals another seat's set. "
+        "The seed, « En début de manche les joueurs reçoivent une carte », does not list "
+        "the cards. new_game deals every round's objectives at the start, from its seed "
+        "(SplitMix64, stream 'throne/objectives'): for each round, one uniformly random set "
+        "of objective_size characters per seat, redrawn while it equals another seat's set. "
         "With objective_deck, the whole deck is shuffled at the start of each round and "
         "seat 0, 1, ... take the first cards. The state holds all of them (full "
         "information); observation() shows each seat its own only.",
@@ -714,7 +717,8 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B6",
         "placement order",
-        "Placement starts with the round's first player and goes on in seat order, one "
+        "The seed says « les joueurs à tour de rôle placent un personnage dans le château »: "
+        "placement starts with the round's first player and goes on in seat order, one "
         "character per turn, until every character is placed (so some players place one "
         "more than others). Any character not yet placed may be placed by any player.",
         "equal_placement",
@@ -746,10 +750,11 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B8",
         "passing",
-        "By default a player must climb (a climb always exists). With allow_pass=True a "
-        "player may Pass in the movement phase only (not while placing or voting); a climb "
-        "resets the count, and when every player has passed in a row the round ends without "
-        "a king and is scored as usual.",
+        "The seed's « chaque joueur à tour de rôle peut faire monter un personnage d'un "
+        "étage » is read as a turn that climbs: by default a player must climb (a climb "
+        "always exists). With allow_pass=True a player may Pass in the movement phase only "
+        "(not while placing or voting); a climb resets the count, and when every player has "
+        "passed in a row the round ends without a king and is scored as usual.",
         "allow_pass",
     ),
     Note(
@@ -771,8 +776,10 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B11",
         "No cards between rounds",
-        "Every player gets no_cards_for(players) No cards back at the start of each round "
-        "(published rule). With no_cards_reset_each_round=False the cards left carry over.",
+        "The seed says only « chaque joueur ne détient qu'un nombre limité de cartes "
+        '"non" ». Every player gets no_cards_for(players) No cards back at the start of '
+        "each round (published rule). With no_cards_reset_each_round=False the cards left "
+        "carry over.",
         "no_cards_reset_each_round",
     ),
     Note(
@@ -791,8 +798,8 @@ NOTES: tuple[Note, ...] = (
         "secret No counts (ORIGINAL)",
         "The seed says only that the No cards are few and « défaussées après usage »; the "
         "default (no_cards_public=True) reads the discards as face up, so every count is "
-        "public. The published rules keep the number of No cards in a hand secret (« Il "
-        "numero di carte in mano ... è segreto »): preset ORIGINAL has "
+        "public. The published rules keep the number of No cards in a hand secret (“Il "
+        "numero di carte in mano ... è segreto”): preset ORIGINAL has "
         "no_cards_public=False, and observation() shows a seat its own count only. The votes "
         "are still revealed together at each election (B11), so a seat that remembers every "
         "election since the start of the round can deduce every count (it knows the number "
@@ -834,8 +841,9 @@ NOTES: tuple[Note, ...] = (
     Note(
         "B15",
         "the 33 rule",
-        "In a round listed in bonus_rounds (by default the third, the last scoring), a "
-        "round score of exactly 0 counts as bonus_points (33).",
+        "Seed: « au troisième et dernier décompte si un joueur marque 0 point et bien il en "
+        "marque en réalité 33 ». In a round listed in bonus_rounds (by default the third, "
+        "the last scoring), a round score of exactly 0 counts as bonus_points (33).",
         "bonus_rounds",
     ),
     Note(
@@ -861,8 +869,8 @@ NOTES: tuple[Note, ...] = (
         "B3",
         "moves after the end",
         "Once the last round is scored the game is over: apply() refuses every move with an "
-        "IllegalMove citing B3 (the game has three rounds, option rounds), legal_moves() is "
-        "empty and current_player() is None.",
+        "IllegalMove citing B3 (« Le jeu se joue en trois manches »; option rounds), "
+        "legal_moves() is empty and current_player() is None.",
         "rounds",
     ),
     Note(

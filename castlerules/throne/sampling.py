@@ -11,7 +11,7 @@ counts.  :func:`determinize` draws a full position from an
 :class:`~castlerules.throne.Observation` alone, so a bot that searches the
 drawn positions can never read a hidden fact.  The montecarlo bot
 (:mod:`castlerules.bots`) and the mcts bot (through
-:func:`castlerules.openspiel.determinize`) both use it.
+:func:`castlerules.adapters.openspiel.determinize`) both use it.
 
 >>> from castlerules import throne
 >>> from castlerules.core import Rng

@@ -201,7 +201,7 @@ legal_codes: Callable[[State], tuple[int, ...]] = _named(
     "tuple[int, ...]",
     """The numbers of ``legal_moves(state)``, in the same order (increasing).
 
-    For the adapters (:mod:`castlerules.interop`): number ``k`` is the move
+    For the adapters (:mod:`castlerules.adapters.numbering`): number ``k`` is the move
     ``state.rules._derived.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
     """,
 )

@@ -13,9 +13,9 @@ import attrs
 import pytest
 
 from castlerules import ascent, throne
+from castlerules.bots.mcts import SIMULATIONS, simulations_of
 from castlerules.cli.bots import KINDS, make_bot
 from castlerules.core import ArgumentError
-from castlerules.mcts_bot import SIMULATIONS, simulations_of
 
 
 def castlerules(*args: str, pre: str = "") -> Any:

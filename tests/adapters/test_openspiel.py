@@ -1,4 +1,4 @@
-"""castlerules.openspiel: OpenSpiel's own consistency test, agreement with the engine,
+"""castlerules.adapters.openspiel: OpenSpiel's own consistency test, agreement with the engine,
 hidden information (B4, B11, B14), the proved bounds, and OpenSpiel's search bots."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from castlerules import ascent, openspiel, throne
+from castlerules import ascent, throne
+from castlerules.adapters import openspiel
+from castlerules.adapters.numbering import throne_view
 from castlerules.core import ArgumentError, Rng
-from castlerules.interop import throne_view
 
 CONFIGS = [
     *(
@@ -454,12 +455,12 @@ def test_information_set_mcts_plays_a_whole_throne_game() -> None:
 
 def test_missing_openspiel_is_one_line_naming_the_extra() -> None:
     """Without OpenSpiel, importing the adapter says which extra to install."""
-    code = "import sys; sys.modules['pyspiel'] = None; import castlerules.openspiel"
+    code = "import sys; sys.modules['pyspiel'] = None; import castlerules.adapters.openspiel"
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
-        "ImportError: castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
-        "(in a clone of castlerules)"
+        "ImportError: castlerules.adapters.openspiel needs OpenSpiel: "
+        "pip install -e '.[openspiel]' (in a clone of castlerules)"
     )
 
 

@@ -1,4 +1,4 @@
-"""castlerules.pettingzoo: PettingZoo's own API and seed tests, agreement with the engine,
+"""castlerules.adapters.pettingzoo: PettingZoo's own API and seed tests, agreement with the engine,
 hidden information (B4, B11), rewards at the end (B14-B16, A15-A17), rendering."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from castlerules import ascent, throne
+from castlerules.adapters.numbering import throne_tensor, throne_tensor_size
+from castlerules.adapters.pettingzoo import ascent_env, throne_env
 from castlerules.boards import board
 from castlerules.core import ArgumentError
-from castlerules.interop import throne_tensor, throne_tensor_size
-from castlerules.pettingzoo import ascent_env, throne_env
 
 ENVS = [
     *(
@@ -93,7 +93,7 @@ def test_masks_from_the_memo_are_the_legal_moves_and_each_callers_own(
     """The masks kept by the environment (B6-B11, A3-A12): equal to the legal moves
     whether kept or built anew, also when the memo starts anew (a memo of 3), and
     writing into one changes no other observation."""
-    import castlerules.pettingzoo as pz
+    import castlerules.adapters.pettingzoo as pz
 
     monkeypatch.setattr(pz, "MASK_MEMO", 3)
     env = throne_env(4) if module is throne else ascent_env(2)
@@ -223,11 +223,11 @@ def test_same_seed_same_game_and_unseeded_resets_differ() -> None:
 
 
 def test_missing_pettingzoo_is_one_line_naming_the_extra() -> None:
-    code = "import sys; sys.modules['pettingzoo'] = None; import castlerules.pettingzoo"
+    code = "import sys; sys.modules['pettingzoo'] = None; import castlerules.adapters.pettingzoo"
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
-        "ImportError: castlerules.pettingzoo needs PettingZoo: "
+        "ImportError: castlerules.adapters.pettingzoo needs PettingZoo: "
         "pip install -e '.[pettingzoo]' (in a clone of castlerules)"
     )
 
@@ -252,7 +252,7 @@ def test_observations_are_computed_when_read_from_their_own_step(monkeypatch: An
     import copy
     import pickle
 
-    from castlerules.pettingzoo import CastleEnv, LazyObservation
+    from castlerules.adapters.pettingzoo import CastleEnv, LazyObservation
 
     env = throne_env(3)
     env.reset(seed=9)

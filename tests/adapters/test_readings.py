@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from castlerules import ascent, casebook, openspiel
+from castlerules import ascent, casebook
+from castlerules.adapters import openspiel
 from castlerules.casebook.declare import Split
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -76,7 +77,7 @@ def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
 def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
     """A10, A13, A14: the environment plays under the reading it is given."""
     pytest.importorskip("pettingzoo")
-    from castlerules.pettingzoo import ascent_env
+    from castlerules.adapters.pettingzoo import ascent_env
 
     shown = casebook.show(key)
     found = shown.found

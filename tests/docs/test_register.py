@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -10,6 +11,7 @@ import pytest
 
 from castlerules import ascent, register, throne
 from castlerules.core.errors import ArgumentError
+from castlerules.core.options import Note
 
 GAMES = {"throne": throne, "ascent": ascent}
 
@@ -155,16 +157,62 @@ def _seed_text(game: str) -> str:
     return " ".join((SEED / f"{game}.fr.txt").read_text(encoding="utf-8").split())
 
 
-@pytest.mark.parametrize("point", register.open_points(ascent), ids=lambda p: p.option)
-def test_every_ascent_open_point_quotes_the_seed(point: register.OpenPoint) -> None:
-    """Each Ascent reading's note quotes the French of the seed, verbatim, « like this »."""
-    seed = _seed_text("ascent")
-    quotes = [
-        " ".join(q.split()) for note in point.notes for q in re.findall(r"« (.+?) »", note.decision)
-    ]
-    assert quotes, f"{point.option}: no note quotes the seed"
+QUOTE = re.compile(r"«\s*(.+?)\s*»")
+"""A quotation of the seed in a note.  « » quote the seed only (a note quoting another
+text, such as the published rules, uses other quotation marks)."""
+
+
+def _quotes(notes: Sequence[Note]) -> list[str]:
+    return [" ".join(q.split()) for note in notes for q in QUOTE.findall(note.decision)]
+
+
+def _not_in_seed(quote: str, seed: str) -> bool:
+    """Whether ``quote`` is not the seed's text: each of its parts (an elision is
+    written ``...``) must appear in the seed, in order; a final full stop may be dropped."""
+    at = 0
+    for part in (p.strip() for p in quote.rstrip(".").split("...")):
+        found = seed.find(part, at)
+        if not part or found < 0:
+            return True
+        at = found + len(part)
+    return False
+
+
+OPEN_POINTS = [
+    (game, point) for game in sorted(GAMES) for point in register.open_points(GAMES[game])
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "point"), OPEN_POINTS, ids=[f"{g}-{p.option}" for g, p in OPEN_POINTS]
+)
+def test_every_open_point_quotes_the_seed(game: str, point: register.OpenPoint) -> None:
+    """Each reading's notes quote the French of the seed, verbatim, « like this »."""
+    seed = _seed_text(game)
+    quotes = _quotes(point.notes)
+    assert quotes, f"{game} {point.option}: no note quotes the seed"
     for quote in quotes:
-        assert quote.rstrip(".") in seed, f"{point.option}: {quote!r} is not in the seed"
+        assert not _not_in_seed(quote, seed), f"{point.option}: {quote!r} is not in the seed"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_quote_of_the_seed_in_the_notes_is_verbatim(game: str) -> None:
+    """The notes that are no open point quote the seed verbatim too."""
+    seed = _seed_text(game)
+    wrong = [q for q in _quotes(GAMES[game].NOTES) if _not_in_seed(q, seed)]
+    assert not wrong, f"{game}: not in the seed: {wrong}"
+
+
+def test_a_quote_that_is_not_the_seed_is_caught() -> None:
+    """Planted mistakes: a word changed, parts out of order, another language."""
+    seed = _seed_text("throne")
+    assert not _not_in_seed("Le jeu se joue en trois manches.", seed)
+    assert not _not_in_seed("chaque joueur ne détient ... cartes", seed)
+    assert _not_in_seed("Le jeu se joue en quatre manches", seed)
+    assert _not_in_seed("cartes ... chaque joueur ne détient", seed)
+    assert _not_in_seed("Il numero di carte in mano ... è segreto", seed)
+    note = Note("B3", "planted", "« Le jeu se joue en deux manches »", "rounds")
+    assert _quotes([note]) == ["Le jeu se joue en deux manches"]
 
 
 def test_the_study_reads_the_end_test_readings() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from castlerules import throne
+from castlerules.adapters.numbering import ThroneActions
 from castlerules.core import Rng
-from castlerules.interop import ThroneActions
 from castlerules.throne.rules import Codes, derived
 from castlerules.throne.transitions import legal_codes
 from proofs.equivalence import THRONE_SCOPES, Scope, initial_positions

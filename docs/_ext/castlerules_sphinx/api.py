@@ -43,9 +43,10 @@ PUBLIC_MODULES: tuple[str, ...] = (
     "castlerules.casebook",
     "castlerules.bots",
     "castlerules.study",
-    "castlerules.openspiel",
-    "castlerules.pettingzoo",
+    "castlerules.adapters.openspiel",
+    "castlerules.adapters.pettingzoo",
     "castlerules.register",
+    "castlerules.register.readings",
 )
 """The modules whose ``__all__`` is the public surface, first owner first."""
 

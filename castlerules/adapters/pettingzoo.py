@@ -2,7 +2,7 @@
 
 Needs ``pip install -e '.[pettingzoo]'`` (in a clone).  The agents are ``seat_0``,
 ``seat_1``, ...; an action is a number (the numbering of
-:mod:`castlerules.interop`, the same as the OpenSpiel adapter's); each
+:mod:`castlerules.adapters.numbering`, the same as the OpenSpiel adapter's); each
 observation is a dict with ``"observation"`` (a float32 vector computed from
 ``observation(state, seat)`` alone, so a seat never sees another's objective
 or vote; computed when first read, a :class:`LazyObservation`) and
@@ -14,7 +14,7 @@ A15-A17).  ``render_mode``: ``"ansi"`` (the text board of ``castlerules
 play``) or ``"svg"`` (the SVG diagram, as a string); ``render_seat`` chooses
 whose view of Throne is drawn (None: a spectator, public facts only).
 
->>> from castlerules.pettingzoo import throne_env
+>>> from castlerules.adapters.pettingzoo import throne_env
 >>> env = throne_env(players=3)
 >>> env.reset(seed=7)
 >>> env.agent_selection
@@ -38,14 +38,12 @@ try:
     from pettingzoo import AECEnv
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]' "
+        "castlerules.adapters.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]' "
         "(in a clone of castlerules)"
     ) from _err
 
 from castlerules import ascent, throne
-from castlerules.core.chance import check_seed
-from castlerules.core.errors import ArgumentError, IllegalMove
-from castlerules.interop import (
+from castlerules.adapters.numbering import (
     AscentActions,
     ThroneActions,
     ThroneEncoder,
@@ -54,6 +52,8 @@ from castlerules.interop import (
     seat_names,
     throne_tensor_size,
 )
+from castlerules.core.chance import check_seed
+from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.throne.transitions import legal_codes
 
 __all__ = ["CastleEnv", "LazyObservation", "ascent_env", "throne_env"]

@@ -2,11 +2,11 @@
 
 ``--bot SEAT=mcts`` (or ``mcts:N`` for ``N`` simulations a move, default
 :data:`SIMULATIONS`) plays with OpenSpiel's algorithms on the games of
-:mod:`castlerules.openspiel` (needs ``pip install 'castlerules[openspiel]'``):
+:mod:`castlerules.adapters.openspiel` (needs ``pip install 'castlerules[openspiel]'``):
 
 - Throne: information-set MCTS (``open_spiel.python.algorithms.ismcts``).  The
   bot reads ``observation(state, seat)`` only: every simulation starts from a
-  state drawn by :func:`castlerules.openspiel.determinize` from that view (the
+  state drawn by :func:`castlerules.adapters.openspiel.determinize` from that view (the
   other seats' objectives and face-down votes drawn at random), so it never
   sees a hidden fact.
 - Ascent (perfect information): OpenSpiel's ``MCTSBot`` with random rollouts.
@@ -41,7 +41,7 @@ class MctsBot:
         try:
             import numpy as np
 
-            from castlerules import openspiel
+            from castlerules.adapters import openspiel
         except ImportError:
             raise ArgumentError(
                 "the mcts bot needs OpenSpiel: pip install 'castlerules[openspiel]'"

@@ -5,8 +5,8 @@ interpretation notes (``NOTES``) names: the seed is silent or ambiguous
 there, and the engine lets the user choose.  Its *readings* are the default
 (``Rules()``) and every alternative worth trying: the presets that change it
 and the alternative values that ``castlerules explain --compare`` tries
-(``castlerules.cli.readings.readings_of``), so the command line and the
-documentation agree on what the readings are.
+(:func:`castlerules.register.readings.readings_of`), so the command line and
+the documentation agree on what the readings are.
 
 For each alternative, :func:`diverge` finds a concrete position where the two
 readings give different outcomes: it plays the same seeded game under both
@@ -32,10 +32,10 @@ from typing import Any
 import attrs
 
 from castlerules import options_text
-from castlerules.cli import readings as cli_readings
 from castlerules.core.chance import Rng
 from castlerules.core.errors import RulesError
 from castlerules.core.options import Note
+from castlerules.register.readings import readings_of
 
 __all__ = ["Divergence", "OpenPoint", "Reading", "diverge", "open_points"]
 
@@ -113,7 +113,7 @@ class Divergence:
 def open_points(module: Any) -> tuple[OpenPoint, ...]:
     """Every option named by ``module.NOTES``, in the order the notes first name it."""
     default = module.Rules()
-    found, _not_varied, excluded, _invalid = cli_readings.readings_of(module, default, None, {})
+    found, _not_varied, excluded, _invalid = readings_of(module, default, None, {})
     why = dict(excluded)
     presets = dict(module.Rules.PRESETS)
     out = []

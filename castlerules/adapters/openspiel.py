@@ -22,11 +22,11 @@ Importing this module registers two Python games with
 
 Both: the returns are the final scores (B14-B16, A15-A17; 0 before the end),
 general-sum; the utility bounds and the maximum game length are the proved
-ones (see :mod:`castlerules.interop`).  ``engine_state(state)`` gives the
+ones (see :mod:`castlerules.adapters.numbering`).  ``engine_state(state)`` gives the
 castlerules state behind an OpenSpiel state.
 
 >>> import pyspiel
->>> import castlerules.openspiel
+>>> import castlerules.adapters.openspiel
 >>> game = pyspiel.load_game("castlerules_throne", {"players": 3})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
@@ -42,16 +42,14 @@ try:
     import pyspiel
 except ImportError as _err:  # pragma: no cover - exercised in a subprocess test
     raise ImportError(
-        "castlerules.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
+        "castlerules.adapters.openspiel needs OpenSpiel: pip install -e '.[openspiel]' "
         "(in a clone of castlerules)"
     ) from _err
 
 import attrs
 
 from castlerules import ascent, throne
-from castlerules.core.chance import Rng
-from castlerules.core.errors import ArgumentError
-from castlerules.interop import (
+from castlerules.adapters.numbering import (
     AscentActions,
     ThroneActions,
     ThroneEncoder,
@@ -61,6 +59,8 @@ from castlerules.interop import (
     throne_tensor_size,
     throne_view,
 )
+from castlerules.core.chance import Rng
+from castlerules.core.errors import ArgumentError
 from castlerules.throne.moves import Vote as _VOTE_CLASS
 from castlerules.throne.sampling import determinize as sample_state
 from castlerules.throne.state import ELECTION

@@ -38,7 +38,7 @@ another seat's objective, never another seat's vote).  They are used by
     Its draws come from the stream ``play.bot.SEAT`` of the seed.
 ``mcts`` (``mcts:N``: N simulations a move)
     OpenSpiel's Monte Carlo tree search (information-set MCTS for Throne) on
-    the games of :mod:`castlerules.openspiel`; see :mod:`castlerules.mcts_bot`.
+    the games of :mod:`castlerules.adapters.openspiel`; see :mod:`castlerules.bots.mcts`.
     Needs the ``openspiel`` extra.
 
 A kind may carry one parameter after a colon (``mcts:200``); only the kinds
@@ -291,7 +291,7 @@ def _montecarlo(module: Any, seat: int, seed: int, arg: str) -> Bot:
 
 
 def _mcts(module: Any, seat: int, seed: int, arg: str) -> Bot:
-    from castlerules.mcts_bot import MctsBot, simulations_of
+    from castlerules.bots.mcts import MctsBot, simulations_of
 
     return MctsBot(module, seat, seed, simulations_of(arg))
 

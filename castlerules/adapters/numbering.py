@@ -3,7 +3,7 @@
 Game-AI libraries speak in integers (an action is a number in
 ``0..num_distinct_actions-1``) and flat vectors of numbers.  This module turns
 the engines' moves and views into those, with the standard library only, so
-that both adapters (:mod:`castlerules.openspiel`, :mod:`castlerules.pettingzoo`)
+that both adapters (:mod:`castlerules.adapters.openspiel`, :mod:`castlerules.adapters.pettingzoo`)
 share one numbering and one encoding, and nothing here needs the optional
 libraries.
 
@@ -89,7 +89,7 @@ NOTES: tuple[Note, ...] = (
         "no_cards_public",
     ),
 )
-"""The decisions taken by the adapters where the spec and the issue are silent."""
+"""The decisions taken by the adapters where the spec is silent."""
 
 MAX_OBJECTIVE_SETS = 200_000
 """Most distinct objective cards the Throne adapters accept as chance outcomes."""

@@ -1,0 +1,134 @@
+"""The CI share of the differential benchmark (``benchmarks/bench_differential.py``).
+
+B3-B16: seeded random full Throne games under every reading of the register
+(each at every player count), every move number of the kernel's universe judged
+by the fast engine and by the kernel at every position: the same legality, the
+same clause for every refusal, the same successor.  The planted mistakes show
+that the comparison catches a wrong clause, a wrong legality and a wrong
+successor.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import attrs
+import pytest
+
+from castlerules import throne
+from castlerules.throne import kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "bench_differential", ROOT / "benchmarks" / "bench_differential.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+THRONE = BENCH.GAMES["throne"]
+
+
+def test_b3_b16_throne_games_under_every_reading_agree_with_the_kernel() -> None:
+    names = [n for n, _r in BENCH.readings(THRONE)]
+    games = len(names) * len(throne.PLAYERS)  # every reading at every player count
+    result = BENCH.run_game("throne", games, quiet=True)
+    assert result["kernel"]
+    assert [r["name"] for r in result["readings"]] == names
+    assert {"default", "ORIGINAL", "allow_pass=true"} <= set(names)
+    total = result["total"]
+    assert total["mismatches"] == 0, total["examples"]
+    assert total["games"] == games and all(r["games"] == 4 for r in result["readings"])
+    assert total["positions"] == total["moves"] + games  # the final positions too
+    assert total["pairs"] > 100 * total["positions"] > 0 and 0 < total["legal"] < total["pairs"]
+
+
+def test_the_plan_pairs_every_reading_with_every_player_count() -> None:
+    plan = BENCH.plan(THRONE, 56, 100)
+    pairs = {(name, players) for name, players, _seed in plan}
+    assert len(pairs) == len(BENCH.readings(THRONE)) * len(throne.PLAYERS)
+    assert [seed for _n, _p, seed in plan] == list(range(100, 156))
+
+
+def _wrong_kernel(**planted: Any) -> SimpleNamespace:
+    """The Throne kernel with some functions replaced."""
+    names = ("Shape", "Position", "Options", "from_state", "next_objectives", "judge")
+    names += ("guards", "decode", "first_broken")
+    return SimpleNamespace(**{n: planted.get(n, getattr(kernel, n)) for n in names})
+
+
+def _one_game(wrong: SimpleNamespace) -> Any:
+    return BENCH.play_game(THRONE, wrong, "default", throne.Rules(), 4, 3)
+
+
+def test_the_kernel_itself_agrees_on_that_game() -> None:
+    count = _one_game(_wrong_kernel())
+    assert count.mismatches == 0 and count.moves > 100
+
+
+def test_a_wrong_clause_is_caught() -> None:
+    """Planted: the kernel cites B8 where it refuses for B7 (a full floor)."""
+
+    def guards(p: Any, m: Any) -> Any:
+        return tuple(("B8", w, b) if c == "B7" else (c, w, b) for c, w, b in kernel.guards(p, m))
+
+    count = _one_game(_wrong_kernel(guards=guards))
+    assert count.mismatches > 0
+    assert "engine refuses (B7), kernel refuses (B8)" in count.examples[0]
+
+
+def test_a_wrong_legality_is_caught() -> None:
+    """Planted: the kernel refuses every No vote (as if no seat held a No card)."""
+
+    def guards(p: Any, m: Any) -> Any:
+        return (*kernel.guards(p, m), ("B11", "planted", m.kind == kernel.K_NO))
+
+    count = _one_game(_wrong_kernel(guards=guards))
+    assert count.mismatches > 0
+    assert any("engine legal, kernel refuses (B11)" in e for e in count.examples)
+
+
+def test_a_wrong_successor_is_caught() -> None:
+    """Planted: the kernel's successor of every legal move keeps the seat to act."""
+
+    def judge(shape: Any, s: Any, a: int, *rest: Any) -> Any:
+        verdict = kernel.judge(shape, s, a, *rest)
+        if verdict.legal:
+            return attrs.evolve(verdict, post=attrs.evolve(verdict.post, turn=s.turn))
+        return verdict
+
+    count = _one_game(_wrong_kernel(judge=judge))
+    assert count.mismatches > 0
+    assert any("successor differs in turn" in e for e in count.examples)
+
+
+def test_a_game_without_a_kernel_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = attrs.evolve(THRONE, name="nokernel", kernel_module="castlerules.no_such_kernel")
+    monkeypatch.setitem(BENCH.GAMES, "nokernel", missing)
+    assert BENCH.run_game("nokernel", 10, quiet=True) == {
+        "kernel": False,
+        "note": "nokernel: no kernel yet",
+    }
+
+
+def test_the_published_run_is_the_one_the_docs_describe() -> None:
+    """docs/differential.json is the run docs/proofs.rst reports (the same figures)."""
+    saved = json.loads((ROOT / "docs" / "differential.json").read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "proofs.rst").read_text(encoding="utf-8")
+    total = saved["games"]["throne"]["total"]
+    assert total["mismatches"] == 0
+    for key in ("games", "moves", "positions", "pairs"):
+        assert f"{total[key]:,}" in page, key
+    assert saved["command"] in page

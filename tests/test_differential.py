@@ -132,3 +132,16 @@ def test_the_published_run_is_the_one_the_docs_describe() -> None:
     for key in ("games", "moves", "positions", "pairs"):
         assert f"{total[key]:,}" in page, key
     assert saved["command"] in page
+
+
+def test_a3_a17_ascent_games_under_every_reading_agree_with_the_kernel() -> None:
+    """One seeded full Ascent game per reading of the register (the benchmark plays
+    the thousands): every move number judged by engine and kernel at every position."""
+    game = BENCH.GAMES["ascent"]
+    names = [n for n, _r in BENCH.readings(game)]
+    result = BENCH.run_game("ascent", len(names), quiet=True)
+    assert result["kernel"]
+    assert [r["name"] for r in result["readings"]] == names
+    total = result["total"]
+    assert total["mismatches"] == 0, total["examples"]
+    assert total["games"] == len(names) and 0 < total["legal"] < total["pairs"]

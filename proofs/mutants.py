@@ -801,6 +801,12 @@ def docs_page(payload: dict[str, Any]) -> str:
             if payload.get("complete", True)
             else f"  **Interrupted: {len(rows)} of {payload['planned']} mutations run**; "
             "the others are listed in ``proofs/mutation_list.py``."
+        )
+        + "".join(
+            f"  Rows of ``{part['only']}`` from a later run of that part of the list "
+            f"({part['date']}, commit ``{part['commit']}``, {part['rows']} mutations, "
+            f"{part['seconds']:.0f} s wall)."
+            for part in payload.get("merged", [])
         ),
         "",
         "Each row is one deliberate mistake, applied alone to a copy of the "

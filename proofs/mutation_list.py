@@ -640,24 +640,31 @@ MUTATIONS: tuple[Mutation, ...] = (
         partner="throne.kernel.no_reset",
     ),
     M(
-        "throne.kernel.no_climb_to_throne",
-        "B8",
-        "the kernel forbids the climb from the nobles' floor onto the throne",
-        TK,
-        '("B8", "nothing is above the throne", both([climb, m.mine == top])),',
-        '("B8", "nothing is above the throne", both([climb, m.mine >= top - 1])),',
+        "throne.table.no_cards_five",
+        "B11",
+        "3 players get 5 No cards each (15, more than the 13 characters)",
+        TR,
+        "no_cards: tuple[int, ...] = attrs.field(\n        default=(4, 3, 2, 2),",
+        "no_cards: tuple[int, ...] = attrs.field(\n        default=(5, 3, 2, 2),",
+        kind="table",
         breaks=("throne.move_exists", "throne.round_ends_with_king"),
     ),
     M(
         "throne.property.move_exists_weak",
-        "B8",
-        "property move_exists weakened (a floor with room above a character, not a legal climb)",
+        "B13",
+        "property move_exists weakened (No cards not counted; a climb only while one is left)",
         TP,
-        "implies(pre.phase == MOVEMENT, self.legal(*climbs)),\n",
-        "implies(pre.phase == MOVEMENT, any_of(all_of([claims.on(pre, f) >= 1, "
-        "claims.on(pre, f + 1) < claims.cap(f + 1)]) for f in range(1, claims.top))),\n",
+        "lit(s.n * s.shape.full < s.shape.characters),",
+        "lit(True),",
+        more=(
+            (
+                "implies(pre.phase == MOVEMENT, self.legal(*climbs)),",
+                "implies(all_of([pre.phase == MOVEMENT, any_of(f >= 1 for f in pre.fl)]), "
+                "self.legal(*climbs)),",
+            ),
+        ),
         kind="property",
-        partner="throne.kernel.no_climb_to_throne",
+        partner="throne.table.no_cards_five",
     ),
     M(
         "throne.kernel.pass_not_counted",

@@ -434,6 +434,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         TK,
         "no_out = tuple(x - o.ite(v == 0, 1, 0) for x, v in zip(s.no, votes, strict=True))",
         "no_out = tuple(x - o.ite(v == 2, 1, 0) for x, v in zip(s.no, votes, strict=True))",
+        breaks=("throne.invariant",),
     ),
     M(
         "throne.kernel.bonus_for_one",
@@ -450,6 +451,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         TK,
         "no=tuple(o.ite(opt.reset, shape.full, x) for x in no),",
         "no=tuple(o.ite(opt.reset, x, x) for x in no),",
+        breaks=("throne.no_cards",),
     ),
     M(
         "throne.kernel.first_player_fixed",
@@ -610,6 +612,104 @@ MUTATIONS: tuple[Mutation, ...] = (
         "CLAIM_FLOOR = 5\n",
         kind="property",
         partner="throne.table.floor_of_five",
+    ),
+    # ------------------------------------ Throne properties: more weakened claims
+    # Each weakened claim with the partner that tells it from the strong one: the
+    # strong claim fails under the partner alone, the weakened one holds there.
+    M(
+        "throne.property.invariant_weak",
+        "B13",
+        "property invariant weakened (the conjunct 'eliminations cost No cards' dropped)",
+        "castlerules/symbolic/throne_invariant.py",
+        "            (\n"
+        '                "B13 eliminations cost No cards",\n'
+        "                implies(any_of([placing, playing]), self.gone(s) <= self.used_no(s)),\n"
+        "            ),\n",
+        "",
+        kind="property",
+        partner="throne.kernel.no_card_kept",
+    ),
+    M(
+        "throne.property.no_cards_weak",
+        "B11",
+        "property no_cards weakened (a new round gives at most the full count back)",
+        TP,
+        "*(implies(fresh, b == system.shape.full) for b in post.no),",
+        "*(implies(fresh, b <= system.shape.full) for b in post.no),",
+        kind="property",
+        partner="throne.kernel.no_reset",
+    ),
+    M(
+        "throne.table.no_cards_five",
+        "B11",
+        "3 players get 5 No cards each (15, more than the 13 characters)",
+        TR,
+        "no_cards: tuple[int, ...] = attrs.field(\n        default=(4, 3, 2, 2),",
+        "no_cards: tuple[int, ...] = attrs.field(\n        default=(5, 3, 2, 2),",
+        kind="table",
+        breaks=("throne.move_exists", "throne.round_ends_with_king"),
+    ),
+    M(
+        "throne.property.move_exists_weak",
+        "B13",
+        "property move_exists weakened (No cards not counted; a climb only while one is left)",
+        TP,
+        "lit(s.n * s.shape.full < s.shape.characters),",
+        "lit(True),",
+        more=(
+            (
+                "implies(pre.phase == MOVEMENT, self.legal(*climbs)),",
+                "implies(all_of([pre.phase == MOVEMENT, any_of(f >= 1 for f in pre.fl)]), "
+                "self.legal(*climbs)),",
+            ),
+        ),
+        kind="property",
+        partner="throne.table.no_cards_five",
+    ),
+    M(
+        "throne.kernel.pass_not_counted",
+        "B8",
+        "the kernel does not count a pass (everyone passing never ends the round)",
+        TK,
+        "lambda: same(passes=s.passes + 1, turn=p.nxt),",
+        "lambda: same(passes=s.passes, turn=p.nxt),",
+        breaks=("throne.round_ends_with_king",),
+    ),
+    M(
+        "throne.property.round_ends_with_king_weak",
+        "B12",
+        "property round_ends_with_king weakened (the ranking function only never falls)",
+        TP,
+        'out.append(("rank", _measure(s, case.post) > self.measure_pre))',
+        'out.append(("rank", _measure(s, case.post) >= self.measure_pre))',
+        more=(
+            (
+                "lambda c: _measure(s, c.post) > _measure(s, pre),",
+                "lambda c: _measure(s, c.post) >= _measure(s, pre),",
+            ),
+        ),
+        kind="property",
+        partner="throne.kernel.pass_not_counted",
+    ),
+    M(
+        "throne.table.no_bonus_round",
+        "B15",
+        "no round has the bonus (a round-3 score of 0 stays 0)",
+        TR,
+        "        default=(3,),\n        converter=_to_tuple,\n",
+        "        default=(),\n        converter=_to_tuple,\n",
+        kind="table",
+        breaks=("throne.round_score", "throne.totals"),
+    ),
+    M(
+        "throne.property.totals_weak",
+        "B16",
+        "property totals weakened to 0..99",
+        TP,
+        "CLAIM_TOTAL = (1, 99)\n",
+        "CLAIM_TOTAL = (0, 99)\n",
+        kind="property",
+        partner="throne.table.no_bonus_round",
     ),
     # ------------------------------------------------------------- Ascent engine
     M(

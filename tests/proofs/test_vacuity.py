@@ -61,3 +61,20 @@ def test_a3_a14_every_ascent_move_kind_has_an_engine_witness() -> None:
     """A3, A8, A10, A12-A14: the Ascent cases are reached by the engine, model = engine."""
     result = premises.ascent_result()
     assert result.holds, result.detail
+
+
+def test_b8_a_move_the_system_cannot_take_is_reported_and_the_check_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B8: when no case of the system matches a move the engine plays (a kernel that
+    forbids it), the witness check reports it and goes on with the next game, instead
+    of trying the same position for ever."""
+    original = premises._ThroneCases.ask
+
+    def ask(self: object, state: throne.State, move: throne.Move) -> object:
+        init, inv, _hits, posts = original(self, state, move)  # type: ignore[arg-type]
+        return init, inv, [], posts
+
+    monkeypatch.setattr(premises._ThroneCases, "ask", ask)
+    found, problems = premises.throne_witnesses(games=2)
+    assert found == {} and problems and all("0 cases hold" in p for p in problems)

@@ -29,7 +29,7 @@ from castlerules.ascent.rules import Tables
 from castlerules.ascent.transitions import make_state
 from castlerules.batch.arrays import ArrayOps
 from castlerules.batch.chance import Streams
-from castlerules.core.chance import check_seed
+from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import merge
 
@@ -148,7 +148,7 @@ def first_players(rules: ascent.Rules, players: int, seeds: Any) -> np.ndarray:
     return seat
 
 
-class AscentEnv:
+class AscentEnv(Slots):
     """A batch of ``size`` Ascent games of ``players`` seats under one ``rules``
     (the interface of :class:`castlerules.batch.throne.ThroneEnv`)."""
 
@@ -181,9 +181,7 @@ class AscentEnv:
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
         self._step_kth = backend.jit(self._transition_kth)
-        self._none_reset = np.zeros(size, dtype=bool)
-        self._dealt: list[np.ndarray] = []
-        self._dealt_from = 0
+        self._slots_init()
 
     # ------------------------------------------------------------------ the kernel on arrays
 
@@ -216,15 +214,6 @@ class AscentEnv:
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return self.layout.pack(xp, post), ended
 
-    def _transition_kth(self, data: Any, mask: Any, kth: Any, hold: Any) -> tuple[Any, Any]:
-        xp = self.backend.xp
-        seen: Any = 0
-        actions: Any = 0
-        for a in range(self.num_actions):  # the kth legal: actions with at most kth up to them
-            seen = seen + mask[a].astype(xp.int16)
-            actions = actions + (seen <= kth).astype(xp.int16)
-        return self._transition(data, xp.minimum(actions, self.num_actions - 1), hold)
-
     # ------------------------------------------------------------------ the API
 
     def deal(self, seeds: Any) -> np.ndarray:
@@ -234,25 +223,6 @@ class AscentEnv:
         o = ArrayOps(np, np.int64)
         start = K.initial(o, self.shape, K.Options.of(o, self.rules), first)
         return np.asarray(self.layout.pack(np, start, len(first))).T.copy()
-
-    def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Batch:
-        """``size`` new games; game ``i`` is ``ascent.new_game(players, rules, seed + i)``
-        (or of ``seeds[i]`` when given)."""
-        if seeds is None:
-            check_seed(seed)
-            check_seed(seed + self.size - 1)
-            dealt = np.arange(self.size, dtype=np.uint64) + np.uint64(seed)
-            after = seed + self.size
-        else:
-            if len(seeds) != self.size:
-                raise ArgumentError(
-                    f"a batch of this env holds {self.size} games, not {len(seeds)}"
-                )
-            for x in seeds:
-                check_seed(x)
-            dealt = np.array([int(x) for x in seeds], dtype=np.uint64)
-            after = max(int(x) for x in seeds) + 1
-        return self._start(self.deal(dealt).T.copy(), dealt, after)
 
     def from_states(self, states: Sequence[ascent.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""
@@ -286,83 +256,6 @@ class AscentEnv:
             seeds=seeds,
             next_seed=next_seed,
         )
-
-    def step(self, batch: Batch, actions: Any) -> Batch:
-        """Every game still playing plays its action number (see
-        :meth:`castlerules.batch.throne.ThroneEnv.step`)."""
-        xp = self.backend.xp
-        acts = np.asarray(actions)
-        if acts.shape != (self.size,) or acts.dtype.kind not in "iu":
-            raise ArgumentError(
-                f"actions is one whole number per game, shape ({self.size},), not "
-                f"{acts.dtype} of shape {acts.shape}"
-            )
-        mask = np.asarray(batch.legal_action_mask)
-        live = ~batch.terminated
-        inside = (acts >= 0) & (acts < self.num_actions)
-        ok = np.where(
-            inside, mask[np.arange(self.size), np.clip(acts, 0, self.num_actions - 1)], False
-        )
-        bad = np.flatnonzero(live & ~ok)
-        if bad.size:
-            self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
-        data, reset, seeds, next_seed = self._resets(batch)
-        out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
-        return self._after(out, reset, seeds, next_seed)
-
-    def step_kth(self, batch: Batch, kth: Any) -> Batch:
-        """Every game still playing plays its ``kth``-th legal action (see
-        :meth:`castlerules.batch.throne.ThroneEnv.step_kth`)."""
-        xp = self.backend.xp
-        ks = np.asarray(kth)
-        if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
-            raise ArgumentError(
-                f"kth is one whole number per game, shape ({self.size},), not "
-                f"{ks.dtype} of shape {ks.shape}"
-            )
-        counts = np.asarray(batch.legal_counts)
-        bad = np.flatnonzero(~batch.terminated & ((ks < 0) | (ks >= counts)))
-        if bad.size:
-            g = int(bad[0])
-            raise ArgumentError(
-                f"game {g}: kth {int(ks[g])} is not below its {int(counts[g])} legal actions"
-            )
-        data, reset, seeds, next_seed = self._resets(batch)
-        out = self._step_kth(
-            data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
-        )
-        return self._after(out, reset, seeds, next_seed)
-
-    def _resets(self, batch: Batch) -> tuple[Any, Any, Any, int]:
-        if not self.autoreset:
-            return batch.data, self._none_reset, batch.seeds, batch.next_seed
-        over = np.flatnonzero(batch.terminated)
-        if not over.size:
-            return batch.data, self._none_reset, batch.seeds, batch.next_seed
-        if batch.seeds is None:
-            raise ArgumentError(
-                "auto-reset deals new games from seeds: start the batch with init()"
-            )
-        data = batch.host.copy()
-        data[:, over] = self._take_dealt(batch.next_seed, over.size).T
-        reset = np.zeros(self.size, dtype=bool)
-        reset[over] = True
-        seeds = np.array(batch.seeds, copy=True)
-        seeds[over] = np.arange(over.size, dtype=np.uint64) + np.uint64(batch.next_seed)
-        return self.backend.xp.asarray(data), reset, seeds, batch.next_seed + over.size
-
-    def _take_dealt(self, first: int, count: int) -> np.ndarray:
-        have = sum(len(x) for x in self._dealt)
-        if not self._dealt or self._dealt_from != first:
-            self._dealt, self._dealt_from, have = [], first, 0
-        while have < count:
-            seeds = np.arange(self.size, dtype=np.uint64) + np.uint64(self._dealt_from + have)
-            self._dealt.append(self.deal(seeds).astype(np.int16))
-            have += self.size
-        pool = np.concatenate(self._dealt) if len(self._dealt) > 1 else self._dealt[0]
-        self._dealt = [pool[count:]] if count < len(pool) else []
-        self._dealt_from = first + count
-        return pool[:count]
 
     def _after(self, out: tuple[Any, Any], reset: Any, seeds: Any, next_seed: int) -> Batch:
         data, ended = out

@@ -9,7 +9,7 @@ or not):
 - the engine's legality (``legal_moves``) and, for a refused move, the clause
   of the :class:`~castlerules.core.IllegalMove` that ``apply`` raises, must be
   the kernel's: legal when none of the move's guards is broken, else the
-  clause of the first broken one, as ``judge`` decides (for Throne the
+  clause of the first broken one, as ``judge`` decides (the
   benchmark asks ``guards`` and ``first_broken`` directly, the part of
   ``judge`` that decides legality);
 - the move played (a seeded uniform choice among the legal moves) must lead to
@@ -70,6 +70,10 @@ EXAMPLES = 20
 Judged = tuple[bool, str | None]
 """The kernel's legality of a move and, when refused, the clause of its first broken guard."""
 
+ArrayVerdicts = tuple[list[list[Judged]], list[Any]]
+"""What a game's array interpretation says of some states: per state the judgement of
+every move number, and the successor of the move played (None for the last position)."""
+
 
 @attrs.frozen(slots=True)
 class KernelGame:
@@ -89,6 +93,12 @@ class KernelGame:
     judge_all: Callable[[Any, Any, Any], Sequence[Judged]]
     judge: Callable[[Any, Any, Any, int], Any]
     compare: Callable[[Any, Any, Any, Any], str]
+    arrays: Callable[[Any, Any, Sequence[Any], Sequence[int]], ArrayVerdicts] | None = None
+    """``arrays(kernel, shape, states, played)``: the kernel run once on numpy arrays
+    whose rows are ``states`` (the interpretation of :mod:`castlerules.batch`): the
+    legality of every move number in each state, and the successor of move number
+    ``played[i]`` in state ``i`` (``-1``: none, the game's last position); None when
+    the game has no array interpretation yet."""
 
     def kernel(self) -> Any | None:
         """The kernel module, or None when there is none (a kernel that fails to import
@@ -146,11 +156,16 @@ def _throne_compare(kernel: Any, state: Any, after: Any, verdict: Any) -> str:
 
 
 def _generic_judge_all(kernel: Any, shape: Any, state: Any) -> list[Judged]:
+    """The legality half of ``judge`` for every move number, on one :class:`Position`
+    of the state (the terms every move reads are built once per position): its guards,
+    in order, and the first broken (the successor is asked of the move played only)."""
     ks = kernel.from_state(state)
+    position = kernel.Position(CONCRETE, shape, kernel.Options.of(CONCRETE, shape.rules), ks)
     out: list[Judged] = []
     for a in range(len(shape.moves)):
-        verdict = kernel.judge(shape, ks, a)
-        out.append((bool(verdict.legal), verdict.clause))
+        checks = kernel.guards(position, kernel.decode(position, a))
+        failed = kernel.first_broken(CONCRETE, checks)
+        out.append((True, None) if failed < 0 else (False, checks[failed][0]))
     return out
 
 
@@ -163,6 +178,39 @@ def _generic_compare(kernel: Any, state: Any, after: Any, verdict: Any) -> str:
     if verdict.post != expected:
         return f"successor differs: engine {expected}, kernel {verdict.post}"
     return ""
+
+
+def _ascent_arrays(
+    kernel: Any, shape: Any, states: Sequence[Any], played: Sequence[int]
+) -> ArrayVerdicts:
+    """:attr:`KernelGame.arrays` for Ascent: the kernel on numpy arrays (64-bit
+    integers), through the batch's layout of a position (one row per quantity, one
+    column per state)."""
+    import numpy as np
+
+    from castlerules.batch.arrays import ArrayOps
+    from castlerules.batch.ascent import Layout
+
+    layout = Layout(len(shape.cards))
+
+    def column(k: Any) -> list[int]:  # the rows of Layout.unpack, as plain numbers
+        return [*k.col, *k.sq, *k.dep, *k.flp, k.actor, k.mid, k.sd, k.sm, k.sk]
+
+    data = np.asarray([column(kernel.from_state(s)) for s in states], dtype=np.int64).T
+    o = ArrayOps(np, np.int64)
+    position = kernel.Position(o, shape, kernel.Options.of(o, shape.rules), layout.unpack(data))
+    n = len(states)
+    judged: list[list[Judged]] = [[] for _ in range(n)]
+    for a in range(len(shape.moves)):
+        checks = kernel.guards(position, kernel.decode(position, a))
+        failed = np.broadcast_to(np.asarray(kernel.first_broken(o, checks)), (n,))
+        for i, f in enumerate(failed.tolist()):
+            judged[i].append((True, None) if f < 0 else (False, checks[f][0]))
+    moves = np.asarray([max(a, 0) for a in played], dtype=np.int64)
+    out = kernel.step(position, kernel.decode(position, moves))
+    post = np.asarray(layout.pack(np, out.post, n), dtype=np.int64)
+    successors = [layout.unpack(post[:, i].tolist()) if played[i] >= 0 else None for i in range(n)]
+    return judged, successors
 
 
 GAMES: dict[str, KernelGame] = {
@@ -181,11 +229,13 @@ GAMES: dict[str, KernelGame] = {
         _generic_judge_all,
         _generic_judge,
         _generic_compare,
+        _ascent_arrays,
     ),
 }
 """The games, by name.  Ascent's adapter assumes a kernel of Throne's shape
-(``Shape.of(rules, players)`` with ``moves``, ``from_state``, ``judge(shape, s, a)``
-returning ``legal``, ``clause`` and ``post``)."""
+(``Shape.of(rules, players)`` with ``moves``, ``from_state``, ``Position``,
+``Options.of`` and ``judge(shape, s, a, position)`` returning ``legal``, ``clause``
+and ``post``)."""
 
 
 def readings(game: KernelGame) -> list[tuple[str, Any]]:
@@ -247,11 +297,19 @@ def _mismatch(count: Count, where: Where, text: str) -> None:
 
 
 def check_position(
-    game: KernelGame, kernel: Any, shape: Any, state: Any, count: Count, where: Where
+    game: KernelGame,
+    kernel: Any,
+    shape: Any,
+    state: Any,
+    count: Count,
+    where: Where,
+    judged: Sequence[Judged] | None = None,
 ) -> tuple[Any, ...]:
-    """Judge every move number in ``state`` by both sides; the engine's legal moves."""
+    """Judge every move number in ``state`` by both sides; the engine's legal moves.
+    ``judged``: the kernel's side when it is already known (the array interpretation)."""
     module = game.module
-    judged = game.judge_all(kernel, shape, state)
+    if judged is None:
+        judged = game.judge_all(kernel, shape, state)
     legal_moves = module.legal_moves(state)
     legal = set(legal_moves)
     universe = shape.moves
@@ -315,6 +373,65 @@ def play_game(
     return count
 
 
+def play_games_on_arrays(
+    game: KernelGame, kernel: Any, name: str, rules: Any, players: int, seeds: Sequence[int]
+) -> Count:
+    """The games of :func:`play_game` (the same moves), with the kernel's side run once
+    on arrays of all their positions (:attr:`KernelGame.arrays`): the engine plays each
+    game out first, then every position and every move played is judged."""
+    assert game.arrays is not None
+    module = game.module
+    shape = kernel.Shape.of(rules, players)
+    index = {move: a for a, move in enumerate(shape.moves)}
+    states: list[Any] = []
+    played: list[int] = []
+    places: list[tuple[int, int]] = []
+    for seed in seeds:
+        state = module.new_game(players, rules=rules, seed=seed)
+        rng = Rng.from_seed(seed, f"differential.{game.name}")
+        ply = 0
+        while True:
+            states.append(state)
+            places.append((seed, ply))
+            if module.is_over(state):
+                played.append(-1)
+                break
+            move, rng = rng.choice(module.legal_moves(state))
+            played.append(index.get(move, -1))
+            state = module.apply(state, move)
+            ply += 1
+    judged, successors = game.arrays(kernel, shape, states, played)
+    count = Count(games=len(seeds))
+    for i, state in enumerate(states):
+        seed, ply = places[i]
+
+        def where(seed: int = seed, ply: int = ply, state: Any = state) -> str:
+            return f"{name}, {players} players, seed {seed}, ply {ply} ({module.to_text(state)})"
+
+        legal = check_position(game, kernel, shape, state, count, where, judged[i])
+        if module.is_over(state):
+            continue
+        count.moves += 1
+        move = shape.moves[played[i]] if played[i] >= 0 else None
+        if move is None:
+            continue
+        after = states[i + 1]
+        if move not in legal:
+            continue
+        ok, _clause = judged[i][played[i]]
+        if not ok:
+            _mismatch(count, where, f"{move}: played, and the kernel refuses it")
+            continue
+        expected = kernel.from_state(after)
+        if successors[i] != expected:
+            _mismatch(
+                count,
+                where,
+                f"{move}: successor differs: engine {expected}, kernel {successors[i]}",
+            )
+    return count
+
+
 # ---------------------------------------------------------------------------
 # Many games
 
@@ -329,7 +446,15 @@ def plan(game: KernelGame, games: int, seed: int) -> list[tuple[str, int, int]]:
     ]
 
 
-def run_chunk(name: str, chunk: Sequence[tuple[str, int, int]]) -> tuple[dict[str, Count], float]:
+ON = ("values", "arrays")
+"""What the kernel runs on: plain Python values, one position at a time (the reference
+reading), or numpy arrays of a chunk's positions at once (for games that have an array
+interpretation; the others run on values)."""
+
+
+def run_chunk(
+    name: str, chunk: Sequence[tuple[str, int, int]], on: str = "values"
+) -> tuple[dict[str, Count], float]:
     """Play the games of ``chunk`` (in a worker); the counts per reading and the CPU time."""
     started = time.process_time()
     game = GAMES[name]
@@ -337,6 +462,15 @@ def run_chunk(name: str, chunk: Sequence[tuple[str, int, int]]) -> tuple[dict[st
     assert kernel is not None
     rules = dict(readings(game))
     out: dict[str, Count] = {}
+    if on == "arrays" and game.arrays is not None:
+        groups: dict[tuple[str, int], list[int]] = {}
+        for reading, players, seed in chunk:
+            groups.setdefault((reading, players), []).append(seed)
+        for (reading, players), seeds in groups.items():
+            out.setdefault(reading, Count()).add(
+                play_games_on_arrays(game, kernel, reading, rules[reading], players, seeds)
+            )
+        return out, time.process_time() - started
     for reading, players, seed in chunk:
         out.setdefault(reading, Count()).add(
             play_game(game, kernel, reading, rules[reading], players, seed)
@@ -376,7 +510,13 @@ class Progress:
 
 
 def run_game(
-    name: str, games: int, *, seed: int = 0, jobs: int = 1, quiet: bool = False
+    name: str,
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    quiet: bool = False,
+    on: str = "values",
 ) -> dict[str, Any]:
     """Play and judge ``games`` games of ``name``; the result (JSON data)."""
     game = GAMES[name]
@@ -388,17 +528,21 @@ def run_game(
     cpu = 0.0
     progress = Progress(name, games, quiet=quiet)
     size = max(1, min(50, games // (jobs * 8) or 1))
+    if on == "arrays" and game.arrays is not None:
+        # Long arrays: a chunk holds several games of each (reading, player count).
+        cycle = len(per) * len(game.module.PLAYERS)
+        size = max(1, min(cycle * 10, games // (jobs * 2) or 1))
     chunks = list(_chunks(games_plan, size))
     done = 0
     if jobs <= 1:
-        results: Iterator[tuple[dict[str, Count], float]] = (run_chunk(name, c) for c in chunks)
+        results: Iterator[tuple[dict[str, Count], float]] = (run_chunk(name, c, on) for c in chunks)
         for counts, seconds in results:
             done = _merge(per, counts, done)
             cpu += seconds
             progress.update(done)
     else:
         with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-            futures = [pool.submit(run_chunk, name, c) for c in chunks]
+            futures = [pool.submit(run_chunk, name, c, on) for c in chunks]
             for future in concurrent.futures.as_completed(futures):
                 counts, seconds = future.result()
                 done = _merge(per, counts, done)
@@ -414,6 +558,7 @@ def run_game(
             {"name": n, "rules": _rules_text(game, rules[n]), **per[n].data()} for n in per
         ],
         "total": total.data(),
+        "on": on if game.arrays is not None else "values",
         "seconds": time.perf_counter() - started,
         "cpu_seconds": cpu,
     }
@@ -515,6 +660,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--json", default=str(DEFAULT_JSON), help="where to write the result (artifacts/...)"
     )
+    parser.add_argument(
+        "--on",
+        choices=ON,
+        default="values",
+        help="the kernel on plain values (default) or on numpy arrays of a chunk's positions",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
@@ -525,7 +676,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
     for name in names:
-        results[name] = run_game(name, args.games, seed=args.seed, jobs=args.jobs, quiet=args.quiet)
+        results[name] = run_game(
+            name, args.games, seed=args.seed, jobs=args.jobs, quiet=args.quiet, on=args.on
+        )
         if not results[name]["kernel"]:
             print(results[name]["note"])
     print(table(results))
@@ -536,6 +689,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "commit": commit,
         "machine": machine(),
         "jobs": args.jobs,
+        "on": args.on,
         "nice": os.nice(0),
         "load_start": load_start,
         "load_end": _load(),

@@ -145,3 +145,85 @@ def test_a3_a17_ascent_games_under_every_reading_agree_with_the_kernel() -> None
     total = result["total"]
     assert total["mismatches"] == 0, total["examples"]
     assert total["games"] == len(names) and 0 < total["legal"] < total["pairs"]
+
+
+ASCENT = BENCH.GAMES["ascent"]
+
+
+def test_a3_a17_on_arrays_every_reading_at_every_player_count_agrees() -> None:
+    """The kernel run on numpy arrays of all the positions of a chunk of games (the
+    benchmark's ``--on arrays``): every reading meets every player count."""
+    from castlerules import ascent
+
+    names = [n for n, _r in BENCH.readings(ASCENT)]
+    games = len(names) * len(ascent.PLAYERS)
+    result = BENCH.run_game("ascent", games, quiet=True, on="arrays")
+    assert result["on"] == "arrays"
+    total = result["total"]
+    assert total["mismatches"] == 0, total["examples"]
+    assert total["games"] == games and all(r["games"] == 5 for r in result["readings"])
+    assert total["positions"] == total["moves"] + games
+    assert 0 < total["legal"] < total["pairs"]
+
+
+def test_arrays_and_values_judge_the_same_games_alike() -> None:
+    """The same games judged by the kernel on values and on arrays: the same counts."""
+    on_values = BENCH.run_game("ascent", 26, seed=7, quiet=True)
+    on_arrays = BENCH.run_game("ascent", 26, seed=7, quiet=True, on="arrays")
+    assert on_values["on"] == "values" and on_arrays["on"] == "arrays"
+    assert on_values["readings"] == on_arrays["readings"]
+    assert on_values["total"]["pairs"] > 10_000
+
+
+def _ascent_kernel(**planted: Any) -> SimpleNamespace:
+    """The Ascent kernel with some functions replaced."""
+    from castlerules.ascent import kernel as ak
+
+    names = ("Shape", "Position", "Options", "from_state", "judge", "guards", "decode")
+    names += ("first_broken", "step")
+    return SimpleNamespace(**{n: planted.get(n, getattr(ak, n)) for n in names})
+
+
+def _ascent_arrays_game(wrong: SimpleNamespace) -> Any:
+    from castlerules import ascent
+
+    return BENCH.play_games_on_arrays(ASCENT, wrong, "default", ascent.Rules(), 3, [3, 4])
+
+
+def test_on_arrays_the_kernel_itself_agrees() -> None:
+    count = _ascent_arrays_game(_ascent_kernel())
+    assert count.mismatches == 0 and count.games == 2 and count.moves > 40
+
+
+def test_on_arrays_a_wrong_clause_is_caught() -> None:
+    """Planted: the kernel cites A7 wherever it refuses for A6 (the ceiling)."""
+    from castlerules.ascent import kernel as ak
+
+    def guards(p: Any, m: Any) -> Any:
+        return tuple(("A7", w, b) if c == "A6" else (c, w, b) for c, w, b in ak.guards(p, m))
+
+    count = _ascent_arrays_game(_ascent_kernel(guards=guards))
+    assert any("engine refuses (A6), kernel refuses (A7)" in e for e in count.examples)
+
+
+def test_on_arrays_a_wrong_legality_is_caught() -> None:
+    """Planted: the kernel refuses every move number 0 (an extra broken guard)."""
+    from castlerules.ascent import kernel as ak
+
+    def guards(p: Any, m: Any) -> Any:
+        return (*ak.guards(p, m), ("A3", "planted", True))
+
+    count = _ascent_arrays_game(_ascent_kernel(guards=guards))
+    assert any("engine legal, kernel refuses (A3)" in e for e in count.examples)
+
+
+def test_on_arrays_a_wrong_successor_is_caught() -> None:
+    """Planted: the kernel's successor keeps the seat to act."""
+    from castlerules.ascent import kernel as ak
+
+    def step(p: Any, m: Any) -> Any:
+        out = ak.step(p, m)
+        return attrs.evolve(out, post=attrs.evolve(out.post, actor=p.s.actor))
+
+    count = _ascent_arrays_game(_ascent_kernel(step=step))
+    assert any("successor differs" in e for e in count.examples)

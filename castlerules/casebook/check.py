@@ -219,6 +219,9 @@ def _earlier(case: Case, found: Found, states: list[Any], moments: list[Moment])
     """A game proved shortest shows the case at its end and nowhere before."""
     if found.depth != len(found.moves):
         raise _fail(case, f"its BMC depth {found.depth} is not its {len(found.moves)} moves")
+    if case.kind == "reading":
+        _parted_earlier(case, found, states)
+        return
     when = case.when
     assert when is not None
     for ply in range(len(found.moves)):
@@ -239,6 +242,21 @@ def _earlier(case: Case, found: Found, states: list[Any], moments: list[Moment])
                     raise _fail(
                         case, f"it is not the shortest: after {ply} moves {move} is refused so"
                     )
+
+
+def _parted_earlier(case: Case, found: Found, states: list[Any]) -> None:
+    """A reading case proved shortest: its readings agree at every earlier ply (the
+    same turn, legal moves and views, and the same events of the move played)."""
+    module = case.module
+    second, _ = _play(case, case.second_rules(), found)
+    for ply, text in enumerate(found.moves):
+        pair = (states[ply], second[ply])
+        if split_at(case, pair, ply) is not None:
+            raise _fail(case, f"it is not the shortest: the readings part after {ply} moves")
+        one, two = (outcome(module, s, module.parse_move(s, text), ply) for s in pair)
+        said = ["\n".join(str(e) for e in m.events) for m in (one, two) if isinstance(m, Moment)]
+        if len(said) != 2 or said[0] != said[1]:
+            raise _fail(case, f"it is not the shortest: move {ply + 1} ({text}) already parts them")
 
 
 def verify(case: Case, found: Found) -> Shown:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from castlerules import ascent, throne
-from castlerules.casebook import bmc
+from castlerules.casebook import bmc, bmc_reading
 from castlerules.casebook.declare import Case, SearchError
 from castlerules.casebook.play import MAX_PLIES, Hit, run, start
 from castlerules.core import RulesError
@@ -386,13 +386,19 @@ def find(case: Case, *, examples: int = 80, bmc: bool = True) -> Result:
 
 def _bmc(case: Case, players: int, seed: int, hit: Hit, how: str) -> Result:
     """The shortest game by BMC, bounded by the game ``hit`` the generic search found."""
+    reading = case.kind == "reading"
     try:
-        witness = bmc.find(case, players, seed, len(hit.moves))
+        if reading:
+            bmc.require()
+            witness = bmc_reading.find(case, players, seed, len(hit.moves))
+        else:
+            witness = bmc.find(case, players, seed, len(hit.moves))
     except bmc.BmcError as err:
         if "pip install" in str(err):
             raise SearchError(str(err)) from err
         return Result(players, seed, hit, f"{how}; BMC gave no answer: {err}")
-    compared = bmc.agreement(case, players, [hit.moves, witness.hit.moves], seed)
+    agree = bmc_reading.agreement if reading else bmc.agreement
+    compared = agree(case, players, [hit.moves, witness.hit.moves], seed)
     depth = witness.depth
     refuted = f"depths 0 to {depth - 1} refuted" if depth else "depth 0, the first position"
     proof = (

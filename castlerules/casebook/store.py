@@ -113,7 +113,13 @@ def _declaration(case: Case) -> str:
     views = (declare.Moment, declare.Game, declare.Refusal, declare.Split)
     text = f"{data!r} {case.guide} {case.budget} "
     text += closure_source(case.when, GUIDES[case.guide], views=views)
-    if case.bmc is not None:
+    if case.bmc is not None and case.kind == "reading":
+        from castlerules.casebook import bmc, bmc_reading
+
+        steps: tuple[type, ...] = (bmc_reading.ReadingStep,)
+        model = bmc.model_sources(case.game)
+        text += f" bmc {closure_source(case.bmc, bmc_reading.find, views=steps)} {model}"
+    elif case.bmc is not None:
         from castlerules.casebook import bmc
 
         steps = (bmc.ThroneStep, bmc.AscentStep)

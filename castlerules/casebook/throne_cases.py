@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import throne as t
+from castlerules.casebook.bmc_reading import readings_part
 from castlerules.casebook.declare import Case, Moment, reading, refusal, step
 
 
@@ -260,7 +261,7 @@ CASES: tuple[Case, ...] = (
     reading("throne-reading-first-player", "B3",
             "Who starts each round: the next seat (default) or always seat 0.",
             "Does the first player change from round to round?",
-            {"first_player_rotates": False}),
+            {"first_player_rotates": False}, bmc=readings_part),
     reading("throne-reading-original-placement", "B6",
             "The ORIGINAL placement rules (equal placement, floors 2-5) against the seed's.",
             "May a player place on floor 1, and does everybody place the same number?",
@@ -268,16 +269,16 @@ CASES: tuple[Case, ...] = (
     reading("throne-reading-pass", "B8",
             "Passing in the movement phase: refused by default, allowed with allow_pass.",
             "May a player pass?",
-            {"allow_pass": True}),
+            {"allow_pass": True}, bmc=readings_part),
     reading("throne-reading-no-card-reset", "B11",
             "No cards given back at each round (default) or spent for the whole game.",
             "Do spent No cards come back at the next round?",
-            {"no_cards_reset_each_round": False}, guide="no"),
+            {"no_cards_reset_each_round": False}, guide="no", bmc=readings_part),
     reading("throne-reading-movement-starter", "B8",
             "Who starts the movement phase: the seat after the last placer (default) or the "
             "round's first player (the published rules).",
             "Who moves first once every character is placed?",
-            {"movement_starter": "first_player"}),
+            {"movement_starter": "first_player"}, bmc=readings_part),
     reading("throne-reading-public-no-cards", "B11",
             "How many No cards each seat has left: public (default) or secret.",
             "May I know how many No cards the others have left?",

@@ -1,6 +1,6 @@
 """The CI share of the differential benchmark (``benchmarks/bench_differential.py``).
 
-B3-B16: seeded random full Throne games under every reading of the register
+B3-B16 and A3-A17: seeded random full Throne and Ascent games under every reading of the register
 (each at every player count), every move number of the kernel's universe judged
 by the fast engine and by the kernel at every position: the same legality, the
 same clause for every refusal, the same successor.  The planted mistakes show
@@ -132,6 +132,20 @@ def test_the_published_run_is_the_one_the_docs_describe() -> None:
     for key in ("games", "moves", "positions", "pairs"):
         assert f"{total[key]:,}" in page, key
     assert saved["command"] in page
+
+
+def test_the_published_ascent_run_is_the_one_the_docs_describe() -> None:
+    """docs/differential-ascent.json is the 20,000-game run docs/proofs.rst reports."""
+    saved = json.loads((ROOT / "docs" / "differential-ascent.json").read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "proofs.rst").read_text(encoding="utf-8")
+    result = saved["games"]["ascent"]
+    total = result["total"]
+    assert total["mismatches"] == 0 and total["games"] >= 20_000
+    assert result["on"] == "arrays" and saved["command"] in page
+    for key in ("games", "moves", "positions", "pairs"):
+        assert f"{total[key]:,}" in page, key
+    names = [n for n, _r in BENCH.readings(BENCH.GAMES["ascent"])]
+    assert [r["name"] for r in result["readings"]] == names
 
 
 def test_a3_a17_ascent_games_under_every_reading_agree_with_the_kernel() -> None:

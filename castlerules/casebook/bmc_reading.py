@@ -153,7 +153,13 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
     claims = [Claims(s) for s in systems]
     solver = z3.Solver()
     solver.set("timeout", TIMEOUT_MS)
-    states = [[s.plain(kernel.from_state(f))] for s, f in zip(systems, firsts, strict=True)]
+    # One trajectory serves both readings: depth k is asked only once every shallower
+    # depth was refuted, so along every common game the two positions were equal and
+    # the same moves legal at each of them; the positions are then one (the second
+    # reading's invariant holds of it too), and the first reading's moves are the
+    # common ones.
+    firsts_k = [s.plain(kernel.from_state(f)) for s, f in zip(systems, firsts, strict=True)]
+    trajectory = [firsts_k[0]]
     moves: list[Any] = []
 
     def pair(tag: str, pres: Sequence[Any]) -> tuple[Any, Any]:
@@ -162,24 +168,23 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
             attrs.evolve(base, nobj=deal(pre.rnd)) for deal, pre in zip(deals, pres, strict=True)
         )
 
+    one = systems[0]
+    placements = rules[0].placements_for(players)
     for k in range(bound + 1):
         if k > 0:
-            pres = [s[-1] for s in states]
-            move = pair(f"r{k}", pres)
-            for i, system in enumerate(systems):
-                nxt = system.fresh_state(f"s{i}_{k}")
-                facts = [system.legal_move(pres[i], move[i])]
-                facts.append(system.equal(nxt, system.step(pres[i], move[i])))
-                facts += [c for _n, c in claims[i].invariant(nxt)]
-                placements = rules[i].placements_for(players)
-                if k < placements:
-                    facts.append(z3.And(nxt.phase == PLACEMENT, _placed(nxt) == k))
-                elif k == placements:
-                    facts.append(nxt.phase == MOVEMENT)
-                solver.add(*facts)
-                states[i].append(nxt)
-            moves.append(move[0])
-        pres = [s[-1] for s in states]
+            pre = trajectory[-1]
+            move = pair(f"r{k}", [pre, pre])[0]
+            nxt = one.fresh_state(f"s{k}")
+            facts = [one.legal_move(pre, move), one.equal(nxt, one.step(pre, move))]
+            facts += [c for claim in claims for _n, c in claim.invariant(nxt)]
+            if k < placements:
+                facts.append(z3.And(nxt.phase == PLACEMENT, _placed(nxt) == k))
+            elif k == placements:
+                facts.append(nxt.phase == MOVEMENT)
+            solver.add(*facts)
+            trajectory.append(nxt)
+            moves.append(move)
+        pres = firsts_k if k == 0 else [trajectory[-1], trajectory[-1]]
         look = pair(f"l{k}", pres)
         target = readings_part(ReadingStep(systems, pres, look))
         solver.push()

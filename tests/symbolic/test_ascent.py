@@ -160,3 +160,46 @@ def test_a_broken_stack_breaks_the_invariant() -> None:
     broken = sys.plain(attrs.evolve(values, col=tuple(col), sq=tuple(sq), dep=tuple(dep)))
     failed = [n for n, c in claims.invariant(broken) if not z3.is_true(z3.simplify(c))]
     assert any("one card per place" in n for n in failed)
+
+
+def test_under_stack_rank_highest_the_ceiling_is_the_stacks_rank() -> None:
+    """A3/A6/A8 under ``stack_rank="highest"``: a flipped stack whose top (a Troubadour,
+    arrival 3) stands on square 4, carried there by the Charlatans under it (arrival 4),
+    is reachable (seed 211, 24 moves), and the invariant's ceiling is its stack's rank:
+    every conjunct holds where "a stack's top at or below its own arrival square"
+    would not."""
+    rules = ascent.Rules(stack_rank="highest")
+    state = ascent.new_game(2, rules, seed=211)
+    for text in [
+        "C1",
+        "C0",
+        "P1",
+        "P0",
+        "C1",
+        "P0",
+        "end",
+        "C1",
+        "C0",
+        "P1",
+        "T0",
+        "L1",
+        "xT0",
+        "T0",
+        "xC0",
+        "T1",
+        "P0",
+        "B1",
+        "F0",
+        "B1",
+        "L0",
+        "L1",
+        "P0",
+        "C0",
+    ]:
+        state = ascent.apply(state, ascent.parse_move(state, text))
+    stack = ascent.stack_at(state, 1, 4)
+    assert [str(c) for c in stack] == ["T0", "C0", "C1"]
+    assert ascent.is_flipped(state, stack[0]) and rules.arrival_of(stack[0].rank) == 3
+    sys = system((("stack_rank", "highest"),), 2)
+    s = sys.plain(kernel.from_state(state))
+    assert all(z3.is_true(z3.simplify(c)) for _n, c in Claims(sys).invariant(s))

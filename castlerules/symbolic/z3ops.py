@@ -51,32 +51,12 @@ def _if(cond: Any, then: Any, other: Any) -> Any:
     return z3.If(cond, then, other)
 
 
-_INTS: dict[int, Any] = {}
-"""Integer constants already built (Z3 shares equal terms: the same constant either way)."""
-
-
 def _term(value: Value) -> Any:
     if isinstance(value, bool):
         return z3.BoolVal(value)
     if isinstance(value, int):
-        got = _INTS.get(value)
-        if got is None:
-            got = _INTS[value] = z3.IntVal(value)
-        return got
+        return z3.IntVal(value)
     return value
-
-
-def _nary(make: Any, parts: list[Any]) -> Any:
-    """``make`` (``Z3_mk_and`` or ``Z3_mk_or``) of Boolean terms of one context, through
-    the C API (the Python wrapper coerces each argument); ``None`` if they are not."""
-    ctx = parts[0].ctx
-    for x in parts:
-        if type(x) is not z3.BoolRef or x.ctx is not ctx:
-            return None
-    array = (z3.Ast * len(parts))()
-    for i, x in enumerate(parts):
-        array[i] = x.as_ast()
-    return z3.BoolRef(make(ctx.ref(), len(parts), array), ctx)
 
 
 _LOOKUPS: dict[tuple[tuple[int, ...], int, int], tuple[Any, Any]] = {}
@@ -110,10 +90,7 @@ class Symbolic:
                 parts.append(item)
         if not parts:
             return z3.BoolVal(True)
-        if len(parts) == 1:
-            return parts[0]
-        fast = _nary(z3.Z3_mk_and, parts)
-        return fast if fast is not None else z3.And(*parts)
+        return parts[0] if len(parts) == 1 else z3.And(*parts)
 
     def any(self, items: Iterable[Value]) -> Value:
         parts = []
@@ -125,10 +102,7 @@ class Symbolic:
                 parts.append(item)
         if not parts:
             return z3.BoolVal(False)
-        if len(parts) == 1:
-            return parts[0]
-        fast = _nary(z3.Z3_mk_or, parts)
-        return fast if fast is not None else z3.Or(*parts)
+        return parts[0] if len(parts) == 1 else z3.Or(*parts)
 
     def not_(self, item: Value) -> Value:
         known = _known(item)

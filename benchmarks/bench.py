@@ -26,6 +26,14 @@ Each worker also reports the length of every game it played: the games are
 seeded, so the common prefix must agree, a check that behaviour is unchanged.
 With ``--together`` the two sides of a round run at the same time instead,
 one process each, so that on a busy shared machine both meet the same load.
+
+``--rules NAME=VALUE`` (repeatable) plays this tree's games under those
+options (the syntax of the command line's ``--option``); with ``--against``
+they apply to this tree's side only, and the other commit plays its own
+default reading.  When a default changed between the two commits, the options
+that give back the old default make the two sides play the same games (the
+``same games`` column checks it), so that the ratio measures the engine and
+not a change of rules.
 """
 
 from __future__ import annotations
@@ -48,8 +56,22 @@ from castlerules.core import Game, Rng
 GAMES: dict[str, Game] = {"throne": throne, "ascent": ascent}
 
 
-def playouts(game: Game, players: int, seconds: float, seed: int) -> dict[str, Any]:
-    """Play seeded random games for about ``seconds``; count actions and games."""
+def rules_of(game: Game, texts: list[str]) -> Any:
+    """The rules of ``--rules NAME=VALUE`` texts for ``game`` (None without any)."""
+    if not texts:
+        return None
+    from castlerules import options_text
+
+    rules_cls = getattr(game, "Rules")  # noqa: B009 (the protocol does not name Rules)
+    options = dict(options_text.parse_assignment(rules_cls, text) for text in texts)
+    return rules_cls(**options)
+
+
+def playouts(
+    game: Game, players: int, seconds: float, seed: int, rules: Any = None
+) -> dict[str, Any]:
+    """Play seeded random games for about ``seconds``; count actions and games
+    (under ``rules``, or the game's default reading)."""
     legal_moves, apply = game.legal_moves, game.apply
     rng = Rng.from_seed(seed, f"bench.{game.NAME}.{players}")
     actions = games = 0
@@ -58,7 +80,10 @@ def playouts(game: Game, players: int, seconds: float, seed: int) -> dict[str, A
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        state = game.new_game(players, seed=seed + games)
+        if rules is None:  # (an older commit's new_game may not take them)
+            state = game.new_game(players, seed=seed + games)
+        else:
+            state = game.new_game(players, rules, seed=seed + games)
         before = actions
         while True:
             moves = legal_moves(state)
@@ -207,8 +232,11 @@ def export_commit(rev: str, into: Path) -> str:
     return commit
 
 
-def start_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> Any:
-    """Start one playout measurement in a fresh process with ``tree``'s engine."""
+def start_worker(
+    tree: Path, game: str, players: int, seconds: float, seed: int, rules: list[str] | None = None
+) -> Any:
+    """Start one playout measurement in a fresh process with ``tree``'s engine (under the
+    ``--rules`` texts ``rules``, if any)."""
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     command = [
         sys.executable,
@@ -224,6 +252,8 @@ def start_worker(tree: Path, game: str, players: int, seconds: float, seed: int)
         "--seed",
         str(seed),
     ]
+    for text in rules or []:
+        command += ["--rules", text]
     return subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -239,12 +269,16 @@ def finish_worker(tree: Path, process: Any) -> dict[str, Any]:
     return row
 
 
-def run_worker(tree: Path, game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+def run_worker(
+    tree: Path, game: str, players: int, seconds: float, seed: int, rules: list[str] | None = None
+) -> dict[str, Any]:
     """One playout measurement in a fresh process with ``tree``'s engine (see ``--worker``)."""
-    return finish_worker(tree, start_worker(tree, game, players, seconds, seed))
+    return finish_worker(tree, start_worker(tree, game, players, seconds, seed, rules))
 
 
-def worker(tree: str, game: str, players: int, seconds: float, seed: int) -> int:
+def worker(
+    tree: str, game: str, players: int, seconds: float, seed: int, rules: list[str] | None = None
+) -> int:
     """``--worker TREE``: measure with the engine of TREE (on PYTHONPATH); JSON on stdout."""
     import castlerules
 
@@ -252,7 +286,7 @@ def worker(tree: str, game: str, players: int, seconds: float, seed: int) -> int
     if not engine.is_relative_to(Path(tree).resolve()):
         print(f"bench: the engine was imported from {engine}, not from {tree}", file=sys.stderr)
         return 2
-    row = playouts(GAMES[game], players, seconds, seed)
+    row = playouts(GAMES[game], players, seconds, seed, rules_of(GAMES[game], rules or []))
     row["engine"] = str(engine.parent)
     json.dump(row, sys.stdout)
     return 0
@@ -266,8 +300,11 @@ def against(
     seed: int,
     rounds: int,
     together: bool = False,
+    rules: list[str] | None = None,
 ) -> dict[str, Any]:
     """This tree (A) against commit ``rev`` (B), alternating A/B, ``rounds`` rounds.
+
+    ``rules``: ``--rules`` texts for this tree's side only (B plays its own default).
 
     With ``together``, the two sides of each round run at the same time
     instead (one process each): on a busy shared machine both then meet the
@@ -291,16 +328,17 @@ def against(
                 lengths: dict[str, list[int]] = {"new": [], "old": []}
                 for r in range(rounds):
                     # A B in even rounds, B A in odd ones: drift of the machine cancels.
-                    sides = [("new", ROOT), ("old", other)]
+                    sides = [("new", ROOT, rules), ("old", other, None)]
                     rows: dict[str, dict[str, Any]] = {}
                     if together:
                         started = [
-                            (s, t, start_worker(t, name, count, seconds, seed)) for s, t in sides
+                            (s, t, start_worker(t, name, count, seconds, seed, o))
+                            for s, t, o in sides
                         ]
                         rows = {s: finish_worker(t, process) for s, t, process in started}
                     else:
-                        for side, tree in sides if r % 2 == 0 else sides[::-1]:
-                            rows[side] = run_worker(tree, name, count, seconds, seed)
+                        for side, tree, given in sides if r % 2 == 0 else sides[::-1]:
+                            rows[side] = run_worker(tree, name, count, seconds, seed, given)
                     for side, row in rows.items():
                         (new if side == "new" else old).append(row["actions_per_cpu_s"])
                         if len(row["lengths"]) > len(lengths[side]):
@@ -333,6 +371,7 @@ def against(
         "rounds": rounds,
         "seconds": seconds,
         "together": together,
+        "rules": list(rules or []),
         "rows": table,
     }
 
@@ -345,6 +384,8 @@ def print_against(report: dict[str, Any]) -> None:
         f"{'both sides at once' if report['together'] else 'alternating'}, one core each;"
         " actions per CPU second"
     )
+    if report.get("rules"):
+        print(f"this tree plays under {', '.join(report['rules'])}; the old commit its default")
     print(
         f"{'game':8} {'players':>7} {'new act/s':>10} {'old act/s':>10} {'ratio':>6}"
         f" {'range':>13} {'same games':>12}"
@@ -420,8 +461,18 @@ def main(argv: list[str] | None = None) -> int:
         default=2000,
         help="with --batch: paired games of the SEED-vs-ORIGINAL random study (0: none)",
     )
+    parser.add_argument(
+        "--rules",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="play this tree's games under a rules option (repeatable; with --against, this "
+        "tree's side only: e.g. the options that give back the old commit's default)",
+    )
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.rules and len(args.game or []) != 1:
+        parser.error("--rules needs exactly one --game (the options are that game's)")
     if args.batch:
         import bench_batch
 
@@ -462,13 +513,22 @@ def main(argv: list[str] | None = None) -> int:
             bench_adapters.show(rows)
         return 0
     if args.worker:
-        return worker(args.worker, args.game[0], args.players[0], args.seconds, args.seed)
+        return worker(
+            args.worker, args.game[0], args.players[0], args.seconds, args.seed, args.rules
+        )
     if args.against:
         if args.rounds < 1:
             parser.error("--rounds must be at least 1")
         names = args.game or sorted(GAMES, reverse=True)
         result = against(
-            args.against, names, args.players, args.seconds, args.seed, args.rounds, args.together
+            args.against,
+            names,
+            args.players,
+            args.seconds,
+            args.seed,
+            args.rounds,
+            args.together,
+            args.rules,
         )
         if args.json:
             json.dump(result, sys.stdout, indent=2)
@@ -487,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
         for players in args.players or list(game.PLAYERS):
             if players not in game.PLAYERS:
                 continue
-            row = playouts(game, players, args.seconds, args.seed)
+            row = playouts(game, players, args.seconds, args.seed, rules_of(game, args.rules))
             del row["lengths"], row["actions_per_cpu_s"]  # for --against
             report["playouts"].append(row)
         report["perft"].append(perft_speed(game, 4, args.depth))

@@ -473,6 +473,9 @@ class Tables:
     window: tuple[tuple[int, ...], ...]
     """For a leader card and a source square: the squares above the source up
     to the leader's ceiling, where its destination may lie (A3, A6)."""
+    start_window: tuple[int, ...]
+    """For a card on the Start: its ``window`` from square 0, the squares 1 up to its
+    ceiling (A3, A6)."""
     removal: int
     """Bits of the squares where an exposed remainder is removed (A13)."""
     favour_limit: int
@@ -487,6 +490,12 @@ class Tables:
     """``favour_takes == "all_lower"`` (A10)."""
     to_owner: bool
     """``penalty_to == "owner"`` (A13)."""
+    top_part_leads: bool
+    """``stack_rank == "top"`` with ``protection``: a moving part goes where its top
+    card may go and the cards under it ride along (A6, A7), the engine's short path."""
+    takes_any_top_part: bool
+    """``stack_rank == "top"`` with ``favour_takes == "lower_top"``: a favour compares
+    top cards and may take any top part of the stack (A10), the engine's short path."""
     end_test: str
     """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
     in_play: tuple[bool, ...]
@@ -534,6 +543,7 @@ class Tables:
             value=tuple(value_of(cid) for cid in range(MAX_SETS * CARDS_PER_SET)),
             arrival_bit=tuple(1 << a for a in arrival_of),
             window=window,
+            start_window=tuple(squares[0] for squares in window),
             removal=removal,
             favour_limit=rules.favours_per_move if rules.favours_per_move is not None else 1 << 62,
             favour_after_arrival=rules.favour_after_arrival,
@@ -543,6 +553,8 @@ class Tables:
             highest=rules.stack_rank == "highest",
             all_lower=rules.favour_takes == "all_lower",
             to_owner=rules.penalty_to == "owner",
+            top_part_leads=rules.stack_rank == "top" and rules.protection,
+            takes_any_top_part=rules.stack_rank == "top" and rules.favour_takes == "lower_top",
             end_test=rules.end_test,
             in_play=tuple(
                 rules.cards is None or _card_text(cid) in rules.cards

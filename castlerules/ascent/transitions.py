@@ -81,52 +81,75 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
     """
     out: list[Move] = []
     free = ~oc  # A3: any empty square is free...
-    window = t.window
-    abit = t.arrival_bit
+    arrival_bit = t.arrival_bit
+    from_start = t.start_window
     for c in col[0]:
         # ...and so is the rank's own arrival square holding flipped cards (A9).
         # The window stops at the card's ceiling (A6); from the Start it holds the
         # arrival square, so the A9 square needs no window.
-        if window[c][0] & free or fl & abit[c]:
+        if from_start[c] & free or fl & arrival_bit[c]:
             out.append(ADVANCES[c])
     live = oc & ~fl  # A8: flipped stacks never move
     if not live:
         return out
     squares = t.squares_of.get(live) or t.set_squares(live)
+    if not t.top_part_leads:
+        out += _other_reading_advances(t, col, squares, free, fl)
+        return out
+    window = t.window
     for s in squares:
         st = col[s]
         lead = st[0]
         w = window[lead][s]
+        if not (w & free or w & fl & arrival_bit[lead]):
+            continue  # A6: the next free square is above the leader's ceiling
         n = len(st)
-        if not (w & free or w & fl & abit[lead]) and (n == 1 or not t.highest):
+        if n == 1:
+            out.append(ADVANCES[lead])
+        elif t.allow_exposing_split:  # A7: the part below the leader is protected
+            out += map(ADVANCES.__getitem__, st)
+        else:
+            arr = t.arrival
+            for i in range(n - 1):
+                # A7 (rule 11): the remainder's top must not stand above its ceiling
+                if s <= arr[st[i + 1]]:
+                    out.append(ADVANCES[st[i]])
+            out.append(ADVANCES[st[-1]])
+    return out
+
+
+def _other_reading_advances(
+    t: Tables, col: Column, squares: tuple[int, ...], free: int, fl: int
+) -> list[Move]:
+    """The Advances of the stacks on ``squares`` when a part does not simply go where
+    its top card may go: ``stack_rank="highest"``, or the strict reading
+    ``protection=False`` where every moving card is bound by its own ceiling (A6, A7)."""
+    out: list[Move] = []
+    window = t.window
+    arrival_bit = t.arrival_bit
+    arr = t.arrival
+    expose = t.allow_exposing_split
+    for s in squares:
+        st = col[s]
+        n = len(st)
+        if t.highest and n > 1:
+            out.extend(_highest_advances(t, st, s, free, fl))
+            continue
+        lead = st[0]
+        reach = (free | (fl & arrival_bit[lead])) & window[lead][s]
+        if not reach:
             continue  # A6: the next free square is above the leader's ceiling
         if n == 1:
             out.append(ADVANCES[lead])
             continue
-        arr = t.arrival
-        if t.highest:
-            out.extend(_highest_advances(t, st, s, free, fl))
-            continue
-        if t.protection:  # A7: the part below the leader is protected
-            if t.allow_exposing_split:
-                out.extend([ADVANCES[c] for c in st])
-            else:
-                for i in range(n - 1):
-                    # A7 (rule 11): the remainder's top must not stand above its ceiling
-                    if s <= arr[st[i + 1]]:
-                        out.append(ADVANCES[st[i]])
-                out.append(ADVANCES[st[-1]])
-        else:
-            # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
-            reach = (free | (fl & abit[lead])) & w
-            d = (reach & -reach).bit_length() - 1
-            expose = t.allow_exposing_split
-            for i in range(n):
-                if arr[st[i]] < d:
-                    break
-                if i + 1 < n and not expose and s > arr[st[i + 1]]:
-                    continue
-                out.append(ADVANCES[st[i]])
+        # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
+        d = (reach & -reach).bit_length() - 1
+        for i in range(n):
+            if arr[st[i]] < d:
+                break
+            if i + 1 < n and not expose and s > arr[st[i + 1]]:
+                continue
+            out.append(ADVANCES[st[i]])
     return out
 
 
@@ -296,32 +319,41 @@ def _end_turn(
     occ: tuple[int, ...],
     p: int,
 ) -> State:
-    """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18)."""
-    alive = 0  # seats still in the race (end_test), counted up to 2
+    """End ``p``'s turn: the game-over test, then the next seat with a move (rules 17-18).
+
+    The seats are taken in turn order after ``p`` (``p`` last).  The first with a
+    legal Advance plays next; the game goes on as soon as a second seat still in
+    the race (:func:`in_race`) is seen, and ends otherwise (A14).
+    """
+    alive = 0  # seats still in the race seen so far, the next seat to play included
     nxt = -1
     moves: list[Move] = []
-    live_only = t.end_test == "can_move"
+    test = t.end_test
     for q in _AFTER[len(cols)][p]:
-        col, fl, oc = cols[q], flipped[q], occ[q]
-        if not (col[0] or oc & ~fl):
-            continue  # A14: nothing left to move, skipped
-        if live_only:
-            found = _advances(t, col, fl, oc)
-            if not found:
-                continue  # A14: no legal Advance, out of the race and skipped
-        elif not in_race(t, col, fl, oc):
-            continue  # A14: every card has reached its square: no legal Advance either
-        else:
-            found = None
-        if nxt >= 0:
-            alive = 2  # a second seat still in the race: enough to know
-            break
-        alive += 1
-        moves = _advances(t, col, fl, oc) if found is None else found
-        if moves:
-            nxt = q  # the next seat, in turn, with a legal Advance
-            if alive > 1:
-                break
+        col = cols[q]
+        if not (col[0] or occ[q] & ~flipped[q]):
+            continue  # A14: every card flipped: out of the race, nothing to move
+        if nxt < 0:
+            found = _advances(t, col, flipped[q], occ[q])
+            if found:
+                # The next seat, in turn, with a legal Advance: in the race under every
+                # end_test (in_race).
+                if alive:  # a seat before it is still in the race: the game goes on
+                    return build_state(rules, cols, flipped, removed, q, None, occ, (*found,), t)
+                nxt = q
+                moves = found
+                alive = 1
+            elif test != "can_move" and in_race(t, col, flipped[q], occ[q]):
+                alive += 1  # A14: in the race, but no legal Advance now: skipped
+        elif (
+            # in_race, inlined where it is plain: every seat left here holds an unflipped
+            # card, and a Start card is unflipped and below its arrival square
+            (col[0] and test != "can_move")
+            or test == "unflipped"
+            or in_race(t, col, flipped[q], occ[q])
+        ):
+            # A14: a second seat still in the race: the game goes on
+            return build_state(rules, cols, flipped, removed, nxt, None, occ, (*moves,), t)
     if alive <= 1 and not t.last_player_continues:
         # A14: at most one player is still in the race
         return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
@@ -624,16 +656,19 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         fll[p] = fl | low
         flipped = tuple(fll)
     if t.favour_after_arrival or not flip_now:
-        # _favour_targets(t, new_cols, flipped, p, d), inlined (every Advance runs it):
-        # A10: the cards of a lower-ranked stack of another column on row d;
-        # flipped cards are never taken (A8, rule 13).
-        favours: list[Move] = []
-        value = t.value
-        r = value[lead]
-        for q in _OTHERS[len(cols)][p]:
-            st = new_cols[q][d]
-            if st and value[rank_card(t, st)] < r and not flipped[q] >> d & 1:
-                favours += map(FAVOURS.__getitem__, _takeable(t, st, r) if t.all_lower else st)
+        # A10: the cards of a lower-ranked stack of another column on row d; flipped
+        # cards are never taken (A8, rule 13).  Where a stack acts with its top card and
+        # a favour may take any top part, _favour_targets inlined (every Advance runs it).
+        if t.takes_any_top_part:
+            favours: list[Move] = []
+            value = t.value
+            r = value[lead]
+            for q in _OTHERS[len(cols)][p]:
+                st = new_cols[q][d]
+                if st and value[st[0]] < r and not flipped[q] >> d & 1:
+                    favours += map(FAVOURS.__getitem__, st)  # any top part of it
+        else:
+            favours = _favour_targets(t, new_cols, flipped, p, d, len(part))
         if favours:  # A10: a favour is available
             favours.append(END)
             return build_state(
@@ -680,7 +715,10 @@ def _favour(state: State, p: int, c: int) -> State:
         )
     taker = cols[p][d]
     value = t.value
-    lead_q, lead_p = rank_card(t, st), rank_card(t, taker[:m])
+    if t.highest:
+        lead_q, lead_p = rank_card(t, st), rank_card(t, taker[:m])
+    else:
+        lead_q, lead_p = st[0], taker[0]
     if value[lead_q] >= value[lead_p]:
         raise IllegalMove(
             f"cannot take {_name(c)}: its stack's leader, {_name(lead_q)}, does not rank "

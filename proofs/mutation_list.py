@@ -78,14 +78,18 @@ BOARDS = "castlerules/boards.py"
 DESK = "castlerules/desk.py"
 DIAGRAM = "castlerules/throne/diagram.py"
 # The unit layer of each module's mutations (kind "module"): that module's tests.
-ADAPTERS = ("tests/adapters/test_openspiel.py", "tests/adapters/test_pettingzoo.py")
+ADAPTERS = (
+    "tests/adapters/test_numbering.py",
+    "tests/adapters/test_openspiel.py",
+    "tests/adapters/test_pettingzoo.py",
+)
 BOT_TESTS = ("tests/study/test_bots.py", "tests/adapters/test_mcts_bot.py")
 SAMPLING_TESTS = ("tests/throne/test_sampling.py",)
 TN_TESTS = ("tests/throne/test_notation.py", TN)
 AN_TESTS = ("tests/ascent/test_notation.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
 REC_TESTS = ("tests/cli/test_records.py", "tests/throne/test_record.py")
-BOARD_TESTS = ("tests/adapters/test_pettingzoo.py",)
+BOARD_TESTS = ("tests/cli/test_boards.py",)
 DESK_TESTS = ("tests/desk/test_requests.py",)
 DIAGRAM_TESTS = ("tests/throne/test_diagram_secrets.py",)
 

@@ -53,6 +53,18 @@ def test_determinize_keeps_exactly_what_the_seat_sees(public: bool) -> None:
     assert (differs["no_cards"] > 0) == (not public)
 
 
+def test_determinize_deals_every_round_to_come() -> None:
+    """B4: the montecarlo bot's sample deals every later round: distinct cards of
+    objective_size characters, one per seat."""
+    rules = throne.Rules()
+    rng = Rng.from_seed(2)
+    for state in positions(throne, 4, rules, 1, seed=3)[::9]:
+        sample, rng = bots.determinize(throne, state, 1, rng)
+        for deal in sample.objectives[state.round :]:
+            assert len(set(deal)) == 4
+            assert all(bin(mask).count("1") == rules.objective_size for mask in deal)
+
+
 def test_montecarlo_decides_from_the_observation_only() -> None:
     """B4, B11: two positions that look the same to the seat get the same move (same seed)."""
     rng = Rng.from_seed(2)

@@ -1899,8 +1899,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A18",
         "a card both on the board and in a removed pile is read",
         AN,
-        '            if cid in seen:\n                raise NotationError(f"card {_card_text(cid)} appears',
-        '            if False:\n                raise NotationError(f"card {_card_text(cid)} appears',
+        "            if cid in seen:\n"
+        '                raise NotationError(f"card {_card_text(cid)} appears',
+        "            if False:\n"
+        '                raise NotationError(f"card {_card_text(cid)} appears',
         kind="module",
         tests=AN_TESTS,
     ),

@@ -533,3 +533,26 @@ def test_the_movement_starter_option_in_notation() -> None:
     assert parse_rules("ORIGINAL") == Rules.preset("ORIGINAL")
     with pytest.raises(NotationError, match="movement_starter must be one of"):
         parse_rules("SEED,movement_starter=nobody")
+
+
+def test_b14_an_unknown_objective_of_a_finished_game_stands_in_with_its_score() -> None:
+    """B14: once the game is over, an unknown objective of the last round stands in with
+    a card that gives exactly the written score of that seat."""
+    from castlerules.throne.notation import read_partial, write_partial
+    from castlerules.throne.transitions import round_score
+
+    checked = 0
+    for seed in range(4):
+        rng = Rng.from_seed(seed, "stand-in")
+        state = new_game(3, seed=seed)
+        while moves := legal_moves(state):
+            move, rng = rng.choice(moves)
+            state = apply(state, move)
+        last = state.rules.rounds
+        for seat in range(3):
+            partial = read_partial(write_partial(state, frozenset({(last, seat)})))
+            stand_in = partial.state.objectives[last - 1][seat]
+            written = state.results[-1][seat]
+            assert round_score(state.rules, last, state.floors, stand_in) == written
+            checked += stand_in != state.objectives[last - 1][seat]
+    assert checked > 0

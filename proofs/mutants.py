@@ -303,12 +303,18 @@ def _failed_properties(output: str) -> tuple[str, ...] | None:
 
 def failing_tests(output: str) -> tuple[str, ...]:
     """The node ids of pytest's short summary (``-ra``): ``FAILED id - why`` and
-    ``ERROR id``, in order, once each."""
+    ``ERROR id``, in order, once each.  A parametrized id may itself hold `` - ``
+    (a position text): it runs to its closing ``]``."""
     out: list[str] = []
     for line in output.splitlines():
         for head in ("FAILED ", "ERROR "):
             if line.startswith(head):
-                node = line[len(head) :].split(" - ", 1)[0].strip()
+                rest = line[len(head) :]
+                node = rest.split(" - ", 1)[0]
+                if "[" in node and not node.endswith("]"):
+                    end = rest.find("] - ", len(node))
+                    node = rest[: end + 1] if end >= 0 else rest
+                node = node.strip()
                 if node and node not in out:
                     out.append(node)
     return tuple(out)

@@ -328,11 +328,13 @@ def test_a_pytest_kill_needs_the_baseline_of_the_tests_that_failed() -> None:
         "..F\n=== short test summary info ===\n"
         "FAILED tests/symbolic/test_throne.py::test_b3[SEED-3] - assert 1\n"
         "ERROR tests/throne/test_api.py - ImportError\n"
+        "FAILED tests/ascent/test_notation.py::test_bad[L0,- -/- 0 -] - Failed: DID NOT RAISE\n"
     )
     ids = failing_tests(output)
     assert ids == (
         "tests/symbolic/test_throne.py::test_b3[SEED-3]",
         ("tests/throne/test_api.py"),
+        "tests/ascent/test_notation.py::test_bad[L0,- -/- 0 -]",  # " - " inside the id
     )
     layer = [*PYTEST, "tests/proofs/test_boundaries.py", "tests/symbolic/test_throne.py"]
     assert kill_command(layer, Outcome("killed", 1.0, ids)) == [*PYTEST, *ids]

@@ -6,7 +6,10 @@ each mutation), and up to four layers are run on it:
 
 ``unit``
     the game's unit tests (``tests/<game>``, the stateful machine and the
-    notation tests aside);
+    notation tests aside); for a ``module`` mutation (a rule that a module
+    outside the engines encodes for itself: an adapter, a bot, a notation, the
+    records, a view), the tests of that module (``Mutation.tests``), its only
+    layer: the game's machine, bridges and proofs never run that code;
 ``stateful``
     the game's Hypothesis state machine (``tests/throne/test_stateful.py``,
     ``tests/ascent/test_machine.py``);
@@ -109,6 +112,10 @@ class MutationError(Exception):
 
 
 # ------------------------------------------------------------------ the list
+KINDS = ("engine", "table", "model", "property", "module")
+"""The kinds of mutation (see :attr:`Mutation.kind`)."""
+
+
 def game_of(m: Mutation) -> str:
     return "throne" if "throne" in m.file else "ascent"
 
@@ -130,8 +137,13 @@ def check(mutations: Sequence[Mutation] = MUTATIONS, root: Path = ROOT) -> list[
     for m in mutations:
         if ids.count(m.id) > 1:
             problems.append(f"{m.id}: duplicate id")
-        if m.kind not in ("engine", "table", "model", "property"):
+        if m.kind not in KINDS:
             problems.append(f"{m.id}: unknown kind {m.kind!r}")
+        if (m.kind == "module") != bool(m.tests):
+            problems.append(f"{m.id}: a module mutation, and only one, names its tests")
+        for test in m.tests:
+            if not (root / test.split("::")[0]).exists():
+                problems.append(f"{m.id}: no test file {test}")
         if m.kind == "property":
             partner = by_id.get(m.partner)
             if partner is None:
@@ -232,6 +244,8 @@ def commands(m: Mutation) -> dict[str, list[str]]:
     proofs = ["-m", "proofs", "--fast", "--json", "--jobs", "1"]
     for task in proof_tasks(m):
         proofs += ["--only", task]
+    if m.kind == "module":
+        return {"unit": [*pytest, *m.tests]}
     return {
         # The notation tests (position and move text) are left out: they test the
         # notation, not the rules.
@@ -251,6 +265,8 @@ def layer_order(m: Mutation, all_layers: bool = False) -> list[str]:
     """The layers of a mutation, cheapest likely killer first."""
     if m.kind == "property":
         return ["proofs"]
+    if m.kind == "module":
+        return ["unit"]
     if m.kind == "model":
         return ["proofs", "equivalence"] if m.breaks and not all_layers else list(LAYERS[2:])
     if m.kind == "table" and m.breaks and not all_layers:
@@ -287,12 +303,18 @@ def _failed_properties(output: str) -> tuple[str, ...] | None:
 
 def failing_tests(output: str) -> tuple[str, ...]:
     """The node ids of pytest's short summary (``-ra``): ``FAILED id - why`` and
-    ``ERROR id``, in order, once each."""
+    ``ERROR id``, in order, once each.  A parametrized id may itself hold `` - ``
+    (a position text): it runs to its closing ``]``."""
     out: list[str] = []
     for line in output.splitlines():
         for head in ("FAILED ", "ERROR "):
             if line.startswith(head):
-                node = line[len(head) :].split(" - ", 1)[0].strip()
+                rest = line[len(head) :]
+                node = rest.split(" - ", 1)[0]
+                if "[" in node and not node.endswith("]"):
+                    end = rest.find("] - ", len(node))
+                    node = rest[: end + 1] if end >= 0 else rest
+                node = node.strip()
                 if node and node not in out:
                     out.append(node)
     return tuple(out)
@@ -510,6 +532,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
     survivors = [r["id"] for r in rows if not r["killed_by"]]
     engine = [r for r in rows if r["kind"] in ("engine", "table")]
+    modules = [r for r in rows if r["kind"] == "module"]
     proof_or_equiv_missed = [
         r["id"] for r in rows if r["breaks"] and not set(r["killed_by"]) & set(GOAL_LAYERS)
     ]
@@ -531,6 +554,8 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "survivors": survivors,
         "engine_mutations": len(engine),
         "engine_survivors": [r["id"] for r in engine if not r["killed_by"]],
+        "module_mutations": len(modules),
+        "module_survivors": [r["id"] for r in modules if not r["killed_by"]],
         "breaking_a_proved_property_missed_by_proofs_and_equivalence": proof_or_equiv_missed,
         "property_catches": {k: sorted(set(v)) for k, v in sorted(catches.items())},
     }
@@ -582,7 +607,7 @@ def make_copy(base: Path, name: str) -> Path:
     return copy
 
 
-COST = {"property": 60.0, "model": 45.0, "table": 25.0, "engine": 10.0}
+COST = {"property": 60.0, "model": 45.0, "table": 25.0, "engine": 10.0, "module": 5.0}
 """Rough seconds a mutation takes (to start the longest first)."""
 
 
@@ -811,7 +836,11 @@ def docs_page(payload: dict[str, Any]) -> str:
         "",
         "Each row is one deliberate mistake, applied alone to a copy of the "
         "repository (``python -m proofs.mutants``; the list is ``proofs/mutation_list.py``). "
-        "A layer that fails *kills* it: ``unit`` (the game's unit tests), ``stateful`` "
+        "A layer that fails *kills* it: ``unit`` (the game's unit tests; for a mutation "
+        "of kind ``module``, a rule that a module outside the engines encodes for itself "
+        "(an adapter's numbers and tensors, a bot's draw of hidden facts, a notation's own "
+        "checks, a record's stored result, a view that keeps a seat's secrets), the tests "
+        "of that module, its only layer), ``stateful`` "
         "(its Hypothesis state machine), ``equivalence`` (the boundary bridge, the "
         "exhaustive small-scope equivalence of engine and model, the sampled bridge), "
         "``proofs`` (``python -m proofs --fast`` on the game's jobs: the engine replays for "
@@ -828,6 +857,12 @@ def docs_page(payload: dict[str, Any]) -> str:
         + ", ".join(f"{k} {v}" for k, v in s["per_layer"].items())
         + f".  Engine and table mutations: {s['engine_mutations']}, survivors: "
         + (", ".join(s["engine_survivors"]) or "none")
+        + (
+            f".  Module mutations: {s['module_mutations']}, survivors: "
+            + (", ".join(s["module_survivors"]) or "none")
+            if s.get("module_mutations")
+            else ""
+        )
         + ".  Mutations breaking a proved property that neither the proofs nor the "
         "equivalence check kill: "
         + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")

@@ -12,7 +12,9 @@ seed of ``reset(seed=...)``, exactly as ``new_game(players, rules, seed)``
 deals it.  The rewards come at the end: each seat's final score (B14-B16,
 A15-A17).  ``render_mode``: ``"ansi"`` (the text board of ``castlerules
 play``) or ``"svg"`` (the SVG diagram, as a string); ``render_seat`` chooses
-whose view of Throne is drawn (None: a spectator, public facts only).
+whose view of Throne the text board draws (None: a spectator, public facts only);
+the SVG shows what every seat at the table may see (no seat's favourites, B4; no
+hidden No count, B11), ``render_seat`` marking that seat's line.
 
 >>> from castlerules.adapters.pettingzoo import throne_env
 >>> env = throne_env(players=3)
@@ -350,7 +352,9 @@ class CastleEnv(AECEnv):  # type: ignore[misc]
 
             return board(self.module, self.state_, seat)
         if self.module is throne:
-            return throne.svg(self.state_, seat=seat)
+            # B4, B11: the table's board, without any seat's favourites or hidden No
+            # counts (the SVG has no one-seat view; render_seat marks that seat's line).
+            return throne.svg(self.state_, seat=seat, secrets=False)
         return ascent.svg(self.state_)
 
     def close(self) -> None:

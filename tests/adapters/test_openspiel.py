@@ -399,6 +399,26 @@ def test_determinize_keeps_the_view_and_draws_the_hidden_parts() -> None:
     assert differ > 0
 
 
+def test_the_resampler_draws_from_the_seats_view_only() -> None:
+    """B4, B11: ISMCTS's resampler hands back a state drawn from the seat's observation:
+    the seat's view is kept, and the other seats' objectives are drawn anew, so that the
+    search never reads the real ones."""
+    game = pyspiel.load_game(openspiel.THRONE, {"players": 4})
+    _final, steps = play_random(game, 3)
+    resample = openspiel.resampler(4)
+    redrawn = 0
+    for player, _action, engine in steps[::11]:
+        if player == pyspiel.PlayerId.CHANCE or engine.phase == 3:
+            continue
+        state = openspiel.throne_state(game, engine)
+        for seat in range(4):
+            drawn = openspiel.engine_state(resample(state, seat))
+            assert throne.observation(drawn, seat) == throne.observation(engine, seat)
+            number = engine.round - 1
+            redrawn += drawn.objectives[number] != engine.objectives[number]
+    assert redrawn > 10
+
+
 # ---------------------------------------------------------------------------
 # OpenSpiel's algorithms
 

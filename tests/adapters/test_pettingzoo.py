@@ -166,6 +166,21 @@ def test_renders_the_text_board_and_the_svg() -> None:
     assert text.render() == board(ascent, text.engine, None)
 
 
+def test_the_svg_rendering_keeps_every_seats_secrets() -> None:
+    """B4, B11: the SVG rendering draws the table's board, for a spectator and for a
+    render_seat alike: no seat's favourites, no hidden No count."""
+    rules = throne.Rules(no_cards_public=False)
+    for seat in (None, 1):
+        env = throne_env(4, rules, render_mode="svg", render_seat=seat)
+        env.reset(seed=2)
+        picture = env.render()
+        assert picture is not None
+        favourites = ["".join(sorted(throne.objective(env.engine, s))) for s in range(4)]
+        assert not [f for f in favourites if f in picture]
+        assert picture.count(">secret") == 8  # four objectives, four No counts
+        assert picture == throne.svg(env.engine, seat=seat, secrets=False)
+
+
 def test_bad_arguments_are_typed_errors() -> None:
     with pytest.raises(ArgumentError, match="render_mode must be None or one of ansi, svg"):
         throne_env(3, render_mode="human")

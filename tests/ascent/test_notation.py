@@ -275,3 +275,28 @@ def test_the_mutation_fuzzer_finds_parsable_mutants() -> None:
     text = "P0B0L0C0T0F0,-,-,-,-,-,-,-/P1B1C1F1,L1T1,-,-,-,-,-,- -/- 0 -"
     swapped = text.replace("L1T1", "T1L1")
     assert ascent.to_text(ascent.from_text(swapped)) == swapped
+
+
+MID_TURN = "P0B0C0T0F0,-,-,-,L0,-,-,-/P1B1L1T1,-,-,-,C1F1,-,-,- -/- 0:4:1:0 -"
+"""Seat 0's Lady just moved to square 4, beside C1F1: a favour may follow (A10)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        # A18: 36 cards, each once: F1 cannot stand on square 4 and lie removed as well.
+        (
+            "P0B0C0T0F0,-,-,L0,-,-,-,-/P1B1L1T1,-,-,-,C1F1,-,-,- -/F1 0 -",
+            r"card F1 appears twice \(A18\)",
+        ),
+        # A10: by default one favour per Advance; two cannot have been taken.
+        (MID_TURN.replace("0:4:1:0", "0:4:1:2"), r"2 favours taken, but at most 1 .*\(A10\)"),
+        # A3: a move goes to a square of the path; the Start (square 0) is none.
+        (MID_TURN.replace("0:4:1:0", "0:0:1:0"), r"the square just moved to must be in 1\.\.7"),
+    ],
+)
+def test_a_position_no_game_reaches_is_refused_for_its_rule(text: str, error: str) -> None:
+    """The notation's own checks name the rule a text breaks (A3, A10, A18)."""
+    assert ascent.from_text(MID_TURN).step == (4, 1, 0)
+    with pytest.raises(NotationError, match=error):
+        ascent.from_text(text)

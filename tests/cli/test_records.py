@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from castlerules import ascent, records, throne
@@ -109,3 +110,55 @@ def test_save_and_load_a_file(tmp_path: Path) -> None:
         records.load(tmp_path / "missing.json")
     with pytest.raises(records.RecordError, match="cannot write"):
         records.save(record, tmp_path / "no" / "such" / "dir.json")
+
+
+# --------------------------------------------------------------------------- stored results
+
+
+def _finished_throne_record() -> tuple[records.Record, Any]:
+    moves, final = random_game(throne, 3, 5)
+    return records.make(throne, 3, seed=5, moves=moves, final=final), final
+
+
+def test_b16_only_a_finished_game_has_a_stored_result() -> None:
+    """B16: a result (scores and winners) is stored only once the game is over."""
+    moves, final = random_game(throne, 3, 5)
+    assert records.make(throne, 3, seed=5, moves=moves, final=final).result is not None
+    state = throne.new_game(3, seed=5)
+    for move in moves[:10]:
+        state = throne.apply(state, move)
+    unfinished = records.make(throne, 3, seed=5, moves=moves[:10], final=state)
+    assert unfinished.result is None
+    assert "result" not in records.to_data(unfinished)
+
+
+@pytest.mark.parametrize(
+    ("winners", "error"),
+    [([], "result.winners"), ([3], "result.winners"), ([-1], "result.winners")],
+)
+def test_b16_stored_winners_are_seats_of_the_game(winners: list[int], error: str) -> None:
+    """B16: at least one winner, each a seat of the game (0..players-1)."""
+    record, _final = _finished_throne_record()
+    data = records.to_data(record)
+    data["result"]["winners"] = winners
+    with pytest.raises(records.RecordError, match=error):
+        records.from_data(data)
+
+
+def test_b16_the_check_compares_the_stored_winners_too() -> None:
+    """B16: a record whose stored scores are right but winners wrong fails its check."""
+    record, final = _finished_throne_record()
+    assert records.check(record) == final
+    scores, winners = record.result or ((), ())
+    others = tuple(q for q in range(3) if q not in winners)
+    wrong = attrs.evolve(record, result=(scores, others))
+    with pytest.raises(records.RecordError, match="winners"):
+        records.check(wrong)
+
+
+def test_b3_a_result_for_moves_that_do_not_end_the_game_is_refused() -> None:
+    """B3: the game ends after its last round; a result stored for fewer moves is refused."""
+    record, _final = _finished_throne_record()
+    short = attrs.evolve(record, moves=record.moves[:-1])
+    with pytest.raises(records.RecordError, match="the game is not over"):
+        records.check(short)

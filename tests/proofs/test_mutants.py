@@ -328,14 +328,59 @@ def test_a_pytest_kill_needs_the_baseline_of_the_tests_that_failed() -> None:
         "..F\n=== short test summary info ===\n"
         "FAILED tests/symbolic/test_throne.py::test_b3[SEED-3] - assert 1\n"
         "ERROR tests/throne/test_api.py - ImportError\n"
+        "FAILED tests/ascent/test_notation.py::test_bad[L0,- -/- 0 -] - Failed: DID NOT RAISE\n"
     )
     ids = failing_tests(output)
     assert ids == (
         "tests/symbolic/test_throne.py::test_b3[SEED-3]",
         ("tests/throne/test_api.py"),
+        "tests/ascent/test_notation.py::test_bad[L0,- -/- 0 -]",  # " - " inside the id
     )
     layer = [*PYTEST, "tests/proofs/test_boundaries.py", "tests/symbolic/test_throne.py"]
     assert kill_command(layer, Outcome("killed", 1.0, ids)) == [*PYTEST, *ids]
     assert kill_command(layer, Outcome("killed", 1.0)) == layer  # nothing named: all of it
     proofs = ["-m", "proofs", "--fast", "--only", "throne: premises"]
     assert kill_command(proofs, Outcome("killed", 1.0, ("throne.premises",))) == proofs
+
+
+def test_b4_a_module_mutation_runs_the_tests_of_its_module_alone(tmp_path: Path) -> None:
+    """B4 planted in a module outside the engines (a view that leaks an objective): its
+    one layer is the module's own tests, with every layer (--all-layers) too; the list
+    refuses a module mutation without tests, or tests on another kind."""
+    from proofs.mutants import commands
+
+    view = tmp_path / "castlerules" / "boards.py"
+    view.parent.mkdir(parents=True, exist_ok=True)
+    view.write_text("shown = seat is not None  # B4\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_boards.py").write_text("", encoding="utf-8")
+    m = Mutation(
+        "boards.planted",
+        "B4",
+        "a spectator sees an objective",
+        "castlerules/boards.py",
+        "shown = seat is not None",
+        "shown = True",
+        kind="module",
+        tests=("tests/test_boards.py",),
+    )
+    assert check([m], root=tmp_path) == []
+    assert commands(m)["unit"][-1] == "tests/test_boards.py"
+    for first_kill in (True, False):
+        execute, calls = _fake(m, {"unit": _when_mutated(m.file, "shown = True")})
+        row = run_one(m, {m.id: m}, tmp_path, execute, first_kill=first_kill)
+        assert calls == ["unit"]
+        assert row["layers"] == {
+            "unit": "killed",
+            "stateful": "-",
+            "equivalence": "-",
+            "proofs": "-",
+        }
+        assert summary([row])["module_mutations"] == 1
+    assert summary([row])["module_survivors"] == []
+    untested = attrs.evolve(m, tests=())
+    assert "names its tests" in " ".join(check([untested], root=tmp_path))
+    stray = attrs.evolve(m, kind="engine")
+    assert "names its tests" in " ".join(check([stray], root=tmp_path))
+    missing = attrs.evolve(m, tests=("tests/test_nothing.py",))
+    assert "no test file" in " ".join(check([missing], root=tmp_path))

@@ -53,6 +53,18 @@ def test_determinize_keeps_exactly_what_the_seat_sees(public: bool) -> None:
     assert (differs["no_cards"] > 0) == (not public)
 
 
+def test_determinize_deals_every_round_to_come() -> None:
+    """B4: the montecarlo bot's sample deals every later round: distinct cards of
+    objective_size characters, one per seat."""
+    rules = throne.Rules()
+    rng = Rng.from_seed(2)
+    for state in positions(throne, 4, rules, 1, seed=3)[::9]:
+        sample, rng = bots.determinize(throne, state, 1, rng)
+        for deal in sample.objectives[state.round :]:
+            assert len(set(deal)) == 4
+            assert all(bin(mask).count("1") == rules.objective_size for mask in deal)
+
+
 def test_montecarlo_decides_from_the_observation_only() -> None:
     """B4, B11: two positions that look the same to the seat get the same move (same seed)."""
     rng = Rng.from_seed(2)
@@ -117,3 +129,21 @@ def test_the_registry_and_the_command_lines_names() -> None:
         bots.make_bot("greedy:3", ascent, 0, 1)
     with pytest.raises(ArgumentError, match="playouts"):
         bots.MonteCarloBot(Rng.from_seed(1), throne, playouts=0)
+
+
+def test_b11_greedy_votes_yes_without_a_no_card() -> None:
+    """B11: a No vote needs a No card: without one, the greedy bot votes Yes even against
+    a candidate it does not favour (its vote is always a legal move)."""
+    rules = throne.Rules(no_cards=(1, 1, 1, 1))
+    forced = 0
+    for state in positions(throne, 3, rules, 6, seed=4):
+        seat = throne.current_player(state)
+        if seat is None or throne.phase(state) != "election":
+            continue
+        move = bots.throne_greedy(state, seat)
+        assert move in throne.legal_moves(state)
+        candidate = throne.candidate(state)
+        if throne.no_cards(state, seat) == 0 and candidate not in throne.objective(state, seat):
+            forced += 1
+            assert move == throne.Vote(True)
+    assert forced > 0

@@ -159,6 +159,7 @@ def test_rules_field() -> None:
         (START_3P.replace("placement 0", "placement 1"), "seat 0's turn"),
         (START_3P.replace("-/-/-/-/-/-/-", "ABCDE/-/-/-/-/-/-"), "more than 4 (B7)"),
         (START_3P.replace("-/-/-/-/-/-/-", "A/-/-/-/-/-/B"), "placement floor (B6)"),
+        (START_3P.replace("-/-/-/-/-/-/-", "A/-/-/-/-/B/-"), "placement floor (B6)"),
         (START_3P.replace("-/-/-/-/-/-/-", "A/A/-/-/-/-/-"), "on two floors"),
         (START_3P.replace("-/-/-/-/-/-/-", "BA/-/-/-/-/-/-"), "alphabetical"),
         (START_3P.replace("-/-/-/-/-/-/-", "-/-/-/-/-/-"), "7 floors"),
@@ -172,6 +173,13 @@ def test_rules_field() -> None:
         (ROUND3.replace("4/3/3", "4/4/3"), "2 characters are eliminated but only 1 No"),
         (ROUND3.replace("election 0", "over -"), "over only after round 3 is scored"),
         (ROUND3.replace("A", "Ä"), "printable ASCII"),
+        # B10: a character on the throne means an election, never the movement phase.
+        (
+            ELECTION_5P.replace("election 1", "movement 1").replace("n.... 0", "- 0"),
+            "a character on the throne means an election (B10)",
+        ),
+        # B11: one No count per seat, no more.
+        (START_3P.replace("4/4/4", "4/4/4/4"), "the No cards has 4 fields where 3 are expected"),
     ],
 )
 def test_bad_positions_are_refused_with_the_place(text: str, words: str) -> None:
@@ -533,3 +541,49 @@ def test_the_movement_starter_option_in_notation() -> None:
     assert parse_rules("ORIGINAL") == Rules.preset("ORIGINAL")
     with pytest.raises(NotationError, match="movement_starter must be one of"):
         parse_rules("SEED,movement_starter=nobody")
+
+
+def test_b14_an_unknown_objective_of_a_finished_game_stands_in_with_its_score() -> None:
+    """B14: once the game is over, an unknown objective of the last round stands in with
+    a card that gives exactly the written score of that seat."""
+    from castlerules.throne.notation import read_partial, write_partial
+    from castlerules.throne.transitions import round_score
+
+    checked = 0
+    for seed in range(4):
+        rng = Rng.from_seed(seed, "stand-in")
+        state = new_game(3, seed=seed)
+        while moves := legal_moves(state):
+            move, rng = rng.choice(moves)
+            state = apply(state, move)
+        last = state.rules.rounds
+        for seat in range(3):
+            partial = read_partial(write_partial(state, frozenset({(last, seat)})))
+            stand_in = partial.state.objectives[last - 1][seat]
+            written = state.results[-1][seat]
+            assert round_score(state.rules, last, state.floors, stand_in) == written
+            checked += stand_in != state.objectives[last - 1][seat]
+    assert checked > 0
+
+
+def test_b14_each_seat_of_a_finished_game_has_its_own_last_score() -> None:
+    """B14: a finished game's last round is scored seat by seat: two seats' scores
+    swapped (the same sum) are refused."""
+    swapped = 0
+    for seed in range(4):
+        rng = Rng.from_seed(seed, "last scores")
+        state = new_game(3, seed=seed)
+        while moves := legal_moves(state):
+            move, rng = rng.choice(moves)
+            state = apply(state, move)
+        last = state.results[-1]
+        if last[0] == last[1]:
+            continue
+        parts = to_text(state).split(" ")
+        rounds = parts[12].split("/")
+        rounds[-1] = ",".join(map(str, (last[1], last[0], *last[2:])))
+        parts[12] = "/".join(rounds)
+        with pytest.raises(NotationError, match="the last round's scores of this castle"):
+            from_text(" ".join(parts))
+        swapped += 1
+    assert swapped > 0

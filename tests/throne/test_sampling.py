@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 from castlerules import bots, throne
-from castlerules.core import Rng
+from castlerules.core import ArgumentError, Rng
 from castlerules.throne.sampling import determinize
 
 
@@ -63,3 +63,68 @@ def test_the_bots_sample_reads_the_observation_only() -> None:
                 throne, other, seat, start
             )
     assert changed > 10
+
+
+def _elections(rules: throne.Rules, players: int, seeds: range) -> list[throne.State]:
+    """Positions of random games during an election with at least one vote cast."""
+    return [
+        state
+        for seed in seeds
+        for state in positions(rules, players, seed)
+        if state.phase == 2 and any(v >= 0 for v in state.votes)
+    ]
+
+
+def test_b11_the_hidden_no_counts_are_drawn_within_the_allowance() -> None:
+    """B11: a hidden No count is drawn between 0 and the round's allowance, each value
+    in reach."""
+    rules = throne.Rules(no_cards_public=False)
+    allowance = rules.no_cards_for(4)
+    rng = Rng.from_seed(3)
+    drawn: set[int] = set()
+    for state in positions(rules, 4, seed=1)[::7]:
+        obs = throne.observation(state, 0)
+        for _ in range(4):
+            sample, rng = determinize(obs, rng)
+            assert all(0 <= n <= allowance for n in sample.no_cards)
+            drawn.update(sample.no_cards[1:])
+    assert drawn == set(range(allowance + 1))
+
+
+def test_b4_no_other_seat_is_drawn_the_seats_own_card() -> None:
+    """B4: a deck holds no two identical cards, so no other seat is drawn the objective
+    the seat holds (a deck of four cards for three seats makes a repeat near certain)."""
+    deck = ("ABCDEF", "GHIJKL", "ABCGHI", "DEFJKM")
+    rules = throne.Rules(objective_deck=deck)
+    rng = Rng.from_seed(5)
+    for state in positions(rules, 3, seed=2)[::6]:
+        for seat in range(3):
+            obs = throne.observation(state, seat)
+            for _ in range(3):
+                sample, rng = determinize(obs, rng, deal_future=True)
+                for deal in sample.objectives:
+                    assert len(set(deal)) == 3
+
+
+def test_b11_no_face_down_no_vote_is_drawn_for_a_seat_without_a_no_card() -> None:
+    """B11: a No vote needs a No card: a seat that voted and holds none is drawn a Yes."""
+    rules = throne.Rules(no_cards=(1, 1, 1, 1))  # public counts, soon spent
+    rng = Rng.from_seed(6)
+    without = 0
+    for state in _elections(rules, 3, range(12)):
+        for seat in range(3):
+            obs = throne.observation(state, seat)
+            for _ in range(3):
+                sample, rng = determinize(obs, rng)
+                for q, vote in enumerate(sample.votes):
+                    if q != seat and vote >= 0 and sample.no_cards[q] == 0:
+                        without += 1
+                        assert vote == 1
+    assert without > 10
+
+
+def test_b4_objectives_given_by_hand_differ_within_a_round() -> None:
+    """B4: the explicit objectives of one round are distinct cards."""
+    same = [["ABCDEF", "ABCDEF", "GHIJKL"]] * 3
+    with pytest.raises(ArgumentError, match="objectives within a round must differ"):
+        throne.new_game(3, objectives=same)

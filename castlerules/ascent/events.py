@@ -12,8 +12,9 @@ Seat 1's turn. (A3)
 from __future__ import annotations
 
 from castlerules.ascent.moves import END_CODE, FAVOUR_BASE, Favour, Move, code_of
+from castlerules.ascent.stacks import rank_card
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.ascent.transitions import apply, in_race, rank_card, scores, winners
+from castlerules.ascent.transitions import apply, in_race, scores, winners
 from castlerules.core.errors import ArgumentError
 from castlerules.core.protocol import Event, require
 

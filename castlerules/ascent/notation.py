@@ -54,6 +54,7 @@ from castlerules.ascent.rules import (
     Tables,
     card_id,
 )
+from castlerules.ascent.stacks import rank_card
 from castlerules.ascent.state import CARDS, Column, State
 from castlerules.ascent.transitions import (
     apply,
@@ -61,7 +62,6 @@ from castlerules.ascent.transitions import (
     game_over_test,
     legal_moves,
     make_state,
-    rank_card,
 )
 from castlerules.core.errors import ArgumentError, NotationError
 from castlerules.core.notation import check_text, fields, integer

@@ -38,6 +38,7 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
+from castlerules.ascent.stacks import other_reading_advances, rank_card
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
 from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
@@ -57,19 +58,6 @@ _AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 # --------------------------------------------------------------------------- moves
-
-
-def rank_card(t: Tables, cards: tuple[int, ...]) -> int:
-    """The card whose rank a stack or a part acts with (option ``stack_rank``): its top
-    card, or (``"highest"``) its highest-ranked card, the topmost of equals."""
-    if not t.highest or len(cards) == 1:
-        return cards[0]
-    value = t.value
-    best = cards[0]
-    for c in cards:
-        if value[c] > value[best]:
-            best = c
-    return best
 
 
 def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
@@ -94,7 +82,7 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
         return out
     squares = t.squares_of.get(live) or t.set_squares(live)
     if not t.top_part_leads:
-        out += _other_reading_advances(t, col, squares, free, fl)
+        out += other_reading_advances(t, col, squares, free, fl)
         return out
     window = t.window
     for s in squares:
@@ -115,67 +103,6 @@ def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
                 if s <= arr[st[i + 1]]:
                     out.append(ADVANCES[st[i]])
             out.append(ADVANCES[st[-1]])
-    return out
-
-
-def _other_reading_advances(
-    t: Tables, col: Column, squares: tuple[int, ...], free: int, fl: int
-) -> list[Move]:
-    """The Advances of the stacks on ``squares`` when a part does not simply go where
-    its top card may go: ``stack_rank="highest"``, or the strict reading
-    ``protection=False`` where every moving card is bound by its own ceiling (A6, A7)."""
-    out: list[Move] = []
-    window = t.window
-    arrival_bit = t.arrival_bit
-    arr = t.arrival
-    expose = t.allow_exposing_split
-    for s in squares:
-        st = col[s]
-        n = len(st)
-        if t.highest and n > 1:
-            out.extend(_highest_advances(t, st, s, free, fl))
-            continue
-        lead = st[0]
-        reach = (free | (fl & arrival_bit[lead])) & window[lead][s]
-        if not reach:
-            continue  # A6: the next free square is above the leader's ceiling
-        if n == 1:
-            out.append(ADVANCES[lead])
-            continue
-        # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
-        d = (reach & -reach).bit_length() - 1
-        for i in range(n):
-            if arr[st[i]] < d:
-                break
-            if i + 1 < n and not expose and s > arr[st[i + 1]]:
-                continue
-            out.append(ADVANCES[st[i]])
-    return out
-
-
-def _highest_advances(t: Tables, st: tuple[int, ...], s: int, free: int, fl: int) -> list[Move]:
-    """The Advances of a stack on square ``s`` when a part acts with its highest rank
-    (``stack_rank="highest"``): each part ``st[:i + 1]`` is bound by the ceiling of its
-    highest card (A6, A7), and must not leave a remainder above the ceiling of the
-    remainder's own highest card (rule 11)."""
-    out: list[Move] = []
-    arr, value, window, abit = t.arrival, t.value, t.window, t.arrival_bit
-    n = len(st)
-    lead = st[0]
-    for i in range(n):
-        if value[st[i]] > value[lead]:
-            lead = st[i]
-        w = window[lead][s]
-        reach = (free | (fl & abit[lead])) & w
-        if not reach:
-            continue  # A6: no free square up to the part's ceiling
-        if i + 1 < n and not t.allow_exposing_split and s > arr[rank_card(t, st[i + 1 :])]:
-            continue  # A7 (rule 11): the remainder would be exposed
-        if not t.protection:
-            d = (reach & -reach).bit_length() - 1
-            if any(arr[x] < d for x in st[: i + 1]):
-                continue  # the strict reading: every moving card by its own ceiling
-        out.append(ADVANCES[st[i]])
     return out
 
 

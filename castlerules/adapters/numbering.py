@@ -30,7 +30,7 @@ from operator import add
 from typing import Any
 
 from castlerules import ascent, throne
-from castlerules.ascent.rules import CARDS_PER_SET
+from castlerules.ascent.rules import CARDS_PER_SET, MAX_SETS, SET_VALUE
 from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note
 from castlerules.throne.rules import derived
@@ -385,9 +385,10 @@ class AscentActions:
     """The actions of Ascent for ``players`` seats, numbered.
 
     ``Advance`` of card number ``c`` (A3) is ``c``; ``Favour`` of card ``c``
-    (A10) is ``6 * players + c``; ``EndTurn`` (A12) is ``12 * players``.
-    Card numbers are the engine's (``owner * 6 + 6 - value``); only the
-    ``6 * players`` cards in play are numbered.
+    (A10) is ``N + c``; ``EndTurn`` (A12) is ``2 N``, where ``N`` is
+    :func:`numbered_cards`: the ``6 * players`` cards of the sets in play,
+    or all 36 under ``deal="shuffled"`` (A18: any card may be dealt).  Card
+    numbers are the engine's (``set * 6 + 6 - value``).
     """
 
     def __init__(self, rules: ascent.Rules, players: int) -> None:
@@ -398,7 +399,7 @@ class AscentActions:
             )
         self.rules = rules
         self.players = players
-        cards = CARDS_PER_SET * players
+        cards = numbered_cards(rules, players)
         from castlerules.ascent.moves import ADVANCES, END, FAVOURS
 
         moves: list[ascent.Move] = [*ADVANCES[:cards], *FAVOURS[:cards], END]
@@ -425,22 +426,42 @@ class AscentActions:
     def max_game_length(self) -> int:
         """The most moves of a game (proofs: ``ascent.termination``).
 
-        At most ``Rules.advance_bound(n) = 6 n squares`` Advances; each turn
-        begins with an Advance and has at most ``6 n`` favours and one EndTurn.
+        At most ``Rules.advance_bound(n)`` Advances (``squares`` per card in
+        play); each turn begins with an Advance and has at most one favour per
+        numbered card and one EndTurn.
         """
-        return self.rules.advance_bound(self.players) * (CARDS_PER_SET * self.players + 2)
+        cards = numbered_cards(self.rules, self.players)
+        return self.rules.advance_bound(self.players) * (cards + 2)
 
     def utility_bounds(self) -> tuple[int, int]:
-        """Every score lies in ``[-21 n, 21 n]`` (proofs: ``ascent.scores``; A15, A16)."""
-        bound = 21 * self.players
+        """Every score lies within the total value of the cards that may be in play:
+        ``[-21 n, 21 n]`` (proofs: ``ascent.scores``; A15, A16), or ``[-126, 126]``
+        under ``deal="shuffled"``, whose deal may give any seat any card (A18)."""
+        bound = SET_VALUE * numbered_cards(self.rules, self.players) // CARDS_PER_SET
         return -bound, bound
+
+
+def numbered_cards(rules: ascent.Rules, players: int) -> int:
+    """How many card numbers the actions and the tensor name (A18): the cards of the
+    ``players`` sets, or of all six sets under ``deal="shuffled"``.
+
+    >>> numbered_cards(ascent.Rules(), 4), numbered_cards(ascent.Rules(deal="shuffled"), 4)
+    (24, 36)
+    """
+    sets = MAX_SETS if rules.deal == "shuffled" else players
+    return CARDS_PER_SET * sets
+
+
+def _per_card(rules: ascent.Rules, players: int) -> int:
+    """The length of one card's block of :func:`ascent_tensor`."""
+    owner = players if rules.deal == "shuffled" else 0
+    return 2 * players + (rules.squares + 1) + numbered_cards(rules, players) + 1 + owner
 
 
 def ascent_tensor_size(rules: ascent.Rules, players: int) -> int:
     """The length of :func:`ascent_tensor` for these rules and players."""
-    cards = CARDS_PER_SET * players
-    per_card = players + players + (rules.squares + 1) + cards + 1
-    return players + cards * per_card + (rules.squares + 2) + 2
+    cards = numbered_cards(rules, players)
+    return players + cards * _per_card(rules, players) + (rules.squares + 2) + 2
 
 
 def ascent_tensor(state: ascent.State, out: Any, offset: int = 0) -> None:
@@ -448,14 +469,16 @@ def ascent_tensor(state: ascent.State, out: Any, offset: int = 0) -> None:
 
     The seat to act (one-hot); per card: the column it stands in or the
     column it was removed from (one-hot each), its square (one-hot), its
-    height in the stack from the bottom (one-hot) and whether it is flipped;
-    then the turn's step (square one-hot, or the last slot at the start of a
+    height in the stack from the bottom (one-hot), whether it is flipped, and
+    under ``deal="shuffled"`` the seat dealt it (one-hot; none for a card left
+    over, A18); then the turn's step (square one-hot, or the last slot at the start of a
     turn; the moved cards and the favours taken, as numbers).
     """
     players = len(state.columns)
     squares = state.rules.squares
-    cards = CARDS_PER_SET * players
-    per_card = 2 * players + squares + 1 + cards + 1
+    cards = numbered_cards(state.rules, players)
+    per_card = _per_card(state.rules, players)
+    flip_at = 2 * players + squares + 1 + cards
     k = offset
     ones: list[int] = []
     if state.actor >= 0:
@@ -473,9 +496,12 @@ def ascent_tensor(state: ascent.State, out: Any, offset: int = 0) -> None:
                 base = k + c * per_card
                 ones += (base + q, base + 2 * players + s, base + height_at + top - depth)
                 if flip:
-                    ones.append(base + per_card - 1)
+                    ones.append(base + flip_at)
     for q, gone in enumerate(state.removed_cards):
         ones += [k + c * per_card + players + q for c in gone]
+    if state.rules.deal == "shuffled":
+        dealt = ((c, q) for c, q in enumerate(state.owners) if q >= 0)
+        ones += [k + c * per_card + flip_at + 1 + q for c, q in dealt]
     k += cards * per_card
     values: list[tuple[int, int]] = []
     if state.step is None:

@@ -17,8 +17,11 @@ Importing this module registers two Python games with
     Parameters: ``players`` (2..6, default 2), ``preset`` (``DEFAULT``,
     ``GENEROUS``, ``HARSH``) and every option of
     :class:`castlerules.ascent.Rules`.  Chance: the die that designates the
-    first player (A18), one chance node with one outcome per seat.  Perfect
-    information.
+    first player (A18), one chance node with one outcome per seat; under
+    ``deal="shuffled"`` the deal comes first, one chance node per card dealt
+    (uniformly among the cards not dealt yet, the first ``36 // players`` to
+    seat 0, the next to seat 1, ...; the cards left over stay out of play).
+    Perfect information.
 
 Both: the returns are the final scores (B14-B16, A15-A17; 0 before the end),
 general-sum; the utility bounds and the maximum game length are the proved
@@ -59,6 +62,8 @@ from castlerules.adapters.numbering import (
     throne_tensor_size,
     throne_view,
 )
+from castlerules.ascent.moves import ADVANCES
+from castlerules.ascent.rules import Tables
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError
 from castlerules.throne.moves import Vote as _VOTE_CLASS
@@ -461,9 +466,14 @@ class AscentGame(pyspiel.Game):  # type: ignore[misc]
         self.rules: ascent.Rules = rules_of(ascent.Rules, params)
         self.table = AscentActions(self.rules, players)
         low, high = self.table.utility_bounds()
+        deck = Tables.of(self.rules).dealable if self.rules.deal == "shuffled" else ()
+        self.deck: tuple[int, ...] = deck
+        """The card numbers the deal draws from (A18; none under ``deal="sets"``)."""
+        self.hand = len(deck) // players
+        """How many cards the deal gives each seat (A18)."""
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.count,
-            max_chance_outcomes=players,
+            max_chance_outcomes=max(players, len(deck)),
             num_players=players,
             min_utility=float(low),
             max_utility=float(high),
@@ -471,14 +481,27 @@ class AscentGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_ASCENT_TYPE, info, params)
         self.players = players
-        self.starts = tuple(
-            ascent.new_game(players, self.rules, first_player=q) for q in range(players)
+        self.starts = (
+            ()
+            if deck
+            else tuple(ascent.new_game(players, self.rules, first_player=q) for q in range(players))
         )
         self.obs_size = ascent_tensor_size(self.rules, players)
 
     def new_initial_state(self) -> AscentState:
-        """The start of a game: the die (a chance node) unless ``die="none"``."""
+        """The start of a game: the deal under ``deal="shuffled"``, then the die (chance
+        nodes) unless ``die="none"``."""
         return AscentState(self)
+
+    def start(self, dealt: tuple[int, ...], first: int) -> ascent.State:
+        """The engine's first position: seat ``first`` to act, the cards ``dealt`` in
+        order under ``deal="shuffled"`` (A18)."""
+        if not self.deck:
+            return self.starts[first]
+        owners = [-1] * len(Tables.of(self.rules).in_play)
+        for i, c in enumerate(dealt):
+            owners[c] = i // self.hand
+        return ascent.new_game(self.players, self.rules, first_player=first, owners=tuple(owners))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The position (perfect information); perfect recall: the history."""
@@ -496,23 +519,35 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: AscentGame) -> None:
         super().__init__(game)
-        # (engine state, whether the die has been rolled)
-        self._core = Shared((game.starts[0], game.rules.die == "none"))
+        # (engine state or None before the deal, whether the game has begun, the cards
+        # dealt so far under deal="shuffled")
+        begun = game.rules.die == "none" and not game.deck
+        self._core = Shared((None if game.deck else game.starts[0], begun, ()))
 
     @property
     def engine(self) -> ascent.State:
         """The castlerules state (before the die: seat 0 to act)."""
-        engine: ascent.State = self._core[0]
+        engine: ascent.State | None = self._core[0]
+        if engine is None:
+            dealt: tuple[int, ...] = self._core[2]
+            raise ArgumentError(
+                f"{ASCENT}: no position yet: {len(dealt)} of "
+                f"{self.get_game().hand * self.get_game().players} cards are dealt (A18)"
+            )
         return engine
 
     @property
     def rolled(self) -> bool:
-        """Whether the die has decided the first player (A18)."""
+        """Whether the game has begun: the cards dealt and the die rolled (A18)."""
         return bool(self._core[1])
 
+    def _dealing(self) -> bool:
+        game: AscentGame = self.get_game()
+        return len(self._core[2]) < game.hand * game.players
+
     def current_player(self) -> int:
-        """The seat to act, CHANCE for the die, or TERMINAL."""
-        engine, rolled = self._core
+        """The seat to act, CHANCE for the deal and the die, or TERMINAL."""
+        engine, rolled, _dealt = self._core
         if not rolled:
             return int(pyspiel.PlayerId.CHANCE)
         actor: int = engine.actor
@@ -524,57 +559,77 @@ class AscentState(pyspiel.State):  # type: ignore[misc]
 
     def legal_actions(self, *player: int) -> list[int]:
         """pyspiel's ``legal_actions``, answered in Python at a seat's turn (the same list)."""
-        engine, rolled = self._core
+        engine, rolled, _dealt = self._core
         if not player and rolled and engine.actor >= 0:
             table: AscentActions = self.get_game().table
             return table.legal(engine)
         return list(pyspiel.State.legal_actions(self, *player))
 
     def is_chance_node(self) -> bool:
-        """Whether the die is to be rolled (pyspiel's, answered in Python)."""
+        """Whether a card is to be dealt or the die rolled (pyspiel's, answered in Python)."""
         return not self._core[1]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The seat the die designates, each equally likely (A18: rerolled above n)."""
-        players: int = self.get_game().players
-        return [(q, 1.0 / players) for q in range(players)]
+        """The cards not dealt yet, each equally likely, while dealing; then the seat the
+        die designates, each equally likely (A18: rerolled above n)."""
+        game: AscentGame = self.get_game()
+        if self._dealing():
+            left = [c for c in game.deck if c not in self._core[2]]
+            return [(c, 1.0 / len(left)) for c in left]
+        return [(q, 1.0 / game.players) for q in range(game.players)]
 
     def _apply_action(self, action: int) -> None:
         game: AscentGame = self.get_game()
-        engine, rolled = self._core
-        if not rolled:
-            if not 0 <= action < len(game.starts):
+        engine, rolled, dealt = self._core
+        if self._dealing():
+            if action not in game.deck or action in dealt:
                 raise ArgumentError(
-                    f"{ASCENT}: the die's outcome is a seat in 0..{len(game.starts) - 1}, not "
+                    f"{ASCENT}: chance action {action} is not a card left to deal (A18; "
+                    "chance_outcomes() lists them)"
+                )
+            dealt = (*dealt, action)
+            done = len(dealt) == game.hand * game.players
+            begun = done and game.rules.die == "none"
+            start = game.start(dealt, 0) if begun else None
+            self._core = Shared((start, begun, dealt))
+        elif not rolled:
+            if not 0 <= action < game.players:
+                raise ArgumentError(
+                    f"{ASCENT}: the die's outcome is a seat in 0..{game.players - 1}, not "
                     f"action {action} (A18; chance_outcomes() lists them)"
                 )
-            self._core = Shared((game.starts[action], True))
+            self._core = Shared((game.start(dealt, action), True, dealt))
         else:
             moves = game.table.moves
             if not 0 <= action < len(moves):
                 raise _bad_action(ASCENT, len(moves), action)
-            self._core = Shared((ascent.apply(engine, moves[action]), True))
+            self._core = Shared((ascent.apply(engine, moves[action]), True, dealt))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            game: AscentGame = self.get_game()
+            if self._dealing() and 0 <= action < len(ADVANCES):
+                seat = len(self._core[2]) // game.hand
+                return f"deal: {ADVANCES[action].card} to seat {seat}"
             return f"die: seat {action} begins"
         table: AscentActions = self.get_game().table
         return str(table.moves[action])
 
     def is_terminal(self) -> bool:
         """Whether the game is over (A14)."""
-        engine, rolled = self._core
+        engine, rolled, _dealt = self._core
         return bool(rolled and engine.actor < 0)
 
     def returns(self) -> list[float]:
         """The final scores (A15-A17) once the game is over, else zeros."""
-        engine = self._core[0]
         if not self.is_terminal():
-            return [0.0] * len(engine.columns)
-        return [float(v) for v in ascent.scores(engine)]
+            return [0.0] * self.get_game().players
+        return [float(v) for v in ascent.scores(self.engine)]
 
     def __str__(self) -> str:
-        return ascent.to_text(self.engine) if self.rolled else "die not rolled"
+        if self.rolled:
+            return ascent.to_text(self.engine)
+        return "cards not dealt" if self._dealing() else "die not rolled"
 
 
 class AscentObserver:
@@ -654,7 +709,14 @@ def throne_state(game: Any, engine: throne.State) -> ThroneState:
 def ascent_state(game: Any, engine: ascent.State) -> AscentState:
     """An OpenSpiel state of ``game`` at the castlerules position ``engine`` (no history)."""
     state: AscentState = game.new_initial_state()
-    state._core = Shared((engine, True))
+    dealt: tuple[int, ...] = ()
+    if engine.rules.deal == "shuffled":  # the deal as chance would have made it (A18)
+        dealt = tuple(
+            sorted(
+                (c for c, q in enumerate(engine.owners) if q >= 0), key=engine.owners.__getitem__
+            )
+        )
+    state._core = Shared((engine, True, dealt))
     return state
 
 

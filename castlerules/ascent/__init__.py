@@ -36,10 +36,19 @@ from castlerules.ascent.events import describe
 from castlerules.ascent.moves import Advance, EndTurn, Favour, Move
 from castlerules.ascent.notation import from_text, parse_move, to_text
 from castlerules.ascent.rules import NOTES, PLAYERS, Rank, Rules, arrival
-from castlerules.ascent.state import Card, State, is_flipped, removed, stack_at, where
+from castlerules.ascent.state import (
+    Card,
+    State,
+    is_flipped,
+    owner_of,
+    removed,
+    stack_at,
+    where,
+)
 from castlerules.ascent.transitions import (
     apply,
     current_player,
+    deal_of,
     is_over,
     legal_moves,
     new_game,
@@ -67,6 +76,7 @@ __all__ = [
     "apply",
     "arrival",
     "current_player",
+    "deal_of",
     "describe",
     "from_text",
     "is_flipped",
@@ -74,6 +84,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "observation",
+    "owner_of",
     "parse_move",
     "pending_favour",
     "perft",

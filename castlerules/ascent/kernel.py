@@ -14,7 +14,10 @@ functions of values.  The same functions run on plain Python values
 :attr:`Shape.cards`), fixed-size fields: ``col`` (the column holding it, or
 whose removed pile holds it, A13), ``sq`` (0 the Start, ``1..squares`` the
 path, :data:`REMOVED`), ``dep`` (its place in its stack, 0 the top; 0 on a
-Start and once removed) and ``flp`` (it lies flipped, A8); then the turn:
+Start and once removed) and ``flp`` (it lies flipped, A8) and ``own`` (the seat
+dealt it, A2, A18: its Start's column, and its owner under ``penalty_to="owner"``;
+under ``deal="shuffled"`` a card left over is out of play: ``own`` and ``col`` -1,
+``sq`` :data:`REMOVED`); then the turn:
 ``actor`` (-1 once over), ``mid`` (a favour or replay step is open, rule 16)
 and the engine's step ``sd``, ``sm``, ``sk`` (the square of the stack just
 moved, how many cards of it are the moved stack, the favours taken), all 0
@@ -23,8 +26,10 @@ outside a step, so that a position has one encoding.
 **Moves.**  A move is a number of :attr:`Shape.moves`: the adapters' action
 numbers (Advance of card ``c`` is ``c``, Favour ``6n + c``, EndTurn ``12n``;
 every card of the sets in play, so that the cards the proof-only option
-``cards`` leaves out are judged too).  The die (A18) is the chance input of
-:func:`initial`: the seat it shows.
+``cards`` leaves out are judged too; under ``deal="shuffled"`` every card of
+the six sets, ``n = 6``).  The chance inputs of :func:`initial` are the die
+(A18: the seat it shows) and, under ``deal="shuffled"``, the deal (the seat
+dealt each card).
 
 >>> from castlerules import ascent
 >>> rules = ascent.Rules()
@@ -49,7 +54,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS, Advance, Favour, Move
-from castlerules.ascent.rules import CARDS_PER_SET, Rules, Tables, value_of
+from castlerules.ascent.rules import CARDS_PER_SET, MAX_SETS, Rules, Tables, value_of
 from castlerules.ascent.state import State
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import CONCRETE, Ops, Value
@@ -93,7 +98,9 @@ class Shape:
     value: tuple[int, ...]
     """Per slot: the card's value (A18)."""
     owner: tuple[int, ...]
-    """Per slot: the set the card belongs to (A2)."""
+    """Per slot: the seat dealt the card under ``deal="sets"``, its set (A2); under
+    ``deal="shuffled"`` the deal is a chance input (:attr:`KState.own`) and this
+    table is unused (-1)."""
     arrival: tuple[int, ...]
     """Per slot: the card's arrival square, its ceiling (A1, A6)."""
     ceiling: tuple[int, ...]
@@ -115,7 +122,9 @@ class Shape:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
             raise ArgumentError(f"players must be an int in 2..6, not {players!r}")
         t = Tables.of(rules)
-        every = players * CARDS_PER_SET
+        shuffled = rules.deal == "shuffled"
+        # A18: under deal="shuffled" any card of the six sets may be dealt.
+        every = (MAX_SETS if shuffled else players) * CARDS_PER_SET
         cards = tuple(c for c in range(every) if t.in_play[c])
         slot_of = {c: k for k, c in enumerate(cards)}
         moves: tuple[Move, ...] = (*ADVANCES[:every], *FAVOURS[:every], END)
@@ -128,7 +137,7 @@ class Shape:
             cards=cards,
             slot_of=slot_of,
             value=tuple(value_of(c) for c in cards),
-            owner=tuple(c // CARDS_PER_SET for c in cards),
+            owner=tuple(-1 if shuffled else c // CARDS_PER_SET for c in cards),
             arrival=tuple(t.arrival[c] for c in cards),
             ceiling=(0, *rules.arrival),
             moves=moves,
@@ -166,7 +175,8 @@ def cid_of_move(move: Move) -> int:
 class Options:
     """The options that are not sizes, as values (so that an interpretation may leave
     them free).  ``squares``, ``arrival``, ``upper_half`` and ``cards`` are sizes and
-    tables of the :class:`Shape`; ``deal`` and ``path`` have one playable value."""
+    tables of the :class:`Shape`; ``deal`` is a chance outcome of :func:`initial` (the
+    owners), and ``path`` has one playable value."""
 
     exposing: Value
     """A7, ``allow_exposing_split``: a split may leave a card exposed above its ceiling."""
@@ -223,6 +233,7 @@ class KState:
     sq: tuple[Value, ...]
     dep: tuple[Value, ...]
     flp: tuple[Value, ...]
+    own: tuple[Value, ...]
     actor: Value
     mid: Value
     sd: Value
@@ -253,15 +264,24 @@ class Case:
     make: Callable[[], Outcome]
 
 
-def initial(ops: Ops, shape: Shape, options: Options, roll: Value) -> KState:
+def initial(
+    ops: Ops, shape: Shape, options: Options, roll: Value, deal: Sequence[Value] | None = None
+) -> KState:
     """A new game: every card in play alone on its owner's Start (spec rule 7); the
-    die's chance outcome ``roll`` (a seat) begins, or seat 0 with ``die="none"`` (A18)."""
+    die's chance outcome ``roll`` (a seat) begins, or seat 0 with ``die="none"`` (A18).
+
+    ``deal``, under ``deal="shuffled"`` only: per slot the seat dealt the card, -1
+    for a card left over (the chance outcome of the deal, A18)."""
     k = shape.slots
+    if (deal is None) != (shape.rules.deal == "sets"):
+        raise ArgumentError("initial: a deal is given under deal='shuffled', and only then")
+    own = tuple(ops.lit(shape.owner[j]) for j in k) if deal is None else tuple(deal)
     return KState(
-        col=tuple(ops.lit(shape.owner[j]) for j in k),
-        sq=tuple(ops.lit(0) for _ in k),
+        col=own,
+        sq=tuple(ops.ite(own[j] >= 0, 0, REMOVED) for j in k),
         dep=tuple(ops.lit(0) for _ in k),
         flp=tuple(ops.lit(False) for _ in k),
+        own=own,
         actor=ops.ite(options.die_none, 0, roll),
         mid=ops.lit(False),
         sd=ops.lit(0),
@@ -724,7 +744,7 @@ def _favoured(p: Position, m: Parts) -> KState:
             o.ite(
                 in_taken,
                 s.actor,
-                o.ite(leaves, o.ite(opt.to_owner, shape.owner[j], s.col[j]), s.col[j]),
+                o.ite(leaves, o.ite(opt.to_owner, s.own[j], s.col[j]), s.col[j]),
             )
         )
         sq.append(o.ite(leaves, REMOVED, s.sq[j]))
@@ -858,8 +878,9 @@ class Verdict:
 def from_state(state: State) -> KState:
     """An engine position as plain values."""
     shape = _shape_of(state.rules, state.players)
-    col = [0] * len(shape.cards)
-    sq = [0] * len(shape.cards)
+    own = [state.owners[c] for c in shape.cards]
+    col = [-1] * len(shape.cards)  # a card left over by the deal: out of play (A18)
+    sq = [REMOVED] * len(shape.cards)
     dep = [0] * len(shape.cards)
     flp = [False] * len(shape.cards)
     for q, squares in enumerate(state.columns):
@@ -879,6 +900,7 @@ def from_state(state: State) -> KState:
         sq=tuple(sq),
         dep=tuple(dep),
         flp=tuple(flp),
+        own=tuple(own),
         actor=state.actor,
         mid=state.step is not None,
         sd=d,

@@ -1,8 +1,9 @@
 """Position and move notation of Ascent, read and written exactly.
 
-A position is four fields separated by single spaces::
+A position is four fields separated by single spaces, five under
+``deal=shuffled``::
 
-    <columns> <removed> <turn> <options>
+    <columns> <removed> <turn> <options> [<deal>]
 
 ``columns``
     One column per seat, separated by ``/``.  A column is its squares
@@ -21,6 +22,11 @@ A position is four fields separated by single spaces::
     ``-`` for the reference rules, otherwise the options that differ from
     it, in declaration order: ``name=value`` separated by ``;`` (``none``,
     ``true``, ``false``, integers, and arrival squares or cards joined by ``.``).
+``deal``
+    Only under ``deal=shuffled`` (A18): one entry per seat, separated by
+    ``/``, the cards dealt to that seat in card order (see
+    :func:`~castlerules.ascent.transitions.deal_of`).  Under ``deal=sets``
+    seat p holds set p and the field is not written.
 
 Notation is canonical: one spelling per position, and ``from_text`` refuses
 any other with a :class:`~castlerules.core.errors.NotationError` naming the
@@ -43,6 +49,7 @@ from __future__ import annotations
 
 import attrs
 
+from castlerules.ascent import transitions
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS, EndTurn, Move
 from castlerules.ascent.rules import (
     CARDS_PER_SET,
@@ -123,7 +130,15 @@ def to_text(state: State) -> str:
         turn = ":".join(str(x) for x in (state.actor, *state.step))
     options = state.rules.options()
     opts = ";".join(f"{k}={_option_text(v)}" for k, v in options.items()) or "-"
-    return f"{'/'.join(cols)} {removed} {turn} {opts}"
+    text = f"{'/'.join(cols)} {removed} {turn} {opts}"
+    if state.rules.deal == "shuffled":
+        owners = state.owners
+        dealt = (
+            "".join(_card_text(c) for c, o in enumerate(owners) if o == q) or "-"
+            for q in range(len(state.columns))
+        )
+        text += " " + "/".join(dealt)
+    return text
 
 
 # --------------------------------------------------------------------------- reading
@@ -141,12 +156,12 @@ def _read_card(token: str, offset: int, text: str, players: int) -> int:
         raise NotationError(f"a card's set is a digit, not {digit!r}", text, offset + 1)
     owner = int(digit)
     if owner >= players:
-        raise NotationError(
-            f"card {token} is not in play: with {players} players the sets are "
-            f"0..{players - 1} (A18)",
-            text,
-            offset + 1,
+        within = (
+            f"the material has six sets, 0..{MAX_SETS - 1}"
+            if players == MAX_SETS
+            else f"with {players} players the sets are 0..{players - 1}"
         )
+        raise NotationError(f"card {token} is not in play: {within} (A18)", text, offset + 1)
     return card_id(owner, rank.value)
 
 
@@ -232,6 +247,32 @@ def _read_options(field: str, offset: int, text: str) -> Rules:
         raise NotationError(f"bad options: {err}", text, index) from None
 
 
+def _read_deal(part: tuple[int, str], text: str, rules: Rules, n: int) -> tuple[int, ...]:
+    """The fifth field under ``deal=shuffled``: per seat, the cards dealt to it (A18)."""
+    d_at, d_field = part
+    seat_fields = _split(d_field, "/", d_at, text)
+    if len(seat_fields) != n:
+        raise NotationError(
+            f"the deal field has {len(seat_fields)} entries for {n} columns", text, d_at
+        )
+    owners = [-1] * (MAX_SETS * CARDS_PER_SET)
+    for q, (q_at, q_field) in enumerate(seat_fields):
+        at = d_at + q_at
+        cards = () if q_field == "-" else _read_cards(q_field, at, text, MAX_SETS)
+        if list(cards) != sorted(set(cards)):
+            raise NotationError("the cards dealt are written once each, in card order", text, at)
+        for i, cid in enumerate(cards):
+            if owners[cid] >= 0:
+                raise NotationError(
+                    f"card {_card_text(cid)} is dealt twice (A18)", text, at + 2 * i
+                )
+            owners[cid] = q
+    try:
+        return transitions.check_owners(rules, n, tuple(owners))
+    except ArgumentError as err:
+        raise NotationError(f"the deal: {err}", text, d_at) from None
+
+
 def _read_turn(
     field: str, offset: int, text: str, players: int, squares: int
 ) -> tuple[int, tuple[int, int, int] | None]:
@@ -264,14 +305,30 @@ def from_text(text: str) -> State:
     """
     check_text(text, "an Ascent position")
     parts = _split(text, " ", 0, text)
-    if len(parts) != 4:
+    if len(parts) not in (4, 5):
         raise NotationError(
-            f"a position has 4 fields (columns, removed, turn, options), not {len(parts)}",
+            f"a position has 4 fields (columns, removed, turn, options), and a fifth, the deal, "
+            f"under deal=shuffled; not {len(parts)}",
             text,
             None,
         )
-    (c_at, c_field), (r_at, r_field), (t_at, t_field), (o_at, o_field) = parts
+    (c_at, c_field), (r_at, r_field), (t_at, t_field), (o_at, o_field) = parts[:4]
     rules = _read_options(o_field, o_at, text)
+    shuffled = rules.deal == "shuffled"
+    if len(parts) == 5 and not shuffled:
+        raise NotationError(
+            "a fifth field (the deal) is written only under deal=shuffled: under deal=sets "
+            "seat p holds set p (A2)",
+            text,
+            parts[4][0],
+        )
+    if len(parts) == 4 and shuffled:
+        raise NotationError(
+            "under deal=shuffled a position has a fifth field, the deal: per seat the cards "
+            "dealt to it (A18)",
+            text,
+            None,
+        )
     t = Tables.of(rules)
     col_fields = _split(c_field, "/", c_at, text)
     n = len(col_fields)
@@ -279,6 +336,8 @@ def from_text(text: str) -> State:
         raise NotationError(
             f"a game has {PLAYERS.start}..{PLAYERS.stop - 1} columns, not {n}", text, c_at
         )
+    sets = MAX_SETS if shuffled else n  # the sets whose cards may be in play
+    owners = _read_deal(parts[4], text, rules, n) if shuffled else transitions.deal_of(rules, n, 0)
     seen: dict[int, int] = {}
     cols: list[Column] = []
     flipped: list[int] = []
@@ -304,7 +363,7 @@ def from_text(text: str) -> State:
                 raise NotationError("cards on a Start are never flipped (A8)", text, at)
             if not body:
                 raise NotationError("a flipped stack needs cards", text, at)
-            cards = _read_cards(body, at + flip, text, n)
+            cards = _read_cards(body, at + flip, text, sets)
             for i, cid in enumerate(cards):
                 if cid in seen:
                     raise NotationError(
@@ -312,9 +371,10 @@ def from_text(text: str) -> State:
                     )
                 seen[cid] = at + flip + 2 * i
             if s == 0:
-                if any(cid // CARDS_PER_SET != q for cid in cards):
+                if any(owners[cid] != q for cid in cards):
+                    whose = "dealt to seat" if shuffled else "of set"
                     raise NotationError(
-                        f"the Start of column {q} holds only cards of set {q}: cards never "
+                        f"the Start of column {q} holds only cards {whose} {q}: cards never "
                         "go back to a Start (A4)",
                         text,
                         at,
@@ -349,7 +409,7 @@ def from_text(text: str) -> State:
         if q_field == "-":
             removed.append(())
             continue
-        cards = _read_cards(q_field, at, text, n)
+        cards = _read_cards(q_field, at, text, sets)
         if list(cards) != sorted(set(cards)):
             raise NotationError("removed cards are written once each, in card order", text, at)
         for i, cid in enumerate(cards):
@@ -362,11 +422,21 @@ def from_text(text: str) -> State:
         raise NotationError(
             f"card {_card_text(stray[0])} is not in play (option cards)", text, seen[stray[0]]
         )
-    missing = [cid for cid in range(n * CARDS_PER_SET) if cid not in seen and t.in_play[cid]]
+    if shuffled:
+        undealt = [cid for cid in seen if owners[cid] < 0]
+        if undealt:
+            raise NotationError(
+                f"card {_card_text(undealt[0])} was not dealt (the deal field): it is out of "
+                "play (A18)",
+                text,
+                seen[undealt[0]],
+            )
+    missing = [cid for cid, o in enumerate(owners) if o >= 0 and cid not in seen]
     if missing:
+        dealt = "card dealt" if shuffled else f"card of the {n} sets in play"
         raise NotationError(
-            f"card {_card_text(missing[0])} is missing: every card of the {n} sets in play "
-            "is on the board or removed (A18)",
+            f"card {_card_text(missing[0])} is missing: every {dealt} is on the board or "
+            "removed (A18)",
             text,
             None,
         )
@@ -397,7 +467,14 @@ def from_text(text: str) -> State:
                 t_at,
             )
     state = make_state(
-        rules, t=t, cols=cols_t, flipped=flipped_t, removed=tuple(removed), actor=actor, step=step
+        rules,
+        t=t,
+        cols=cols_t,
+        flipped=flipped_t,
+        removed=tuple(removed),
+        actor=actor,
+        step=step,
+        owners=owners,
     )
     bad = ceiling_violations(state)
     if bad:

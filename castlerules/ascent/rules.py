@@ -103,17 +103,11 @@ STACK_RANKS = ("top", "highest")
 FAVOUR_TAKES = ("lower_top", "all_lower")
 """The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
 PENALTY_TO = ("column", "owner")
+DEALS = ("sets", "shuffled")
+"""The values of option ``deal`` (A2, A18): one set per player, or every card dealt by chance."""
 
 UNPLAYABLE: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
-        "deal": (
-            "shuffled",
-            "all 36 cards shuffled and dealt evenly by chance (A2, A18) is a reading of the "
-            "seed the engine cannot play yet: a card is identified by its set and rank, and "
-            "its set is the seat that owns it (its Start, its notation, the proofs' model, "
-            "the adapters' action numbers); a shuffled deal parts set from owner (a player "
-            "may hold two Ladies) and needs the owner of every card in the state",
-        ),
         "path": (
             "staggered",
             "seven squares for every character from a start square of its own rank (A1, A5) "
@@ -225,8 +219,10 @@ class Rules:
         alone, until no player has a legal Advance; ``end_test`` then has no
         effect.
     ``deal`` (A2, A18)
-        ``"sets"``: one set of six ranks per player; ``"shuffled"`` (all 36
-        cards dealt by chance) is named, not playable yet.
+        ``"sets"`` (default): seat p is dealt set p, one card of each rank;
+        ``"shuffled"``: the cards in play (all 36 by default) are shuffled
+        and dealt evenly by the seed's chance, ``36 // players`` to each
+        seat, the cards left over out of play (see :func:`deal_of`).
     ``path`` (A1, A5)
         ``"shared_start"``: one Start below the path; ``"staggered"`` (seven
         squares for every rank) is named, not playable yet.
@@ -303,7 +299,10 @@ class Rules:
     last_player_continues: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
-    deal: str = attrs.field(default="sets", validator=_one_value("sets"))
+    deal: str = attrs.field(
+        default="sets",
+        validator=validator(lambda v: v in DEALS, "one of " + ", ".join(DEALS)),
+    )
     path: str = attrs.field(default="shared_start", validator=_one_value("shared_start"))
     die: str = attrs.field(
         default="first_player",
@@ -397,17 +396,23 @@ class Rules:
         Each Advance raises every card of its moving part by at least one
         square (A3, A4); no move lowers a card (a favour keeps the row, a
         removal takes cards off the board); a card rises at most ``squares``
-        times from its Start.  So a game has at most ``6 * players * squares``
-        Advances, each followed by at most ``6 * players`` favours and one
-        EndTurn.
+        times from its Start.  So a game has at most ``cards * squares``
+        Advances, each followed by at most ``cards`` favours and one EndTurn,
+        where ``cards`` is the number of cards dealt: ``6 * players`` under
+        ``deal="sets"``, ``(36 // players) * players`` at most under
+        ``"shuffled"`` (A18).
 
         >>> Rules().advance_bound(4)
         168
+        >>> Rules(deal="shuffled").advance_bound(4)
+        252
         """
         if not _is_int(players) or players not in PLAYERS:
             raise ArgumentError(
                 f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
             )
+        if self.deal == "shuffled":
+            return MAX_SETS * CARDS_PER_SET // players * players * self.squares
         return CARDS_PER_SET * players * self.squares
 
     def options(self) -> dict[str, object]:
@@ -500,6 +505,9 @@ class Tables:
     """The option ``end_test`` (A14): ``"unreached"``, ``"unflipped"`` or ``"can_move"``."""
     in_play: tuple[bool, ...]
     """Per card number: whether the card is in play when its set is (option ``cards``)."""
+    dealable: tuple[int, ...]
+    """The card numbers that ``deal="shuffled"`` shuffles and deals: every card that
+    option ``cards`` keeps, of all six sets (A18)."""
     squares_of: dict[int, tuple[int, ...]] = attrs.field(factory=dict, eq=False, repr=False)
     """Memo of :meth:`set_squares`: the squares of a mask, lowest first."""
 
@@ -560,6 +568,11 @@ class Tables:
                 rules.cards is None or _card_text(cid) in rules.cards
                 for cid in range(MAX_SETS * CARDS_PER_SET)
             ),
+            dealable=tuple(
+                cid
+                for cid in range(MAX_SETS * CARDS_PER_SET)
+                if rules.cards is None or _card_text(cid) in rules.cards
+            ),
         )
 
 
@@ -594,12 +607,17 @@ NOTES: tuple[Note, ...] = (
         "colonne de cases sur laquelle il déplace ses personnages. » Nothing says each "
         "player receives one card of each rank. deal='sets' (default, spec rule 1): one set "
         "per player (the same six ranks, worth 21), absent players' sets out of play. "
-        "deal='shuffled': the 36 cards shuffled and dealt evenly by chance (cards left over "
-        "stay out of play). It would change the material in play (all 36 cards with 2, 3, 4 "
-        "or 6 players; 35 with 5), let a player hold two cards of a rank, make each "
-        "player's total value a chance outcome (the score bounds follow it), and add the "
-        "deal to the setup's chance. Not playable yet: a card is identified by its set and "
-        "rank, and its set is the seat that owns it.",
+        "deal='shuffled': the cards of the six sets are shuffled by the game's seed (chance "
+        "stream 'ascent.deal', apart from the die's) and dealt in blocks, 36//n cards to "
+        "each seat in order; the cards left over (one with 5 players, who get 7 each) stay "
+        "out of play. A player may then hold two cards of a rank, and each player's total "
+        "value is a chance outcome: the score bounds follow the deal (at most the value "
+        "dealt to the seat, plus what it captures), and the termination bound counts 36//n "
+        "cards per seat. A card is still named by its set and rank (the set is the card's "
+        "identity, no longer its owner); state.owners and owner_of(state, card) give the "
+        "seat dealt each card, and the position notation gains a fifth field, the deal. "
+        "The default stays 'sets': the spec's rule 1, and the reading under which every "
+        "player's race is the same, which the seed's symmetric scoring suggests.",
         "deal",
     ),
     Note(

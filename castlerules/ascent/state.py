@@ -102,6 +102,10 @@ class State:
         the square of the stack just moved, how many cards at its top are the
         moved stack (with the cards it took), and the favours taken since that
         Advance (A10-A12).
+    ``owners``
+        The deal (A2, A18): per card number ``0..35``, the seat dealt that card
+        (whose Start it began on, its owner for ``penalty_to="owner"``), or -1
+        for a card out of play.  Under ``deal="sets"`` seat p owns set p.
 
     The remaining fields are derived caches (equal states may differ in
     nothing but these, and they take no part in ``==``).
@@ -113,6 +117,7 @@ class State:
     removed_cards: tuple[tuple[int, ...], ...]
     actor: int
     step: tuple[int, int, int] | None
+    owners: tuple[int, ...]
     occupied: tuple[int, ...] = attrs.field(eq=False, repr=False)
     """Per seat, the bit mask of non-empty path squares (derived)."""
     moves: tuple[Move, ...] = attrs.field(eq=False, repr=False)
@@ -147,11 +152,27 @@ def _in_play(state: State, card: Card) -> int:
     require(state, State, "state")
     cid = cid_of(card)
     n = len(state.columns)
-    if card.owner >= n:
+    if state.rules.deal == "sets":
+        if card.owner >= n:
+            raise ArgumentError(
+                f"card {card} is not in play: with {n} players the sets are 0..{n - 1} (A18)"
+            )
+    elif state.owners[cid] < 0:
         raise ArgumentError(
-            f"card {card} is not in play: with {n} players the sets are 0..{n - 1} (A18)"
+            f"card {card} is not in play: it was left over when the cards were dealt (A18)"
         )
     return cid
+
+
+def owner_of(state: State, card: Card) -> int:
+    """The seat dealt ``card`` (A2, A18): set p's seat p under ``deal="sets"``.
+
+    >>> from castlerules import ascent
+    >>> owner_of(ascent.new_game(2, first_player=0), Card(1, Rank.LADY))
+    1
+    """
+    require(state, State, "state")
+    return state.owners[_in_play(state, card)]
 
 
 def locate(state: State, cid: int) -> tuple[int, int, int] | None:

@@ -243,6 +243,7 @@ def _end_turn(
     cols: tuple[Column, ...],
     flipped: tuple[int, ...],
     removed: tuple[tuple[int, ...], ...],
+    owners: tuple[int, ...],
     occ: tuple[int, ...],
     p: int,
 ) -> State:
@@ -266,7 +267,9 @@ def _end_turn(
                 # The next seat, in turn, with a legal Advance: in the race under every
                 # end_test (in_race).
                 if alive:  # a seat before it is still in the race: the game goes on
-                    return build_state(rules, cols, flipped, removed, q, None, occ, (*found,), t)
+                    return build_state(
+                        rules, cols, flipped, removed, q, None, owners, occ, (*found,), t
+                    )
                 nxt = q
                 moves = found
                 alive = 1
@@ -280,13 +283,13 @@ def _end_turn(
             or in_race(t, col, flipped[q], occ[q])
         ):
             # A14: a second seat still in the race: the game goes on
-            return build_state(rules, cols, flipped, removed, nxt, None, occ, (*moves,), t)
+            return build_state(rules, cols, flipped, removed, nxt, None, owners, occ, (*moves,), t)
     if alive <= 1 and not t.last_player_continues:
         # A14: at most one player is still in the race
-        return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
+        return build_state(rules, cols, flipped, removed, -1, None, owners, occ, _NO_MOVES, t)
     if nxt < 0:  # A14: no player has a legal Advance
-        return build_state(rules, cols, flipped, removed, -1, None, occ, _NO_MOVES, t)
-    return build_state(rules, cols, flipped, removed, nxt, None, occ, tuple(moves), t)
+        return build_state(rules, cols, flipped, removed, -1, None, owners, occ, _NO_MOVES, t)
+    return build_state(rules, cols, flipped, removed, nxt, None, owners, occ, tuple(moves), t)
 
 
 # --------------------------------------------------------------------------- setup
@@ -315,13 +318,97 @@ def first_player_of(rules: Rules, players: int, seed: int) -> int:
             return face - 1
 
 
+def deal_of(rules: Rules, players: int, seed: int) -> tuple[int, ...]:
+    """Per card number, the seat dealt that card, or -1 for a card out of play (A2, A18).
+
+    ``deal="sets"``: seat p is dealt set p (the cards of the sets of absent
+    players, and those option ``cards`` leaves out, stay out of play); the seed
+    is unused.  ``deal="shuffled"``: the cards in play are shuffled by the
+    seed's chance (stream ``ascent.deal``, apart from the die's) and dealt in
+    order, the first ``k = len(cards) // players`` to seat 0, the next ``k`` to
+    seat 1, and so on; the cards left over stay out of play.
+
+    >>> deal_of(Rules(), 2, 0)[:7]
+    (0, 0, 0, 0, 0, 0, 1)
+    >>> owners = deal_of(Rules(deal="shuffled"), 5, 7)
+    >>> [owners.count(seat) for seat in range(-1, 5)]
+    [1, 7, 7, 7, 7, 7]
+    """
+    n = _check_players(players)
+    if not isinstance(rules, Rules):
+        raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
+    check_seed(seed)
+    return _deal(rules, n, seed if rules.deal == "shuffled" else 0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _deal(rules: Rules, n: int, seed: int) -> tuple[int, ...]:
+    t = Tables.of(rules)
+    owners = [-1] * len(t.in_play)
+    if rules.deal == "sets":
+        for c in range(n * CARDS_PER_SET):
+            if t.in_play[c]:
+                owners[c] = c // CARDS_PER_SET
+        return tuple(owners)
+    order, _ = Rng.from_seed(seed, "ascent.deal").shuffled(t.dealable)
+    k = len(order) // n
+    for i, c in enumerate(order[: k * n]):
+        owners[c] = i // k
+    return tuple(owners)
+
+
+def check_owners(rules: Rules, players: int, owners: object) -> tuple[int, ...]:
+    """``owners`` as a deal of ``players`` seats under ``rules``, or ``ArgumentError``.
+
+    A deal gives every card number (``0..35``) a seat or -1 (out of play).
+    Under ``deal="sets"`` the one deal is :func:`deal_of`'s; under
+    ``"shuffled"`` every card in play goes to a seat, each seat gets
+    ``len(cards) // players`` of them, and only the cards left over are out (A18).
+    """
+    n = _check_players(players)
+    size = len(Tables.of(rules).in_play)
+    if (
+        not isinstance(owners, tuple)
+        or len(owners) != size
+        or not all(isinstance(o, int) and not isinstance(o, bool) for o in owners)
+    ):
+        raise ArgumentError(
+            f"owners must be a tuple of {size} ints, a seat in 0..{n - 1} or -1 per card number"
+        )
+    if rules.deal == "sets":
+        if owners != deal_of(rules, n, 0):
+            raise ArgumentError(
+                "under deal=sets seat p holds set p: owners must be deal_of(rules, players, 0) (A2)"
+            )
+        return owners
+    t = Tables.of(rules)
+    k = len(t.dealable) // n
+    for c, o in enumerate(owners):
+        if not -1 <= o < n:
+            raise ArgumentError(f"card {CARDS[c]} is dealt to seat {o}, not a seat in 0..{n - 1}")
+        if o >= 0 and not t.in_play[c]:
+            raise ArgumentError(f"card {CARDS[c]} is dealt, but it is not in play (option cards)")
+    counts = [owners.count(q) for q in range(n)]
+    if counts != [k] * n:
+        raise ArgumentError(
+            f"deal=shuffled deals {k} cards to each of {n} seats (A18), not {counts}"
+        )
+    return owners
+
+
 def new_game(
-    players: int, rules: Rules | None = None, seed: int = 0, first_player: int | None = None
+    players: int,
+    rules: Rules | None = None,
+    seed: int = 0,
+    first_player: int | None = None,
+    *,
+    owners: tuple[int, ...] | None = None,
 ) -> State:
     """A new game: every card alone on its owner's Start (spec rule 7).
 
-    ``seed`` decides the first player by the die (A18); ``first_player``
-    overrides it.
+    ``seed`` decides the first player by the die (A18) and, under
+    ``deal="shuffled"``, the deal (:func:`deal_of`); ``first_player`` and
+    ``owners`` (a deal, checked by :func:`check_owners`) override them.
 
     >>> s = new_game(4, seed=7)
     >>> current_player(s) in range(4)
@@ -347,23 +434,28 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
-    return _opening(rules, n, first)
+    dealt = deal_of(rules, n, seed) if owners is None else check_owners(rules, n, owners)
+    return _opening(rules, n, first, dealt)
 
 
 @functools.lru_cache(maxsize=256)
-def _opening(rules: Rules, n: int, first: int) -> State:
+def _opening(rules: Rules, n: int, first: int, owners: tuple[int, ...]) -> State:
     """The opening position (memoised: it depends on its arguments only, and states
-    are immutable; one Rules value has at most 20 openings)."""
+    are immutable)."""
     t = Tables.of(rules)
     empty: tuple[int, ...] = ()
-    playing = t.in_play  # option cards (proof-only); every card by default
     cols = tuple(
-        (tuple(c for c in range(q * CARDS_PER_SET, (q + 1) * CARDS_PER_SET) if playing[c]),)
-        + (empty,) * t.squares
-        for q in range(n)
+        (tuple(c for c, o in enumerate(owners) if o == q),) + (empty,) * t.squares for q in range(n)
     )
     return make_state(
-        rules, t=t, cols=cols, flipped=(0,) * n, removed=(empty,) * n, actor=first, step=None
+        rules,
+        t=t,
+        cols=cols,
+        flipped=(0,) * n,
+        removed=(empty,) * n,
+        actor=first,
+        step=None,
+        owners=owners,
     )
 
 
@@ -376,11 +468,20 @@ def make_state(
     removed: tuple[tuple[int, ...], ...],
     actor: int,
     step: tuple[int, int, int] | None,
+    owners: tuple[int, ...] | None = None,
 ) -> State:
-    """A state with its derived caches computed (for setup and notation)."""
+    """A state with its derived caches computed (for setup and notation).
+
+    ``owners`` is the deal (:func:`deal_of`); ``None`` is the one deal of
+    ``deal="sets"``.
+    """
+    if owners is None:
+        if rules.deal != "sets":
+            raise ArgumentError("deal=shuffled: a state needs its deal (owners) (A18)")
+        owners = _deal(rules, len(cols), 0)
     occ = occupancy(t, cols)
     moves = _moves_for(t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step)
-    return build_state(rules, cols, flipped, removed, actor, step, occ, moves, t)
+    return build_state(rules, cols, flipped, removed, actor, step, owners, occ, moves, t)
 
 
 # --------------------------------------------------------------------------- queries
@@ -501,6 +602,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             state.columns,
             state.flipped,
             state.removed_cards,
+            state.owners,
             state.occupied,
             p,
         )
@@ -605,11 +707,12 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
                 state.removed_cards,
                 p,
                 (d, len(part), 0),
+                state.owners,
                 occ,
                 tuple(favours),
                 t,
             )
-    return _end_turn(state.rules, t, new_cols, flipped, state.removed_cards, occ, p)
+    return _end_turn(state.rules, t, new_cols, flipped, state.removed_cards, state.owners, occ, p)
 
 
 def _favour(state: State, p: int, c: int) -> State:
@@ -682,8 +785,9 @@ def _favour(state: State, p: int, c: int) -> State:
         colq[d] = ()
         rl = list(removed)
         if t.to_owner:
+            owners = state.owners
             for x in rest:
-                owner = x // CARDS_PER_SET
+                owner = owners[x]
                 rl[owner] = tuple(sorted((*rl[owner], x)))
         else:
             rl[q] = tuple(sorted(removed[q] + rest))
@@ -703,9 +807,9 @@ def _favour(state: State, p: int, c: int) -> State:
     if moves:
         moves.append(END)
         return build_state(
-            state.rules, new_cols, flipped, removed, p, new_step, occ, tuple(moves), t
+            state.rules, new_cols, flipped, removed, p, new_step, state.owners, occ, tuple(moves), t
         )
-    return _end_turn(state.rules, t, new_cols, flipped, removed, occ, p)
+    return _end_turn(state.rules, t, new_cols, flipped, removed, state.owners, occ, p)
 
 
 # --------------------------------------------------------------------------- errors
@@ -716,14 +820,28 @@ def _name(c: int) -> str:
     return f"the {card.rank.title} of set {card.owner} ({card})"
 
 
-def _not_in_column(state: State, p: int, c: int) -> Exception:
+def _out_of_play(state: State, c: int, clause: str) -> IllegalMove | None:
+    """Why card ``c`` is not in play (A2, A18), or None if it is."""
     n = len(state.columns)
-    if c // CARDS_PER_SET >= n:
+    if state.rules.deal == "sets" and c // CARDS_PER_SET >= n:
         return IllegalMove(
-            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A2"
+            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", clause
         )
     if not state.tables.in_play[c]:
-        return IllegalMove(f"{_name(c)} is not in play (option cards)", "A2")
+        return IllegalMove(f"{_name(c)} is not in play (option cards)", clause)
+    if state.owners[c] < 0:
+        return IllegalMove(
+            f"{_name(c)} is not in play: it was left over when the cards were dealt "
+            f"(deal=shuffled: {len(state.tables.dealable) // n} cards to each of {n} seats)",
+            clause,
+        )
+    return None
+
+
+def _not_in_column(state: State, p: int, c: int) -> Exception:
+    out = _out_of_play(state, c, "A2")
+    if out is not None:
+        return out
     found = locate(state, c)
     if found is None:
         return IllegalMove(
@@ -759,13 +877,9 @@ def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMo
 
 
 def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
-    n = len(state.columns)
-    if c // CARDS_PER_SET >= n:
-        return IllegalMove(
-            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", "A10"
-        )
-    if not state.tables.in_play[c]:
-        return IllegalMove(f"{_name(c)} is not in play (option cards)", "A10")
+    out = _out_of_play(state, c, "A10")
+    if out is not None:
+        return out
     found = locate(state, c)
     if found is None:
         return IllegalMove(f"{_name(c)} was removed from the board and cannot be taken", "A10")

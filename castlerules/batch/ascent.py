@@ -10,7 +10,8 @@ with the engine's die (A18) for all the games at once, and turns the arrays
 back into the engine's states.
 
 The action numbers are the adapters' (Advance of card ``c`` is ``c``, Favour
-``6n + c``, EndTurn ``12n``), so a policy trained on the batch plays through
+``N + c``, EndTurn ``2N``, with ``N = 6n`` cards, or all 36 under
+``deal="shuffled"``), so a policy trained on the batch plays through
 OpenSpiel and PettingZoo unchanged.  Ascent hides nothing: every seat observes
 the whole position.
 """
@@ -37,21 +38,30 @@ from castlerules.core.ops import merge
 @attrs.frozen(slots=True)
 class Layout:
     """Where each quantity of a game is kept: one row of :attr:`Batch.data` each (per
-    card slot its column, square, depth and flip; then the turn)."""
+    card slot its column, square, depth and flip, and under ``deal="shuffled"`` the
+    seat dealt it; then the turn).  Under ``deal="sets"`` the deal is the shape's
+    one table (``owner``), the same in every game, and has no rows."""
 
     slots: int
+    owner: tuple[int, ...] | None = None
+    """The deal of every game under ``deal="sets"``; None: a row per slot (shuffled)."""
+
+    @property
+    def fields(self) -> int:
+        """The per-slot fields kept in rows: 4, or 5 with the deal."""
+        return 4 if self.owner is not None else 5
 
     def rows_of(self, field: int) -> range:
-        """The rows of per-slot field ``field`` (0 col, 1 sq, 2 dep, 3 flp)."""
+        """The rows of per-slot field ``field`` (0 col, 1 sq, 2 dep, 3 flp, 4 own)."""
         return range(field * self.slots, (field + 1) * self.slots)
 
     @property
     def actor(self) -> int:
-        return 4 * self.slots
+        return self.fields * self.slots
 
     @property
     def rows(self) -> int:
-        return 4 * self.slots + 5
+        return self.fields * self.slots + 5
 
     def unpack(self, data: Any) -> K.KState:
         """The kernel's position, each field a row (vector of the games) of ``data``."""
@@ -61,6 +71,7 @@ class Layout:
             sq=tuple(data[i] for i in self.rows_of(1)),
             dep=tuple(data[i] for i in self.rows_of(2)),
             flp=tuple(data[i] != 0 for i in self.rows_of(3)),
+            own=self.owner if self.owner is not None else tuple(data[i] for i in self.rows_of(4)),
             actor=data[a],
             mid=data[a + 1] != 0,
             sd=data[a + 2],
@@ -71,7 +82,8 @@ class Layout:
     def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
         """The rows of :meth:`unpack` as one ``(rows, size)`` int16 array (``games``
         columns where every field is a plain number)."""
-        rows = [*k.col, *k.sq, *k.dep, *k.flp, k.actor, k.mid, k.sd, k.sm, k.sk]
+        own = () if self.owner is not None else k.own
+        rows = [*k.col, *k.sq, *k.dep, *k.flp, *own, k.actor, k.mid, k.sd, k.sm, k.sk]
         size = next((r.shape for r in rows if hasattr(r, "shape")), (games or 1,))
         return xp.stack([xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows])
 
@@ -175,7 +187,9 @@ class AscentEnv(Slots):
         self.backend = backend
         self.autoreset = autoreset
         self.num_actions = len(self.shape.moves)
-        self.layout = Layout(len(self.shape.cards))
+        self.layout = Layout(
+            len(self.shape.cards), self.shape.owner if self.rules.deal == "sets" else None
+        )
         self._ops = ArrayOps(backend.xp)
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
@@ -221,7 +235,19 @@ class AscentEnv(Slots):
         rules, seed)`` of each), as :attr:`Batch.data`'s columns."""
         first = first_players(self.rules, self.players, seeds)
         o = ArrayOps(np, np.int64)
-        start = K.initial(o, self.shape, K.Options.of(o, self.rules), first)
+        dealt = None
+        if self.rules.deal == "shuffled":
+            # A18: each game's deal, as ascent.new_game deals it from its seed
+            cards = self.shape.cards
+            owners = np.array(
+                [
+                    [ascent.deal_of(self.rules, self.players, int(x))[c] for c in cards]
+                    for x in np.asarray(seeds).reshape(-1)
+                ],
+                dtype=np.int64,
+            ).reshape(-1, len(cards))
+            dealt = tuple(owners[:, j] for j in range(len(cards)))
+        start = K.initial(o, self.shape, K.Options.of(o, self.rules), first, dealt)
         return np.asarray(self.layout.pack(np, start, len(first))).T.copy()
 
     def from_states(self, states: Sequence[ascent.State]) -> Batch:
@@ -293,6 +319,7 @@ class AscentEnv(Slots):
         sq = host[lay.rows_of(1).start : lay.rows_of(1).stop]
         dep = host[lay.rows_of(2).start : lay.rows_of(2).stop]
         flp = host[lay.rows_of(3).start : lay.rows_of(3).stop]
+        own = None if lay.owner is not None else host[lay.rows_of(4).start : lay.rows_of(4).stop]
         turn = host[lay.actor : lay.actor + 5]
         n, squares = self.players, shape.squares
         tables = Tables.of(self.rules)
@@ -303,8 +330,16 @@ class AscentEnv(Slots):
             ]
             removed: list[list[int]] = [[] for _ in range(n)]
             flipped = [0] * n
+            owners = None
+            if own is not None:
+                dealt = [-1] * len(tables.in_play)
+                for j, card in enumerate(shape.cards):
+                    dealt[card] = int(own[j, i])
+                owners = tuple(dealt)
             for j, card in enumerate(shape.cards):
                 q, s = int(col[j, i]), int(sq[j, i])
+                if q < 0:
+                    continue  # A18: left over by the deal, out of play
                 if s == K.REMOVED:
                     removed[q].append(card)
                     continue
@@ -325,6 +360,7 @@ class AscentEnv(Slots):
                     removed=tuple(tuple(sorted(r)) for r in removed),
                     actor=actor,
                     step=(sd, sm, sk) if mid else None,
+                    owners=owners,
                 )
             )
         return out
@@ -335,7 +371,7 @@ class AscentEnv(Slots):
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
         k = batch.k
-        return {
+        out = {
             "column": np.stack(k.col, axis=-1),
             "square": np.stack(k.sq, axis=-1),
             "depth": np.stack(k.dep, axis=-1),
@@ -343,6 +379,9 @@ class AscentEnv(Slots):
             "actor": np.asarray(k.actor),
             "mid_turn": np.asarray(k.mid),
         }
+        if self.rules.deal == "shuffled":  # the seat dealt each card, -1 if left over (A18)
+            out["owner"] = np.stack(k.own, axis=-1)
+        return out
 
 
 __all__ = ["AscentEnv", "Batch", "Layout", "first_players"]

@@ -29,8 +29,9 @@ def _fields(text: str) -> list[str]:
     return text.split(" ")
 
 
-RULES_FIELD = {"throne": 1, "ascent": -1}
-"""Where each game's position notation writes the rules: Throne 2nd field, Ascent last."""
+RULES_FIELD = {"throne": 1, "ascent": 3}
+"""Where each game's position notation writes the rules: Throne 2nd field, Ascent 4th
+(before the deal, the fifth field under ``deal=shuffled``)."""
 
 
 def options_field(module: Any, text: str) -> int:
@@ -60,10 +61,32 @@ def reinterpret(module: Any, state: Any, rules: Any) -> Any:
     text = module.to_text(state)
     parts = _fields(text)
     parts[options_field(module, text)] = rules_text(module, rules, players(state))
+    if module.NAME == "ascent" and rules.deal != state.rules.deal:
+        parts = _redealt(parts, state, rules)
     try:
         return module.from_text(" ".join(parts))
     except NotationError as err:
         raise ArgumentError(f"the position cannot exist under these rules: {err}") from None
+
+
+def _redealt(parts: list[str], state: Any, rules: Any) -> list[str]:
+    """An Ascent position's fields under the other deal (A18): the deal field written
+    from the cards' owners for ``deal=shuffled``, or dropped for ``deal=sets``; the
+    other reading's ``from_text`` then says whether such a deal can exist (under
+    ``shuffled`` each seat holds ``36 // n`` cards; under ``sets`` seat p holds set p)."""
+    if rules.deal == "sets":
+        return parts[:4]
+    seats = [
+        "".join(_card(c) for c, q in enumerate(state.owners) if q == seat) or "-"
+        for seat in range(players(state))
+    ]
+    return [*parts[:4], "/".join(seats)]
+
+
+def _card(cid: int) -> str:
+    from castlerules.ascent.moves import ADVANCES
+
+    return str(ADVANCES[cid].card)
 
 
 Unknown = frozenset[tuple[int, int]]
@@ -80,10 +103,12 @@ def text_of(module: Any, state: Any, unknown: Unknown = NOTHING_UNKNOWN) -> str:
 
 
 def board_text(module: Any, state: Any, unknown: Unknown = NOTHING_UNKNOWN) -> str:
-    """The position's text without its rules field (to compare positions across readings)."""
+    """The position's text without its rules field, and for Ascent without its deal (to
+    compare positions across readings; a deal never changes during a game, A18)."""
     text = text_of(module, state, unknown)
     parts = _fields(text)
-    del parts[options_field(module, text)]
+    at = options_field(module, text)
+    del parts[at : at + 1 if module.NAME == "throne" else None]
     return " ".join(parts)
 
 

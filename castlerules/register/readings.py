@@ -50,6 +50,7 @@ EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
         "stack_rank": ("highest",),
         "favour_takes": ("all_lower",),
         "penalty_to": ("owner",),
+        "deal": ("shuffled",),
     },
     "throne": {
         "placement_floors": ((2, 3, 4, 5),),

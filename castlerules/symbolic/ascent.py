@@ -154,6 +154,14 @@ class AscentSystem:
             sq=tuple(z3.Int(f"{tag}_sq{j}") for j in k),
             dep=tuple(z3.Int(f"{tag}_dep{j}") for j in k),
             flp=tuple(z3.Bool(f"{tag}_flp{j}") for j in k),
+            # The deal (A18): set p's seat p under deal="sets"; a chance outcome, free
+            # here, under deal="shuffled".
+            own=tuple(
+                z3.Int(f"{tag}_own{j}")
+                if self.rules.deal == "shuffled"
+                else z3.IntVal(self.shape.owner[j])
+                for j in k
+            ),
             actor=z3.Int(f"{tag}_actor"),
             mid=z3.Bool(f"{tag}_mid"),
             sd=z3.Int(f"{tag}_sd"),
@@ -174,11 +182,12 @@ class AscentSystem:
             sq=tuple(v[c : 2 * c]),
             dep=tuple(v[2 * c : 3 * c]),
             flp=tuple(v[3 * c : 4 * c]),
-            actor=v[4 * c],
-            mid=v[4 * c + 1],
-            sd=v[4 * c + 2],
-            sm=v[4 * c + 3],
-            sk=v[4 * c + 4],
+            own=tuple(v[4 * c : 5 * c]),
+            actor=v[5 * c],
+            mid=v[5 * c + 1],
+            sd=v[5 * c + 2],
+            sm=v[5 * c + 3],
+            sk=v[5 * c + 4],
         )
 
     def concrete(self, values: KState) -> KState:

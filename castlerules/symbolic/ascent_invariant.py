@@ -90,6 +90,20 @@ class Claims:
                             s.dep[j] >= 0,
                         ]
                     )
+                    if self.shape.rules.deal == "sets"
+                    else ite(
+                        s.own[j] == -1,
+                        # A18: a card left over by the deal is out of play for good
+                        all_of([s.col[j] == -1, s.sq[j] == REMOVED, s.dep[j] == 0, neg(s.flp[j])]),
+                        all_of(
+                            [
+                                between(s.own[j], 0, n - 1),
+                                between(s.col[j], 0, n - 1),
+                                between(s.sq[j], REMOVED, top),
+                                s.dep[j] >= 0,
+                            ]
+                        ),
+                    )
                     for j in slots
                 ),
             ),
@@ -122,7 +136,7 @@ class Claims:
                 all_of(
                     implies(
                         s.sq[j] == 0,
-                        all_of([s.col[j] == self.shape.owner[j], s.dep[j] == 0, neg(s.flp[j])]),
+                        all_of([s.col[j] == s.own[j], s.dep[j] == 0, neg(s.flp[j])]),
                     )
                     for j in slots
                 ),

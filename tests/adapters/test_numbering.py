@@ -7,15 +7,17 @@ import itertools
 from collections.abc import Iterator
 
 import attrs
+import pytest
 
 from castlerules import ascent, throne
 from castlerules.adapters.numbering import (
     ThroneEncoder,
     ascent_tensor,
     ascent_tensor_size,
+    numbered_cards,
     throne_view,
 )
-from castlerules.ascent.rules import CARDS_PER_SET, card_id
+from castlerules.ascent.rules import card_id
 from castlerules.core import Rng
 
 
@@ -86,9 +88,11 @@ def test_the_throne_view_string_reads_back_the_vote() -> None:
     assert said == {"vote -", "vote yes", "vote no"}
 
 
-def _ascent_positions(players: int, seed: int) -> Iterator[ascent.State]:
+def _ascent_positions(
+    players: int, seed: int, rules: ascent.Rules | None = None
+) -> Iterator[ascent.State]:
     rng = Rng.from_seed(seed, "numbering")
-    state = ascent.new_game(players, seed=seed)
+    state = ascent.new_game(players, rules, seed=seed)
     yield state
     while moves := ascent.legal_moves(state):
         move, rng = rng.choice(moves)
@@ -110,22 +114,26 @@ def _removal_positions() -> Iterator[ascent.State]:
     yield state
 
 
-def test_the_ascent_tensor_reads_back_every_card() -> None:
+@pytest.mark.parametrize("deal", ["sets", "shuffled"])
+def test_the_ascent_tensor_reads_back_every_card(deal: str) -> None:
     """Per card: its column, or the column it was removed from (A13); its square; its
     height in the stack counted from the bottom (A7: who protects whom); whether it is
-    flipped (A8)."""
+    flipped (A8); under deal="shuffled", the seat dealt it (A18; a card left over is all
+    zeros)."""
     flipped_cards = removed_cards = stacked = 0
-    for players in (2, 3):
-        rules = ascent.Rules()
+    for players in (2, 3) if deal == "sets" else (2, 5):
+        rules = ascent.Rules(deal=deal)
         squares = rules.squares
-        cards = CARDS_PER_SET * players
-        per_card = 2 * players + squares + 1 + cards + 1
-        games = [_ascent_positions(players, seed) for seed in range(3)]
-        if players == 2:
+        cards = numbered_cards(rules, players)
+        owner = players if deal == "shuffled" else 0
+        per_card = 2 * players + squares + 1 + cards + 1 + owner
+        games = [_ascent_positions(players, seed, rules) for seed in range(3)]
+        if players == 2 and deal == "sets":
             games.append(_removal_positions())
         for game in games:
             for state in game:
                 out = [0.0] * ascent_tensor_size(rules, players)
+                assert len(out) == players + cards * per_card + squares + 4
                 ascent_tensor(state, out)
                 expected: dict[int, tuple[int | None, int | None, int | None, int, bool]] = {}
                 for q, column in enumerate(state.columns):
@@ -137,9 +145,13 @@ def test_the_ascent_tensor_reads_back_every_card() -> None:
                 for q, gone in enumerate(state.removed_cards):
                     for c in gone:
                         expected[c] = (None, q, None, 0, False)
-                assert sorted(expected) == list(range(cards))
-                for c, (column, removed, square, height, flip) in expected.items():
+                assert sorted(expected) == [c for c in range(cards) if state.owners[c] >= 0]
+                for c in range(cards):
                     base = players + c * per_card
+                    if c not in expected:
+                        assert not any(_block(out, base, per_card))
+                        continue
+                    column, removed, square, height, flip = expected[c]
                     assert _block(out, base, players) == _one_hot(players, column)
                     assert _block(out, base + players, players) == _one_hot(players, removed)
                     at = base + 2 * players
@@ -147,8 +159,11 @@ def test_the_ascent_tensor_reads_back_every_card() -> None:
                     at += squares + 1
                     on_board = square is not None
                     assert _block(out, at, cards) == _one_hot(cards, height if on_board else None)
-                    assert out[base + per_card - 1] == float(flip)
+                    assert out[at + cards] == float(flip)
+                    dealt = _block(out, at + cards + 1, owner)
+                    assert dealt == (_one_hot(owner, state.owners[c]) if owner else [])
                     flipped_cards += flip
                     removed_cards += removed is not None
                     stacked += on_board and height > 0
-    assert flipped_cards and removed_cards and stacked
+    assert flipped_cards and stacked
+    assert removed_cards or deal == "shuffled"

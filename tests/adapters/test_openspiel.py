@@ -27,6 +27,8 @@ CONFIGS = [
     (openspiel.THRONE, {"players": 4, "allow_pass": True, "no_cards_public": False}),
     *((openspiel.ASCENT, {"players": n}) for n in ascent.PLAYERS),
     (openspiel.ASCENT, {"players": 3, "preset": "GENEROUS", "die": "none"}),
+    (openspiel.ASCENT, {"players": 5, "deal": "shuffled"}),
+    (openspiel.ASCENT, {"players": 2, "deal": "shuffled", "die": "none"}),
 ]
 
 
@@ -112,6 +114,52 @@ def test_ascent_agrees_with_the_engine(players: int) -> None:
             assert after == state
         assert final.returns() == [float(v) for v in ascent.scores(state)]
         assert len(rest) <= game.max_game_length()
+
+
+@pytest.mark.parametrize(
+    ("players", "die"), [(2, "first_player"), (5, "first_player"), (3, "none")]
+)
+def test_a18_the_shuffled_deal_is_chance_card_by_card(players: int, die: str) -> None:
+    """A18, deal="shuffled": one chance node per card dealt, uniform over the cards not
+    dealt yet, in blocks of 36 // n per seat; then the die; the game is the engine's
+    new_game with that deal (the 5-player deal leaves one card out of play)."""
+    game = pyspiel.load_game(openspiel.ASCENT, {"players": players, "deal": "shuffled", "die": die})
+    assert game.num_distinct_actions() == 2 * 36 + 1
+    hand = 36 // players
+    rng = np.random.RandomState(players)
+    state = game.new_initial_state()
+    dealt: list[int] = []
+    while len(dealt) < hand * players:
+        assert state.is_chance_node() and str(state) == "cards not dealt"
+        outcomes = state.chance_outcomes()
+        assert sorted(c for c, _p in outcomes) == sorted(set(range(36)) - set(dealt))
+        assert all(p == pytest.approx(1 / (36 - len(dealt))) for _c, p in outcomes)
+        card = int(rng.choice([c for c, _p in outcomes]))
+        seat = len(dealt) // hand
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, card).endswith(f"to seat {seat}")
+        with pytest.raises(ArgumentError, match="cards are dealt"):
+            openspiel.engine_state(state)
+        if dealt:
+            with pytest.raises(ArgumentError, match=r"not a card left to deal \(A18"):
+                state.clone().apply_action(dealt[0])
+        state.apply_action(card)
+        dealt.append(card)
+    first = 0
+    if die != "none":
+        assert state.is_chance_node() and len(state.chance_outcomes()) == players
+        first = players - 1
+        state.apply_action(first)
+    owners = [-1] * 36
+    for i, c in enumerate(dealt):
+        owners[c] = i // hand
+    want = ascent.new_game(
+        players, ascent.Rules(deal="shuffled", die=die), first_player=first, owners=tuple(owners)
+    )
+    assert openspiel.engine_state(state) == want
+    assert owners.count(-1) == 36 - hand * players
+    again = openspiel.ascent_state(game, want)
+    assert openspiel.engine_state(again) == want and not again.is_chance_node()
+    assert again.legal_actions() == state.legal_actions()
 
 
 def test_legal_actions_are_the_engine_moves() -> None:

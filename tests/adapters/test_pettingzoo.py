@@ -25,6 +25,7 @@ ENVS = [
         for n in throne.PLAYERS
     ),
     *((f"ascent-{n}", lambda n=n: ascent_env(n)) for n in ascent.PLAYERS),
+    ("ascent-5-shuffled", lambda: ascent_env(5, ascent.Rules(deal="shuffled"))),
 ]
 
 
@@ -134,6 +135,19 @@ def test_observations_come_from_the_seats_view_only() -> None:
     assert np.array_equal(before[2], after[2])
     assert not np.array_equal(before[0], after[0])
     assert not np.array_equal(before[1], after[1])
+
+
+def test_a18_a_shuffled_deal_is_the_engines_deal_of_the_seed() -> None:
+    """A18, deal="shuffled": reset(seed) deals as new_game(seed) does; the 36 cards are
+    numbered (73 actions) and the observation says which seat was dealt each card."""
+    rules = ascent.Rules(deal="shuffled")
+    env = ascent_env(4, rules)
+    env.reset(seed=11)
+    assert env.state_ == ascent.new_game(4, rules, seed=11)
+    assert env.state_.owners == ascent.deal_of(rules, 4, 11) != ascent.deal_of(rules, 4, 12)
+    assert env.action_space("seat_0").n == 73
+    vector = env.observe(env.agent_selection)["observation"]
+    assert vector.shape == env.observation_space("seat_0")["observation"].shape
 
 
 def test_only_the_seat_to_act_has_legal_actions() -> None:

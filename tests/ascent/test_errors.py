@@ -381,6 +381,13 @@ def _wrong_typed_calls() -> list[tuple[str, Callable[[], object]]]:
         ("perft", ascent.perft, (s, 1), {0: states, 1: (None, "1", 1.5, True, -1)}),
         ("observation", ascent.observation, (s, 0), {0: states, 1: seats}),
         ("where", ascent.where, (s, lady), {0: states, 1: cards}),
+        ("owner_of", ascent.owner_of, (s, lady), {0: states, 1: cards}),
+        (
+            "deal_of",
+            ascent.deal_of,
+            (rules, 2, 0),
+            {0: not_rules, 1: (None, "2", 1.5, 1, 7), 2: (None, "0", 1.5, -1)},
+        ),
         ("is_flipped", ascent.is_flipped, (s, lady), {0: states, 1: cards}),
         ("stack_at", ascent.stack_at, (s, 0, 0), {0: states, 1: seats, 2: squares}),
         ("removed", ascent.removed, (s, 0), {0: states, 1: seats}),

@@ -466,6 +466,7 @@ def _symbolic(shape: kernel.Shape) -> tuple[kernel.KState, kernel.Options, objec
         sq=ints("sq"),
         dep=ints("dep"),
         flp=tuple(z3.Bool(f"flp{j}") for j in slots),
+        own=ints("own"),
         actor=z3.Int("actor"),
         mid=z3.Bool("mid"),
         sd=z3.Int("sd"),

@@ -149,3 +149,18 @@ def test_every_seat_sees_everything() -> None:
     assert all(np.array_equal(a[key], c[key]) for key in a)
     with pytest.raises(ArgumentError, match="seat"):
         env.observe(b, 2)
+    assert "owner" not in a
+
+
+def test_a18_a_shuffled_batch_deals_each_game_as_new_game_does() -> None:
+    """A18, deal="shuffled": every game of the batch is dealt from its own seed as the
+    engine's new_game deals it, and every seat observes the deal."""
+    rules = ascent.Rules(deal="shuffled")
+    env = batch.make("ascent", players=5, rules=rules, size=3, backend="numpy")
+    b = env.init(seed=4)
+    states = env.to_states(b)
+    assert len({s.owners for s in states}) == 3
+    owner = env.observe(b, 2)["owner"]
+    for row, state in zip(owner, states, strict=True):
+        assert tuple(int(q) for q in row) == state.owners
+        assert state.owners.count(-1) == 1 and env.num_actions == 73

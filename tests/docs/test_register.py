@@ -223,10 +223,10 @@ def test_the_study_reads_the_end_test_readings() -> None:
     assert "end_test=unflipped" in names and "end_test=can_move" in names
 
 
-@pytest.mark.parametrize(("option", "value"), [("deal", "shuffled"), ("path", "staggered")])
+@pytest.mark.parametrize(("option", "value"), [("path", "staggered")])
 def test_readings_not_playable_yet_are_named_and_refused_with_why(option: str, value: str) -> None:
-    """A2/A18 (the deal), A1/A5 (the path): the register names the reading, says what it
-    would change and why it is not playable yet; asking for it is one clear error."""
+    """A1/A5 (the path): the register names the reading, says what it would change and
+    why it is not playable yet; asking for it is one clear error."""
     point = next(p for p in register.open_points(ascent) if p.option == option)
     assert point.excluded is not None and "cannot play yet" in point.excluded
     assert any(

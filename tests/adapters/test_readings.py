@@ -20,6 +20,7 @@ READING_CASES = (
     "ascent-reading-stack-rank",
     "ascent-reading-favour-takes",
     "ascent-reading-penalty-to",
+    "ascent-reading-deal",
 )
 """The casebook's cases of the readings added with their options."""
 
@@ -39,6 +40,11 @@ def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> tuple[object
     found = shown.found
     engine = ascent.new_game(found.players, rules, seed=found.seed)
     state = game.new_initial_state()
+    if rules.deal == "shuffled":  # the engine's deal of the seed, card by card (A18)
+        for seat in range(found.players):
+            for card, owner in enumerate(engine.owners):
+                if owner == seat:
+                    state.apply_action(card)
     if state.is_chance_node():
         state.apply_action(ascent.current_player(engine))
     for text in found.moves:
@@ -59,7 +65,7 @@ def _play(game: Any, rules: ascent.Rules, shown: casebook.Shown) -> tuple[object
 
 @pytest.mark.parametrize("key", READING_CASES)
 def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
-    """A10, A13, A14: the option by name reaches Rules, reads back from the game's name,
+    """A10, A13, A14, A18: the option by name reaches Rules, reads back from the game's name,
     and after the case's parting move the two games differ, as in the engine."""
     shown = casebook.show(key)
     assert isinstance(shown.focus, Split)
@@ -75,7 +81,7 @@ def test_openspiel_takes_the_reading_as_a_parameter(key: str) -> None:
 
 @pytest.mark.parametrize("key", READING_CASES)
 def test_pettingzoo_takes_the_reading_as_its_rules(key: str) -> None:
-    """A10, A13, A14: the environment plays under the reading it is given."""
+    """A10, A13, A14, A18: the environment plays under the reading it is given."""
     pytest.importorskip("pettingzoo")
     from castlerules.adapters.pettingzoo import ascent_env
 

@@ -15,6 +15,7 @@ register to its other value.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 
@@ -23,7 +24,7 @@ import pytest
 
 from castlerules import ascent
 from castlerules.ascent import kernel
-from castlerules.ascent.rules import CARDS_PER_SET
+from castlerules.ascent.rules import CARDS_PER_SET, Tables
 from castlerules.ascent.transitions import first_player_of
 from castlerules.core.ops import CONCRETE
 
@@ -127,6 +128,14 @@ SCOPES: tuple[Scope, ...] = (
         reaches=("favours", "second_favours", "all_lower_refusals", "over"),
     ),
     Scope(
+        # The shuffled deal: three cards dealt one by one by chance (every deal); a
+        # removed card counts against its owner, the seat dealt it (A13, A18).
+        "Lady, Troubadour and Prince shuffled between three seats, penalty to the owner",
+        3,
+        {"cards": ("L0", "T1", "P2"), "deal": "shuffled", "penalty_to": "owner"},
+        reaches=("favours", "removals", "removals_to_owner", "over"),
+    ),
+    Scope(
         # C0 reaches row 1 with T1 and C2 there: it may take T1, not C2 (equal rank).
         "three seats: Charlatan, Troubadour, Charlatan",
         3,
@@ -220,12 +229,40 @@ def initial_positions(scope: Scope) -> list[ascent.State]:
     for seed in range(4 * n):
         state = ascent.new_game(n, rules, seed=seed)
         roll = first_player_of(rolled, n, seed)
-        assert kernel.from_state(state) == kernel.initial(CONCRETE, shape, options, roll)
+        deal = _deal_of_slots(shape, state.owners) if rules.deal == "shuffled" else None
+        assert kernel.from_state(state) == kernel.initial(CONCRETE, shape, options, roll, deal)
         if rules.die == "first_player":
-            state = ascent.new_game(n, rules, first_player=roll)
+            state = ascent.new_game(n, rules, first_player=roll, owners=state.owners)
         if state not in out:
             out.append(state)
+    if rules.deal == "shuffled":  # every deal of the cards, with every first player
+        for owners in _every_deal(rules, n):
+            deal = _deal_of_slots(shape, owners)
+            for roll in range(n) if rules.die == "first_player" else (0,):
+                state = ascent.new_game(n, rules, first_player=roll, owners=owners)
+                assert kernel.from_state(state) == kernel.initial(
+                    CONCRETE, shape, options, roll, deal
+                )
+                if state not in out:
+                    out.append(state)
     return out
+
+
+def _deal_of_slots(shape: kernel.Shape, owners: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(owners[c] for c in shape.cards)
+
+
+def _every_deal(rules: ascent.Rules, n: int) -> list[tuple[int, ...]]:
+    """Every outcome of the shuffled deal (A18): each seat ``len // n`` of the cards."""
+    deck = Tables.of(rules).dealable
+    k = len(deck) // n
+    found: set[tuple[int, ...]] = set()
+    for order in itertools.permutations(deck):
+        owners = [-1] * len(Tables.of(rules).in_play)
+        for i, c in enumerate(order[: k * n]):
+            owners[c] = i // k
+        found.add(tuple(owners))
+    return sorted(found)
 
 
 def check_scope(scope: Scope) -> Count:

@@ -191,10 +191,12 @@ def _ascent_arrays(
     from castlerules.batch.arrays import ArrayOps
     from castlerules.batch.ascent import Layout
 
-    layout = Layout(len(shape.cards))
+    shuffled = shape.rules.deal == "shuffled"  # the deal in rows of its own (A18)
+    layout = Layout(len(shape.cards), None if shuffled else shape.owner)
 
     def column(k: Any) -> list[int]:  # the rows of Layout.unpack, as plain numbers
-        return [*k.col, *k.sq, *k.dep, *k.flp, k.actor, k.mid, k.sd, k.sm, k.sk]
+        own = [*k.own] if shuffled else []
+        return [*k.col, *k.sq, *k.dep, *k.flp, *own, k.actor, k.mid, k.sd, k.sm, k.sk]
 
     data = np.asarray([column(kernel.from_state(s)) for s in states], dtype=np.int64).T
     o = ArrayOps(np, np.int64)

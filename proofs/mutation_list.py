@@ -86,7 +86,7 @@ ADAPTERS = (
 BOT_TESTS = ("tests/study/test_bots.py", "tests/adapters/test_mcts_bot.py")
 SAMPLING_TESTS = ("tests/throne/test_sampling.py",)
 TN_TESTS = ("tests/throne/test_notation.py", TN)
-AN_TESTS = ("tests/ascent/test_notation.py", AN)
+AN_TESTS = ("tests/ascent/test_notation.py", "tests/ascent/test_deal.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
 REC_TESTS = ("tests/cli/test_records.py", "tests/throne/test_record.py")
 BOARD_TESTS = ("tests/cli/test_boards.py",)
@@ -880,6 +880,30 @@ MUTATIONS: tuple[Mutation, ...] = (
         "                owner = q\n",
     ),
     M(
+        "ascent.deal.short_blocks",
+        "A18",
+        "the shuffled deal gives each seat one card fewer than 36 // n",
+        AT,
+        "    k = len(order) // n\n",
+        "    k = len(order) // n - 1\n",
+    ),
+    M(
+        "ascent.deal.seed_ignored",
+        "A18",
+        "the shuffled deal is the same for every seed",
+        AT,
+        'Rng.from_seed(seed, "ascent.deal")',
+        'Rng.from_seed(0, "ascent.deal")',
+    ),
+    M(
+        "ascent.kernel.deal_leftover_on_start",
+        "A18",
+        "the kernel puts the cards left over by the deal on a Start",
+        "castlerules/ascent/kernel.py",
+        "sq=tuple(ops.ite(own[j] >= 0, 0, REMOVED) for j in k),",
+        "sq=tuple(ops.lit(0) for j in k),",
+    ),
+    M(
         "ascent.model_favour_all_lower_ignored",
         "A10",
         "the model's favour_takes=all_lower takes any part, as the default",
@@ -1526,6 +1550,26 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=ADAPTERS,
     ),
     M(
+        "adapters.numbering.shuffled_numbers_the_sets_in_play",
+        "A18",
+        "under deal=shuffled the actions name only the cards of the n sets, not all 36",
+        NUM,
+        'sets = MAX_SETS if rules.deal == "shuffled" else players',
+        "sets = players",
+        kind="module",
+        tests=ADAPTERS,
+    ),
+    M(
+        "adapters.openspiel.deal_repeats_cards",
+        "A18",
+        "the deal's chance node offers cards already dealt",
+        OS,
+        "left = [c for c in game.deck if c not in self._core[2]]",
+        "left = list(game.deck)",
+        kind="module",
+        tests=ADAPTERS,
+    ),
+    M(
         "adapters.openspiel.die_never_names_the_last_seat",
         "A18",
         "the die's chance node never designates the last seat",
@@ -1871,6 +1915,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         '                        f"card {_card_text(cid)} appears twice (A18)", text, at + flip',
         "                if False:\n                    raise NotationError(\n"
         '                        f"card {_card_text(cid)} appears twice (A18)", text, at + flip',
+        kind="module",
+        tests=AN_TESTS,
+    ),
+    M(
+        "ascent.notation.card_dealt_twice_read",
+        "A18",
+        "a deal field that deals a card to two seats is read (the later seat keeps it)",
+        AN,
+        "            if owners[cid] >= 0:\n                raise NotationError(",
+        "            if owners[cid] >= 9:\n                raise NotationError(",
         kind="module",
         tests=AN_TESTS,
     ),

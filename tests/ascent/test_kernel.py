@@ -454,6 +454,23 @@ def test_a14_the_kernel_judges_full_games_like_the_engine(players: int) -> None:
         assert kernel.check_game(rules, players, seed=players) > 10
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_a18_the_kernel_deals_and_plays_full_shuffled_games_like_the_engine(players: int) -> None:
+    """deal="shuffled" on full games: the kernel's first position of the engine's deal
+    (with 5 players one card left over, out of play), then a seeded random game judged
+    move by move."""
+    rules = ascent.Rules(deal="shuffled")
+    shape = kernel.Shape.of(rules, players)
+    options = kernel.Options.of(CONCRETE, rules)
+    for seed in range(3):
+        state = ascent.new_game(players, rules, seed=seed)
+        deal = _deal_of_slots(shape, state.owners)
+        first = ascent.current_player(state)
+        assert kernel.from_state(state) == kernel.initial(CONCRETE, shape, options, first, deal)
+        assert deal.count(-1) == 36 % players
+    assert kernel.check_game(rules, players, seed=players) > 10
+
+
 # ---------------------------------------------------------------------------
 # A planted mistake is caught
 

@@ -54,6 +54,17 @@ NOTES: tuple[Note, ...] = (
         "die",
     ),
     Note(
+        "A18",
+        "adapters: the shuffled deal as chance nodes",
+        "Under deal='shuffled' OpenSpiel deals the cards before the die: one chance node "
+        "per card dealt, uniform over the cards not dealt yet, the first 36//n to seat 0, "
+        "the next 36//n to seat 1, and so on (the same distribution as the engine's seeded "
+        "shuffle); the cards left over are never dealt. The actions and the observation "
+        "tensor then name all 36 cards (73 actions), and the tensor adds per card the seat "
+        "dealt it. PettingZoo's reset(seed=...) and the batch deal as new_game(seed=...).",
+        "deal",
+    ),
+    Note(
         "B11",
         "adapters: a seat's information state",
         "A seat's OpenSpiel observation is observation(state, seat) written out; its "

@@ -25,7 +25,7 @@ A position is four fields separated by single spaces, five under
 ``deal``
     Only under ``deal=shuffled`` (A18): one entry per seat, separated by
     ``/``, the cards dealt to that seat in card order (see
-    :func:`~castlerules.ascent.transitions.deal_of`).  Under ``deal=sets``
+    :func:`~castlerules.ascent.deal_of`).  Under ``deal=sets``
     seat p holds set p and the field is not written.
 
 Notation is canonical: one spelling per position, and ``from_text`` refuses

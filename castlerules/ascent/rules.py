@@ -222,7 +222,7 @@ class Rules:
         ``"sets"`` (default): seat p is dealt set p, one card of each rank;
         ``"shuffled"``: the cards in play (all 36 by default) are shuffled
         and dealt evenly by the seed's chance, ``36 // players`` to each
-        seat, the cards left over out of play (see :func:`deal_of`).
+        seat, the cards left over out of play (see :func:`castlerules.ascent.deal_of`).
     ``path`` (A1, A5)
         ``"shared_start"``: one Start below the path; ``"staggered"`` (seven
         squares for every rank) is named, not playable yet.

@@ -36,6 +36,7 @@ from castlerules.ascent.events import describe
 from castlerules.ascent.moves import Advance, EndTurn, Favour, Move
 from castlerules.ascent.notation import from_text, parse_move, to_text
 from castlerules.ascent.rules import NOTES, PLAYERS, Rank, Rules, arrival
+from castlerules.ascent.setup import deal_of
 from castlerules.ascent.state import (
     Card,
     State,
@@ -48,7 +49,6 @@ from castlerules.ascent.state import (
 from castlerules.ascent.transitions import (
     apply,
     current_player,
-    deal_of,
     is_over,
     legal_moves,
     new_game,

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import attrs
 
-from castlerules.ascent import transitions
+from castlerules.ascent import setup
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS, EndTurn, Move
 from castlerules.ascent.rules import (
     CARDS_PER_SET,
@@ -268,7 +268,7 @@ def _read_deal(part: tuple[int, str], text: str, rules: Rules, n: int) -> tuple[
                 )
             owners[cid] = q
     try:
-        return transitions.check_owners(rules, n, tuple(owners))
+        return setup.check_owners(rules, n, tuple(owners))
     except ArgumentError as err:
         raise NotationError(f"the deal: {err}", text, d_at) from None
 
@@ -337,7 +337,7 @@ def from_text(text: str) -> State:
             f"a game has {PLAYERS.start}..{PLAYERS.stop - 1} columns, not {n}", text, c_at
         )
     sets = MAX_SETS if shuffled else n  # the sets whose cards may be in play
-    owners = _read_deal(parts[4], text, rules, n) if shuffled else transitions.deal_of(rules, n, 0)
+    owners = _read_deal(parts[4], text, rules, n) if shuffled else setup.deal_of(rules, n, 0)
     seen: dict[int, int] = {}
     cols: list[Column] = []
     flipped: list[int] = []

@@ -38,9 +38,10 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
+from castlerules.ascent.setup import _check_players, check_owners, deal_of, first_player_of
 from castlerules.ascent.stacks import other_reading_advances, rank_card
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
-from castlerules.core.chance import Rng, check_seed
+from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 
@@ -295,107 +296,6 @@ def _end_turn(
 # --------------------------------------------------------------------------- setup
 
 
-def _check_players(players: object) -> int:
-    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
-        raise ArgumentError(
-            f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
-        )
-    return players
-
-
-def first_player_of(rules: Rules, players: int, seed: int) -> int:
-    """The seat the die designates (A18; Note 'what the die decides').
-
-    The die is rolled until it shows a face ``1..players``; seat ``face - 1``
-    begins.  With ``die="none"`` seat 0 begins.
-    """
-    if rules.die == "none":
-        return 0
-    rng = Rng.from_seed(seed, "ascent.die")
-    while True:
-        face, rng = rng.die()
-        if face <= players:
-            return face - 1
-
-
-def deal_of(rules: Rules, players: int, seed: int) -> tuple[int, ...]:
-    """Per card number, the seat dealt that card, or -1 for a card out of play (A2, A18).
-
-    ``deal="sets"``: seat p is dealt set p (the cards of the sets of absent
-    players, and those option ``cards`` leaves out, stay out of play); the seed
-    is unused.  ``deal="shuffled"``: the cards in play are shuffled by the
-    seed's chance (stream ``ascent.deal``, apart from the die's) and dealt in
-    order, the first ``k = len(cards) // players`` to seat 0, the next ``k`` to
-    seat 1, and so on; the cards left over stay out of play.
-
-    >>> deal_of(Rules(), 2, 0)[:7]
-    (0, 0, 0, 0, 0, 0, 1)
-    >>> owners = deal_of(Rules(deal="shuffled"), 5, 7)
-    >>> [owners.count(seat) for seat in range(-1, 5)]
-    [1, 7, 7, 7, 7, 7]
-    """
-    n = _check_players(players)
-    if not isinstance(rules, Rules):
-        raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
-    check_seed(seed)
-    return _deal(rules, n, seed if rules.deal == "shuffled" else 0)
-
-
-@functools.lru_cache(maxsize=1024)
-def _deal(rules: Rules, n: int, seed: int) -> tuple[int, ...]:
-    t = Tables.of(rules)
-    owners = [-1] * len(t.in_play)
-    if rules.deal == "sets":
-        for c in range(n * CARDS_PER_SET):
-            if t.in_play[c]:
-                owners[c] = c // CARDS_PER_SET
-        return tuple(owners)
-    order, _ = Rng.from_seed(seed, "ascent.deal").shuffled(t.dealable)
-    k = len(order) // n
-    for i, c in enumerate(order[: k * n]):
-        owners[c] = i // k
-    return tuple(owners)
-
-
-def check_owners(rules: Rules, players: int, owners: object) -> tuple[int, ...]:
-    """``owners`` as a deal of ``players`` seats under ``rules``, or ``ArgumentError``.
-
-    A deal gives every card number (``0..35``) a seat or -1 (out of play).
-    Under ``deal="sets"`` the one deal is :func:`deal_of`'s; under
-    ``"shuffled"`` every card in play goes to a seat, each seat gets
-    ``len(cards) // players`` of them, and only the cards left over are out (A18).
-    """
-    n = _check_players(players)
-    size = len(Tables.of(rules).in_play)
-    if (
-        not isinstance(owners, tuple)
-        or len(owners) != size
-        or not all(isinstance(o, int) and not isinstance(o, bool) for o in owners)
-    ):
-        raise ArgumentError(
-            f"owners must be a tuple of {size} ints, a seat in 0..{n - 1} or -1 per card number"
-        )
-    if rules.deal == "sets":
-        if owners != deal_of(rules, n, 0):
-            raise ArgumentError(
-                "under deal=sets seat p holds set p: owners must be deal_of(rules, players, 0) (A2)"
-            )
-        return owners
-    t = Tables.of(rules)
-    k = len(t.dealable) // n
-    for c, o in enumerate(owners):
-        if not -1 <= o < n:
-            raise ArgumentError(f"card {CARDS[c]} is dealt to seat {o}, not a seat in 0..{n - 1}")
-        if o >= 0 and not t.in_play[c]:
-            raise ArgumentError(f"card {CARDS[c]} is dealt, but it is not in play (option cards)")
-    counts = [owners.count(q) for q in range(n)]
-    if counts != [k] * n:
-        raise ArgumentError(
-            f"deal=shuffled deals {k} cards to each of {n} seats (A18), not {counts}"
-        )
-    return owners
-
-
 def new_game(
     players: int,
     rules: Rules | None = None,
@@ -478,7 +378,7 @@ def make_state(
     if owners is None:
         if rules.deal != "sets":
             raise ArgumentError("deal=shuffled: a state needs its deal (owners) (A18)")
-        owners = _deal(rules, len(cols), 0)
+        owners = deal_of(rules, len(cols), 0)
     occ = occupancy(t, cols)
     moves = _moves_for(t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step)
     return build_state(rules, cols, flipped, removed, actor, step, owners, occ, moves, t)

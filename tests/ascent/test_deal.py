@@ -9,7 +9,7 @@ import pytest
 from castlerules import ascent
 from castlerules.ascent import Advance, Card, Rank
 from castlerules.ascent.moves import ADVANCES
-from castlerules.ascent.transitions import first_player_of
+from castlerules.ascent.setup import first_player_of
 from castlerules.core import ArgumentError, IllegalMove, NotationError, Rng
 
 SHUFFLED = ascent.Rules(deal="shuffled")

@@ -25,7 +25,7 @@ import pytest
 from castlerules import ascent
 from castlerules.ascent import kernel
 from castlerules.ascent.rules import CARDS_PER_SET, Tables
-from castlerules.ascent.transitions import first_player_of
+from castlerules.ascent.setup import first_player_of
 from castlerules.core.ops import CONCRETE
 
 

@@ -330,22 +330,17 @@ def _options_for(site: Site, game: str, clause_id: str) -> str:
             f"({', '.join(presets)}) reads it the same way.\n\n"
         )
         return "".join(out)
-    rows = []
+    # A list, not a table: the clause pages stay light (each option's full entry is
+    # on the options page its name links to).
     for o in options:
-        set_by = ", ".join(f"{p}: {value_text(v)}" for p, v in o.presets) or "none"
-        rows.append(
-            [
-                f":ref:`{o.name} <{option_anchor(game, o.name)}>`",
-                value_text(o.default),
-                set_by,
-                _gist(o.doc) or "\\-",
-            ]
+        set_by = ", ".join(f"{p}: {value_text(v)}" for p, v in o.presets)
+        presets_text = f"; {set_by}" if set_by else ""
+        gist = _gist(o.doc)
+        out.append(
+            f"- :ref:`{o.name} <{option_anchor(game, o.name)}>` (default "
+            f"{value_text(o.default)}{presets_text})" + (f": {gist}" if gist else "") + "\n"
         )
-    out.append(
-        rst.list_table(
-            ["Option", "Default", "Presets that change it", "Meaning"], rows, [18, 14, 20, 48]
-        )
-    )
+    out.append("\n")
     return "".join(out)
 
 

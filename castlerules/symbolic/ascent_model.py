@@ -1087,6 +1087,8 @@ class AscentModel:
                 u.below == NONE,
                 u.top == u.idx,
                 neg(u.flp),
+                # A3 (stack_rank="highest"): a card alone acts with its own rank
+                u.rv == u.val if self.high else True,
             ]
         )
 

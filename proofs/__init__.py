@@ -118,7 +118,7 @@ COSTS: dict[str, float] = {
     "throne: witnesses": 8.8,
     "throne: sensitivity": 14.2,
     "ascent: induction": 21.8,
-    "ascent: induction highest": 30.0,
+    "ascent: induction highest": 23.4,
     "ascent: sensitivity": 22.5,
     "throne: premises": 2.1,
     "ascent: premises": 1.0,

@@ -25,8 +25,6 @@ import re
 import time
 from collections.abc import Sequence
 
-import attrs
-
 from castlerules import ascent, throne
 from castlerules.ascent.rules import STACK_RANKS
 from castlerules.core import Rng
@@ -186,10 +184,11 @@ def ascent_witnesses(games: int = 12, stack_rank: str = "top") -> tuple[dict[str
 
     found: dict[str, str] = {}
     problems: list[str] = []
-    setups = [(ascent.Rules(), 2), (ascent.Rules(removal_in_lower_half=True), 3)]
-    setups += [(ascent.Rules(favours_per_move=None), 4)]
-    for reference, players in setups:
-        rules = attrs.evolve(reference, stack_rank=stack_rank)
+    rank = stack_rank
+    setups = [(ascent.Rules(stack_rank=rank), 2)]
+    setups += [(ascent.Rules(removal_in_lower_half=True, stack_rank=rank), 3)]
+    setups += [(ascent.Rules(favours_per_move=None, stack_rank=rank), 4)]
+    for rules, players in setups:
         model = AscentModel(AParams(rules, players))
         for seed in range(games):
             start = ascent.new_game(players, rules, seed=seed)

@@ -11,7 +11,8 @@ any limit or unlimited, and both values of ``allow_exposing_split``,
 ``protection``, ``favour_takes`` and ``penalty_to``, and every value of
 ``end_test``: the end test decides only whose turn follows a turn's end, which the
 small model leaves free, so these properties hold under each of its values;
-``stack_rank`` is read as ``"top"`` only, the model's leader being the top card):
+and under each value of ``stack_rank``, one induction run each, merged by name:
+with ``"highest"`` every card carries its stack's rank ``rv``):
 
 - ``ascent.invariant``: an inductive invariant of every reachable position
   (well-formed stacks, flipped stacks on their leader's arrival square, the

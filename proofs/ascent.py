@@ -11,7 +11,8 @@ any limit or unlimited, and both values of ``allow_exposing_split``,
 ``protection``, ``favour_takes`` and ``penalty_to``, and every value of
 ``end_test``: the end test decides only whose turn follows a turn's end, which the
 small model leaves free, so these properties hold under each of its values;
-``stack_rank`` is read as ``"top"`` only, the model's leader being the top card):
+and under each value of ``stack_rank``, one induction run each, merged by name:
+with ``"highest"`` every card carries its stack's rank ``rv``):
 
 - ``ascent.invariant``: an inductive invariant of every reachable position
   (well-formed stacks, flipped stacks on their leader's arrival square, the
@@ -62,7 +63,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from castlerules import ascent
-from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, value_of
+from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, STACK_RANKS, value_of
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core.errors import IllegalMove
 from castlerules.symbolic.ascent_model import (
@@ -93,6 +94,7 @@ from castlerules.symbolic.ascent_model import (
     unroll,
 )
 from castlerules.symbolic.smt import Expr, int_var, satisfiable
+from proofs import merge
 from proofs.ascent_bridge import concrete, decode, fields, move_in, read, replay
 from proofs.core import Ledger, ProofFailure, Result, Trace
 
@@ -108,11 +110,11 @@ CLAIM_SET_VALUE = 21
 class Prover:
     """The induction obligations for one player count, every option symbolic."""
 
-    def __init__(self, players: int, mutation: str = "") -> None:
+    def __init__(self, players: int, mutation: str = "", stack_rank: str = "top") -> None:
         self.n = players
-        self.model = AscentModel(
-            Params(ascent.Rules(), players, symbolic=OPTION_NAMES, mutation=mutation)
-        )
+        self.stack_rank = stack_rank
+        rules = ascent.Rules(stack_rank=stack_rank)
+        self.model = AscentModel(Params(rules, players, symbolic=OPTION_NAMES, mutation=mutation))
 
     def small(self, tag: str = "s", reps: int = 2) -> Small:
         return Small(self.model, reps=reps, tag=tag)
@@ -171,20 +173,25 @@ class Prover:
         """The spec's ceiling invariant, card by card, from the invariant: a card above
         its arrival square has a card of higher rank above it in its stack (the
         top of its stack, which the invariant names), unless its stack is an
-        exposed remainder where it may stay."""
+        exposed remainder where it may stay.  Under ``stack_rank="highest"`` the
+        protector is the stack's rank card, anywhere in the stack: the card is
+        protected when its stack's rank (``rv``) is higher than its own (A3, A7)."""
         m = self.model
         sm = self.small("ceil")
         c, t = sm.reps
         hyps = [*sm.base(), t.idx == c.top]
         above = all_of([c.on_path(), c.sq > m.arr(c)])
-        protected = all_of([t.same_stack(c), t.dep < c.dep, t.val > c.val])
+        if m.high:
+            protected = all_of([t.same_stack(c), m.rank(t) > c.val])
+        else:
+            protected = all_of([t.same_stack(c), t.dep < c.dep, t.val > c.val])
         ledger.check(
             f"{self.n}p A6/A7: a card above its arrival square is protected, or exposed "
             "where rule 15 lets it stay",
             implies(above, any_of([protected, all_of([t.same_stack(c), m.excused(t)])])),
             hyps,
         )
-        exposed = all_of([t.on_path(), t.dep == 0, t.sq > m.arr(t)])
+        exposed = all_of([t.on_path(), t.dep == 0, t.sq > m.ceiling(t)])
         ledger.check(
             f"{self.n}p A13: an exposed stack stands where removal does not apply, unless "
             "allow_exposing_split",
@@ -199,8 +206,8 @@ class Prover:
             if case.kind == FAVOUR:
                 continue
             after = sm.post(case, c)
-            now = all_of([after.on_path(), after.dep == 0, after.sq > m.arr(after)])
-            before = all_of([c.on_path(), c.dep == 0, c.sq > m.arr(c), c.sq == after.sq])
+            now = all_of([after.on_path(), after.dep == 0, after.sq > m.ceiling(after)])
+            before = all_of([c.on_path(), c.dep == 0, c.sq > m.ceiling(c), c.sq == after.sq])
             ledger.check(
                 f"{self.n}p rule 15: {case.label} exposes no stack's top",
                 implies(now, before),
@@ -483,7 +490,7 @@ NEEDS_INVARIANT = {p.name for p in PROPERTIES} - {"ascent.invariant"}
 """Every other property assumes the invariant (its conjuncts are their hypotheses)."""
 
 
-def scope(players: Sequence[int]) -> str:
+def scope(players: Sequence[int], stack_rank: str = "top") -> str:
     dom = squares_domain()
     counts = ", ".join(map(str, players))
     return (
@@ -491,13 +498,16 @@ def scope(players: Sequence[int]) -> str:
         f"{dom[0]}..{dom[-1]}, any strictly increasing arrival, any upper_half, "
         "favours_per_move any limit or none, both values of allow_exposing_split, "
         "favour_after_arrival, removal_in_lower_half, last_player_continues, protection, "
-        "favour_takes and penalty_to, every end_test (stack_rank: top only)"
+        f"favour_takes and penalty_to, every end_test (stack_rank={stack_rank})"
     )
 
 
-def induction_results(players: Sequence[int] = tuple(PLAYERS)) -> list[Result]:
-    """Every induction property, for each player count."""
-    provers = [Prover(n) for n in players]
+def induction_results(
+    players: Sequence[int] = tuple(PLAYERS), stack_rank: str = "top"
+) -> list[Result]:
+    """Every induction property, for each player count, under one value of
+    ``stack_rank`` (A3; one job each, whose results ``proofs.merge`` joins)."""
+    provers = [Prover(n, stack_rank=stack_rank) for n in players]
     out = []
     proved: dict[str, bool] = {}
     for prop in PROPERTIES:
@@ -525,7 +535,7 @@ def induction_results(players: Sequence[int] = tuple(PLAYERS)) -> list[Result]:
                 holds=not failure,
                 seconds=ledger.seconds(),
                 queries=ledger.queries,
-                scope=scope(players),
+                scope=scope(players, stack_rank),
                 detail=detail,
             )
         )
@@ -916,8 +926,9 @@ def sensitivity_results(fast: bool = False) -> list[Result]:
 # ------------------------------------------------------------------ entry point
 def results(fast: bool = False) -> list[Result]:
     """Every Ascent result: the induction proofs (every player count; with ``fast``,
-    2 and 6 players only) and the sensitivity checks."""
-    return [*induction_results(players(fast)), *sensitivity_results(fast)]
+    2 and 6 players only; each value of ``stack_rank``) and the sensitivity checks."""
+    induction = [induction_results(players(fast), rank) for rank in STACK_RANKS]
+    return [*merge([r for part in induction for r in part]), *sensitivity_results(fast)]
 
 
 def players(fast: bool = False) -> tuple[int, ...]:

@@ -46,6 +46,7 @@ from castlerules.symbolic.ascent_model import (
     fields,
     move_in,
     neg,
+    stack_ranks,
     truth,
     value,
 )
@@ -199,15 +200,31 @@ class Bridge:
 
     def _selections(self, kind: int) -> list[tuple[str, Expr]]:
         m = self.move
+        # stack_rank="highest": the part's and the remainder's rank cards (A3)
+        ranks = [] if m.pr is None or m.rb is None else [("pr", m.pr.idx), ("rb", m.rb.idx)]
         if kind == ADVANCE:
-            return [("lead", m.lead.idx), ("bx", m.bx.idx), ("ttop", m.ttop.idx), ("d", m.d)]
+            return [
+                ("lead", m.lead.idx),
+                ("bx", m.bx.idx),
+                ("ttop", m.ttop.idx),
+                ("d", m.d),
+                *ranks,
+            ]
         if kind == FAVOUR:
-            return [("tb", m.tb.idx), ("tt", m.tt.idx), ("qt", m.qt.idx), ("bx", m.bx.idx)]
+            return [
+                ("tb", m.tb.idx),
+                ("tt", m.tt.idx),
+                ("qt", m.qt.idx),
+                ("bx", m.bx.idx),
+                *ranks[1:],
+            ]
         return []
 
     def _card(self, idx: int) -> Card:
         if idx == NONE:
-            return attrs.evolve(self.pre.cards[0], idx=NONE, val=1, owner=0, **_NO_CARD_FIELDS)
+            return attrs.evolve(
+                self.pre.cards[0], idx=NONE, val=1, owner=0, rv=1, **_NO_CARD_FIELDS
+            )
         return self.pre.cards[idx]
 
     def successor(self, move: ascent.Move) -> Successor:
@@ -232,7 +249,10 @@ class Bridge:
         x = self._card(idx) if kind != K_END else none
         pick = {name: self._card(values.get(name, NONE)) for name in ("lead", "bx", "ttop")}
         pick |= {name: self._card(values.get(name, NONE)) for name in ("tb", "tt", "qt")}
-        m = Move(kind, x, d=values.get("d", 0), cont=False, nxt=-1, **pick)
+        ranks = {}
+        if model.high:  # stack_rank="highest": the rank selections (A3)
+            ranks = {name: self._card(values.get(name, NONE)) for name in ("pr", "rb")}
+        m = Move(kind, x, d=values.get("d", 0), cont=False, nxt=-1, **pick, **ranks)
         pre, t = self.pre, self.pre.turn
         if kind == ADVANCE:
             case = CASES[0] if model.pending(pre.cards, t, m) is True else CASES[1]
@@ -253,7 +273,10 @@ class Bridge:
             (model.guard(other, pre, m) is True) == (other is case) for other in CASES
         )
         unique = unique and model.exact_turn(pre, m, post) is True
-        return Successor(decode(self.state.rules, known(post)), unique, case.label)
+        got = known(post)
+        if model.high:  # the successor's stack ranks are the engine's (A3, rank_card)
+            unique = unique and [u.rv for u in post.cards] == list(stack_ranks(got))
+        return Successor(decode(self.state.rules, got), unique, case.label)
 
     def invariant_breaks(self) -> list[str]:
         """The conjuncts of the model's invariant that this position breaks (none

@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 
 from castlerules import ascent, throne
+from castlerules.ascent.rules import STACK_RANKS
 from castlerules.core import Rng
 from castlerules.core.protocol import random_playout
 from castlerules.symbolic.throne import ThroneSystem, fields
@@ -174,16 +175,19 @@ def throne_result() -> Result:
     )
 
 
-def ascent_witnesses(games: int = 12) -> tuple[dict[str, str], list[str]]:
-    """A witness per Ascent case (label -> "position | move"), and the problems found."""
+def ascent_witnesses(games: int = 12, stack_rank: str = "top") -> tuple[dict[str, str], list[str]]:
+    """A witness per Ascent case (label -> "position | move"), and the problems found,
+    under one value of ``stack_rank`` (A3)."""
     from castlerules.symbolic.ascent_model import AscentModel
     from castlerules.symbolic.ascent_model import Params as AParams
     from proofs.ascent_bridge import Bridge
 
     found: dict[str, str] = {}
     problems: list[str] = []
-    setups = [(ascent.Rules(), 2), (ascent.Rules(removal_in_lower_half=True), 3)]
-    setups += [(ascent.Rules(favours_per_move=None), 4)]
+    rank = stack_rank
+    setups = [(ascent.Rules(stack_rank=rank), 2)]
+    setups += [(ascent.Rules(removal_in_lower_half=True, stack_rank=rank), 3)]
+    setups += [(ascent.Rules(favours_per_move=None, stack_rank=rank), 4)]
     for rules, players in setups:
         model = AscentModel(AParams(rules, players))
         for seed in range(games):
@@ -231,8 +235,15 @@ def _ascent_kind(state: ascent.State, move: ascent.Move) -> str:
 def ascent_result() -> Result:
     """``ascent.premises``: every Ascent case has an engine witness."""
     started = time.perf_counter()
-    found, problems = ascent_witnesses()
-    missing = [k for k in ASCENT_KINDS if k not in found]
+    found: dict[str, str] = {}
+    problems: list[str] = []
+    missing: list[str] = []
+    for rank in STACK_RANKS:  # A3: the induction runs under each value of stack_rank
+        got, trouble = ascent_witnesses(stack_rank=rank)
+        tag = "" if rank == "top" else f"stack_rank={rank}: "
+        found |= {tag + k: v for k, v in got.items()}
+        problems += [tag + p for p in trouble]
+        missing += [tag + k for k in ASCENT_KINDS if k not in got]
     return _result(
         "ascent",
         ["A3", "A8", "A10", "A12", "A13", "A14"],
@@ -240,7 +251,8 @@ def ascent_result() -> Result:
         missing,
         problems,
         started,
-        scope="2p reference, 3p removal in both halves, 4p unlimited favours",
+        scope="2p reference, 3p removal in both halves, 4p unlimited favours; each under "
+        "stack_rank " + " and ".join(STACK_RANKS),
     )
 
 

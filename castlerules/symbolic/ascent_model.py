@@ -318,13 +318,16 @@ class Params:
             raise ValueError("the bit-vector model has concrete options only")
         if self.players not in PLAYERS:
             raise ValueError(f"players must be in {PLAYERS}")
-        if self.rules.stack_rank != "top":
-            raise ValueError(
-                "the model reads stack_rank='top' only: a stack acts with its top card"
-            )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
             raise ValueError(f"unknown symbolic options {unknown} or mutation {self.mutation!r}")
+
+    @property
+    def highest(self) -> bool:
+        """``stack_rank == "highest"`` (A3): a stack acts with its highest rank, which every
+        card then carries as its field ``rv``; with ``"top"`` a stack acts with its top
+        card and ``rv`` is the card's own value (no field)."""
+        return self.rules.stack_rank == "highest"
 
     @property
     def cards(self) -> int:
@@ -403,6 +406,10 @@ class Card:
     below: Expr
     top: Expr
     flp: Expr
+    rv: Expr
+    """The rank value its stack acts with (option ``stack_rank="highest"``, A3): the
+    highest value in its stack (its own value on a Start or removed).  With
+    ``stack_rank="top"`` it is the card's own value, never read."""
 
     def at(self, col: Expr, sq: Expr) -> Expr:
         return all_of([self.col == col, self.sq == sq])
@@ -424,11 +431,14 @@ def fresh_card(
     idx: Expr | None = None,
     val: Expr | None = None,
     owner: Expr | None = None,
+    ranked: bool = False,
 ) -> Card:
-    """A card of fresh variables (number, value and owner too unless given)."""
+    """A card of fresh variables (number, value and owner too unless given; its stack's
+    rank ``rv`` too if ``ranked``, else its value)."""
+    value = var(f"{tag}_val") if val is None else val
     return Card(
         idx=var(f"{tag}_idx") if idx is None else idx,
-        val=var(f"{tag}_val") if val is None else val,
+        val=value,
         owner=var(f"{tag}_owner") if owner is None else owner,
         col=var(f"{tag}_col"),
         sq=var(f"{tag}_sq"),
@@ -436,6 +446,7 @@ def fresh_card(
         below=var(f"{tag}_below"),
         top=var(f"{tag}_top"),
         flp=bool_var(f"{tag}_flp"),
+        rv=var(f"{tag}_rv") if ranked else value,
     )
 
 
@@ -487,24 +498,36 @@ class Move:
     d: Expr
     cont: Expr
     nxt: Expr
+    pr: Card | None = None
+    """``stack_rank="highest"`` only: the moving part's rank card, its highest card
+    (the topmost of equals, the engine's ``rank_card``; A3, A6)."""
+    rb: Card | None = None
+    """``stack_rank="highest"`` only: the rank card of the remainder an Advance or a
+    favour leaves (A7, A13), or :data:`NONE`."""
 
     def views(self) -> tuple[Card, ...]:
-        return (self.x, self.lead, self.bx, self.ttop, self.tb, self.tt, self.qt)
+        out = (self.x, self.lead, self.bx, self.ttop, self.tb, self.tt, self.qt)
+        return out if self.pr is None or self.rb is None else (*out, self.pr, self.rb)
 
 
-def fresh_move(tag: str, var: NumVar = int_var) -> Move:
+def fresh_move(tag: str, var: NumVar = int_var, ranked: bool = False) -> Move:
+    def card(name: str) -> Card:
+        return fresh_card(f"{tag}_{name}", var, ranked=ranked)
+
     return Move(
         kind=var(f"{tag}_kind"),
-        x=fresh_card(f"{tag}_x", var),
-        lead=fresh_card(f"{tag}_lead", var),
-        bx=fresh_card(f"{tag}_bx", var),
-        ttop=fresh_card(f"{tag}_ttop", var),
-        tb=fresh_card(f"{tag}_tb", var),
-        tt=fresh_card(f"{tag}_tt", var),
-        qt=fresh_card(f"{tag}_qt", var),
+        x=card("x"),
+        lead=card("lead"),
+        bx=card("bx"),
+        ttop=card("ttop"),
+        tb=card("tb"),
+        tt=card("tt"),
+        qt=card("qt"),
         d=var(f"{tag}_d"),
         cont=bool_var(f"{tag}_cont"),
         nxt=var(f"{tag}_nxt"),
+        pr=card("pr") if ranked else None,
+        rb=card("rb") if ranked else None,
     )
 
 
@@ -545,6 +568,7 @@ class AscentModel:
         self.o = params.make_opts()
         self.var = params.var
         self.k = params.k
+        self.high = params.highest
 
     # ------------------------------------------------------------------ options
     def assumptions(self) -> list[Expr]:
@@ -571,11 +595,78 @@ class AscentModel:
         """The arrival square (ceiling) of a card (A6)."""
         return self.o.arrival_of(u.val)
 
+    # The rank a stack acts with (option stack_rank, A3): its top card's, or
+    # (stack_rank="highest") the highest in it, which every card of the stack
+    # carries (``rv``); a moving part's and a remainder's are the selections'
+    # ``pr`` and ``rb`` (with "top": the leader and the card under the part).
+    def rank(self, top: Card) -> Expr:
+        """The rank value of the stack whose top card is ``top`` (A3, ``stack_rank``)."""
+        return top.rv if self.high else top.val
+
+    def ceiling(self, top: Card) -> Expr:
+        """The arrival square of the rank of the stack whose top is ``top`` (A6): the
+        square it may not stand above, and where it flips (A8)."""
+        return self.o.arrival_of(self.rank(top))
+
+    def part_rank(self, m: Move) -> Card:
+        """The moving part's rank card (A3, A6): its leader, or with ``"highest"`` its
+        highest card ``pr``."""
+        return m.pr if self.high and m.pr is not None else m.lead
+
+    def rest_rank(self, m: Move) -> Card:
+        """The rank card of the remainder left under the part / the taken cards (A7,
+        A13): the card under them, or with ``"highest"`` the remainder's highest ``rb``."""
+        return m.rb if self.high and m.rb is not None else m.bx
+
+    def taker_rank(self, m: Move) -> Expr:
+        """The rank value a favour's taker acts with (A10): the moved stack's top card's,
+        or with ``"highest"`` the moved stack's rank."""
+        return m.tb.rv if self.high else m.tt.val
+
+    def target_rank(self, m: Move) -> Expr:
+        """The rank value of the stack a favour takes from (A10): its top card's, or with
+        ``"highest"`` its highest."""
+        return m.x.rv if self.high else m.qt.val
+
+    def rank_card_of(self, m: Move, r: Card, member: Callable[[Card], Expr], u: Card) -> Expr:
+        """With ``"highest"``: ``r`` is the rank card of the cards ``member`` selects, for
+        card ``u``: no card of them ranks higher, none above it ranks the same (the
+        topmost of equals, the engine's ``rank_card``; A3)."""
+        del m
+        if not self.high:
+            return True
+        mine = member(u)
+        return all_of(
+            [
+                implies(mine, u.val <= r.val),
+                implies(all_of([mine, u.dep < r.dep]), u.val < r.val),
+            ]
+        )
+
+    def rest_of(self, col: Expr, sq: Expr, x: Card, u: Card) -> Expr:
+        """``u`` is in the remainder under ``x`` on ``sq`` of column ``col``."""
+        return all_of([u.at(col, sq), sq >= 1, u.dep > x.dep])
+
+    def rest_views(self, col: Expr, sq: Expr, x: Card, rb: Card | None) -> Expr:
+        """With ``"highest"``: ``rb`` is a card of the remainder under ``x``, or NONE
+        when nothing is under ``x`` (A7, A13)."""
+        if not self.high or rb is None:
+            return True
+        return all_of(
+            [
+                between(rb.idx, NONE, self.N - 1),
+                implies(x.below == NONE, rb.idx == NONE),
+                implies(x.below != NONE, all_of([rb.idx != NONE, self.rest_of(col, sq, x, rb)])),
+            ]
+        )
+
     def excused(self, top: Card) -> Expr:
-        """A stack whose top stands above its own arrival square may stay there: an
+        """A stack whose top stands above its rank's arrival square may stay there: an
         exposed remainder where A13 does not remove it, or anywhere with
         ``allow_exposing_split`` (rule 15; the engine's ``ceiling_violations``)."""
-        return all_of([top.sq > self.arr(top), any_of([self.o.aes, neg(self.o.removal(top.sq))])])
+        return all_of(
+            [top.sq > self.ceiling(top), any_of([self.o.aes, neg(self.o.removal(top.sq))])]
+        )
 
     def rank_ok(self, low: Expr, high: Expr) -> Expr:
         """A10: a favour takes a stack whose leader ranks lower (the mutation: or equal)."""
@@ -596,7 +687,7 @@ class AscentModel:
     def advance_views(self, t: Turn, m: Move) -> Expr:
         """The Advance's guard on the move's selections (rules 8-12)."""
         o, p, x, lead, d = self.o, t.actor, m.x, m.lead, m.d
-        ttop = m.ttop
+        ttop, rank = m.ttop, self.part_rank(m)
         return all_of(
             [
                 m.kind == ADVANCE,
@@ -607,25 +698,38 @@ class AscentModel:
                 x.sq >= 0,
                 neg(x.flp),  # A8: flipped cards never move
                 lead.idx == x.top,  # rule 8: the part's leader is the stack's top
+                self.part_views(t, m),  # A3: the part's rank card (stack_rank)
                 x.sq < d,  # A3, A4: up
-                d <= self.arr(lead),  # A6: not above the leader's ceiling
+                d <= self.arr(rank),  # A6: not above the ceiling of the part's rank
                 m.bx.idx == x.below,
-                any_of(  # A7, rule 11: the remainder's new top is not exposed
-                    [x.sq == 0, x.below == NONE, o.aes, x.sq <= self.arr(m.bx)]
+                self.rest_views(p, x.sq, x, m.rb),
+                any_of(  # A7, rule 11: the remainder's rank is not exposed
+                    [x.sq == 0, x.below == NONE, o.aes, x.sq <= self.arr(self.rest_rank(m))]
                 ),
                 between(ttop.idx, NONE, self.N - 1),
-                implies(  # A9: a square holding cards is free only as the leader's
+                implies(  # A9: a square holding cards is free only as the part's rank's
                     ttop.idx != NONE,  # arrival square with flipped cards (rule 12)
-                    all_of([ttop.at(p, d), ttop.dep == 0, d == self.arr(lead), ttop.flp]),
+                    all_of([ttop.at(p, d), ttop.dep == 0, d == self.arr(rank), ttop.flp]),
                 ),
                 between(m.nxt, -1, self.n - 1),
             ]
         )
 
+    def part_views(self, t: Turn, m: Move) -> Expr:
+        """With ``"highest"``: the selection ``pr`` is a card of the moving part (A3)."""
+        if not self.high or m.pr is None:
+            return True
+        return all_of([between(m.pr.idx, 0, self.N - 1), self.in_part(t, m, m.pr)])
+
     def advance_card(self, t: Turn, m: Move, u: Card) -> Expr:
         """What the Advance's guard says of every card ``u``."""
+        p, x = t.actor, m.x
         return all_of(
             [
+                # A3 (stack_rank="highest"): pr and rb are the part's and the
+                # remainder's rank cards
+                self.rank_card_of(m, self.part_rank(m), lambda v: self.in_part(t, m, v), u),
+                self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(p, x.sq, x, v), u),
                 # A3: without a top card there, the destination square is empty
                 implies(m.ttop.idx == NONE, neg(u.at(t.actor, m.d))),
                 # A7: the strict (wrong) reading bounds every moving card by its ceiling
@@ -643,7 +747,7 @@ class AscentModel:
     def advance_exists(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
         """What the Advance's guard says of some card: every square jumped over is
         not free (A3: the destination is the *lowest* free square)."""
-        x, ceiling = m.x, self.arr(m.lead)
+        x, ceiling = m.x, self.arr(self.part_rank(m))
         return all_of(
             implies(all_of([x.sq < e, e < m.d]), neg(self.free(cards, t.actor, e, ceiling)))
             for e in range(1, self.smax + 1)
@@ -651,7 +755,8 @@ class AscentModel:
 
     def pending(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
         """After the Advance, a favour is available (rules 13, 16; A10)."""
-        flip_now = m.d == self.arr(m.lead)
+        rank = self.part_rank(m)
+        flip_now = m.d == self.arr(rank)
         targets = [
             all_of(
                 [
@@ -659,7 +764,7 @@ class AscentModel:
                     u.sq == m.d,
                     u.dep == 0,
                     self.takeable(u),
-                    self.rank_ok(u.val, m.lead.val),
+                    self.rank_ok(self.rank(u), rank.val),
                 ]
             )
             for u in cards
@@ -674,14 +779,21 @@ class AscentModel:
         part = self.in_part(t, m, u)
         target = u.at(p, d)
         rest = all_of([u.at(p, x.sq), x.sq >= 1, u.dep > x.dep])
-        return attrs.evolve(
+        rank = self.part_rank(m)
+        after = attrs.evolve(
             u,
             sq=ite(part, d, u.sq),
             dep=ite(target, u.dep + x.dep + 1, ite(rest, u.dep - x.dep - 1, u.dep)),
             below=ite(u.idx == x.idx, m.ttop.idx, u.below),
             top=ite(any_of([part, target]), m.lead.idx, ite(rest, m.bx.idx, u.top)),
-            flp=ite(part, d == self.arr(m.lead), u.flp),
+            flp=ite(part, d == self.arr(rank), u.flp),
         )
+        if not self.high:
+            return after
+        # A3: the part (and the flipped stack it lands on) acts with the part's rank,
+        # the remainder with its own
+        rv = ite(any_of([part, target]), rank.val, ite(rest, self.rest_rank(m).val, u.rv))
+        return attrs.evolve(after, rv=rv)
 
     def advance_turn(self, t: Turn, m: Move, pending: bool) -> Turn:
         if pending:
@@ -708,8 +820,9 @@ class AscentModel:
                 x.sq == t.sd,  # A10: the same row
                 self.takeable(x),  # A8
                 m.qt.idx == x.top,
-                self.rank_ok(m.qt.val, m.tt.val),  # A10: a lower rank
+                self.rank_ok(self.target_rank(m), self.taker_rank(m)),  # A10: a lower rank
                 m.bx.idx == x.below,
+                self.rest_views(x.col, t.sd, x, m.rb),
                 between(m.nxt, -1, self.n - 1),
             ]
         )
@@ -719,12 +832,20 @@ class AscentModel:
         every taken card ranks lower than the taker's leader (A10)."""
         x = m.x
         taken = all_of([u.at(x.col, t.sd), u.dep <= x.dep])
-        return implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, m.tt.val))
+        return all_of(
+            [
+                implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, self.taker_rank(m))),
+                # A3 (stack_rank="highest"): rb is the remainder's rank card
+                self.rank_card_of(
+                    m, self.rest_rank(m), lambda v: self.rest_of(x.col, t.sd, x, v), u
+                ),
+            ]
+        )
 
     def removes(self, t: Turn, m: Move) -> Expr:
         """The take leaves a remainder whose new top stands above its ceiling on a
         square where A13 removes it (rule 15)."""
-        return all_of([m.x.below != NONE, self.o.removal(t.sd), t.sd > self.arr(m.bx)])
+        return all_of([m.x.below != NONE, self.o.removal(t.sd), t.sd > self.arr(self.rest_rank(m))])
 
     def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
         """A card after the Favour: ``x`` and the cards above it go under the moved
@@ -747,7 +868,7 @@ class AscentModel:
             sq = u.sq
             rest_dep, rest_top = u.dep - j - 1, m.bx.idx
             col = ite(taken, p, u.col)
-        return attrs.evolve(
+        after = attrs.evolve(
             u,
             col=col,
             sq=sq,
@@ -756,6 +877,12 @@ class AscentModel:
             top=ite(taken, m.tt.idx, ite(rest, rest_top, u.top)),
             flp=ite(taken, m.tb.flp, u.flp),
         )
+        if not self.high:
+            return after
+        # A3: the taken cards join the taker's rank; the remainder acts with its own
+        # (a removed card: its own value)
+        rest_rv = u.val if removed else self.rest_rank(m).val
+        return attrs.evolve(after, rv=ite(taken, m.tb.rv, ite(rest, rest_rv, u.rv)))
 
     def favour_turn(self, t: Turn, m: Move, cont: bool) -> Turn:
         if cont:
@@ -859,12 +986,33 @@ class AscentModel:
             ),
             (
                 "a flipped top stands on its arrival square",
-                implies(all_of([path, u.flp, u.dep == 0]), u.sq == self.arr(u)),
+                implies(all_of([path, u.flp, u.dep == 0]), u.sq == self.ceiling(u)),
             ),
             (
                 "ceiling: a top stands at or below its arrival square unless excused",
-                implies(all_of([path, u.dep == 0, u.sq > self.arr(u)]), self.excused(u)),
+                implies(all_of([path, u.dep == 0, u.sq > self.ceiling(u)]), self.excused(u)),
             ),
+            *self.inv_rank(u),
+        ]
+
+    def inv_rank(self, u: Card) -> list[tuple[str, Expr]]:
+        """With ``stack_rank="highest"``: what the invariant says of a card's stack rank
+        ``rv`` (A3): no card of a stack ranks higher than it (its own value off the
+        path).  The ceiling and flip conjuncts then read the stack's rank
+        (:meth:`ceiling`), not the top card's: a card may stand above its own arrival
+        square, carried by a higher card anywhere in its stack."""
+        if not self.high:
+            return []
+        return [
+            (
+                "a stack's rank is at least each of its cards' (stack_rank=highest)",
+                all_of(
+                    [
+                        between(u.rv, u.val, VALUES[-1]),
+                        implies(neg(u.on_path()), u.rv == u.val),
+                    ]
+                ),
+            )
         ]
 
     def inv_pair(self, u: Card, v: Card) -> list[tuple[str, Expr]]:
@@ -893,6 +1041,16 @@ class AscentModel:
             ("one card per place of a stack", implies(same, u.dep != v.dep)),
             ("a stack is wholly flipped or not", implies(same, u.flp == v.flp)),
             ("cards of a stack share its top", implies(same, u.top == v.top)),
+            *(
+                [
+                    (
+                        "cards of a stack share its rank (stack_rank=highest)",
+                        implies(same, u.rv == v.rv),
+                    )
+                ]
+                if self.high
+                else []
+            ),
         ]
 
     def inv_turn(self, t: Turn) -> list[tuple[str, Expr]]:
@@ -929,6 +1087,8 @@ class AscentModel:
                 u.below == NONE,
                 u.top == u.idx,
                 neg(u.flp),
+                # A3 (stack_rank="highest"): a card alone acts with its own rank
+                u.rv == u.val if self.high else True,
             ]
         )
 
@@ -941,13 +1101,20 @@ class AscentModel:
     # ------------------------------------------------------------------ full model
     def card_of(self, c: int, tag: str) -> Card:
         """Card ``c`` of the full model: its number, value and owner are constants."""
-        return fresh_card(f"{tag}_c{c}", self.var, idx=c, val=value_of(c), owner=c // CARDS_PER_SET)
+        return fresh_card(
+            f"{tag}_c{c}",
+            self.var,
+            idx=c,
+            val=value_of(c),
+            owner=c // CARDS_PER_SET,
+            ranked=self.high,
+        )
 
     def fresh_state(self, tag: str) -> AState:
         return AState(tuple(self.card_of(c, tag) for c in range(self.N)), fresh_turn(tag, self.var))
 
     def fresh_move(self, tag: str) -> Move:
-        return fresh_move(tag, self.var)
+        return fresh_move(tag, self.var, ranked=self.high)
 
     def init(self, s: AState) -> Expr:
         return all_of([self.init_turn(s.turn), *(self.init_card(u) for u in s.cards)])
@@ -968,6 +1135,7 @@ class AscentModel:
                         v.below == u.below,
                         v.top == u.top,
                         v.flp == u.flp,
+                        v.rv == u.rv if self.high else True,
                     ]
                 ),
             )
@@ -975,6 +1143,14 @@ class AscentModel:
         ]
         parts.append(between(v.idx, NONE if nullable else 0, self.N - 1))
         return all_of(parts)
+
+    def pick_ranks(self, s: AState, m: Move, part: bool) -> list[Expr]:
+        """With ``"highest"``: the rank selections are cards of ``s`` (the part's for an
+        Advance, and the remainder's, which may be NONE)."""
+        if not self.high or m.pr is None or m.rb is None:
+            return []
+        out = [self.pick(s, m.rb, nullable=True)]
+        return [self.pick(s, m.pr), *out] if part else out
 
     def guard(self, case: Case, s: AState, m: Move) -> Expr:
         """A case's full guard in a position of the full model."""
@@ -986,6 +1162,7 @@ class AscentModel:
                 self.pick(s, m.lead),
                 self.pick(s, m.bx, nullable=True),
                 self.pick(s, m.ttop, nullable=True),
+                *self.pick_ranks(s, m, part=True),
                 *(self.advance_card(t, m, u) for u in cards),
                 self.advance_exists(cards, t, m),
             ]
@@ -998,6 +1175,7 @@ class AscentModel:
                 self.pick(s, m.tt),
                 self.pick(s, m.qt),
                 self.pick(s, m.bx, nullable=True),
+                *self.pick_ranks(s, m, part=False),
                 *(self.favour_card(t, m, u) for u in cards),
             ]
         return all_of(parts)
@@ -1018,6 +1196,8 @@ class AscentModel:
         for u, v in zip(a.cards, b.cards, strict=True):
             parts += [u.col == v.col, u.sq == v.sq, u.dep == v.dep, u.below == v.below]
             parts += [u.top == v.top, u.flp == v.flp]
+            if self.high:
+                parts.append(u.rv == v.rv)
         return all_of(parts)
 
     def step_relation(self, s: AState, m: Move, post: AState) -> Expr:
@@ -1077,6 +1257,8 @@ class AscentModel:
         flipped = [False] + [
             any_of(all_of([u.at(q, e), u.flp]) for u in cards) for e in range(1, self.smax + 1)
         ]
+        if self.high:
+            return self.has_advance_highest(s, q, occ, flipped)
         out = []
         for u in cards:
             ceiling = self.arr(u)
@@ -1104,6 +1286,74 @@ class AscentModel:
             out.append(all_of(parts))
         return any_of(out)
 
+    def has_advance_highest(
+        self, s: AState, q: int, occ: Sequence[Expr], flipped: Sequence[Expr]
+    ) -> Expr:
+        """Seat ``q`` has a legal Advance under ``stack_rank="highest"`` (rules 8-11, A3):
+        a part may move where its whole stack may not (a lower rank reaches a flipped
+        square on its own arrival), so every card ``x`` is tried: the part's highest
+        rank bounds it and names the flipped square it may land on, the destination
+        is the lowest free square, the remainder's highest rank must not be exposed,
+        and the strict reading bounds every moving card."""
+        cards, o = s.cards, self.o
+
+        def highest(members: Sequence[Expr], start: Expr) -> Expr:
+            best = start
+            for u, mine in zip(cards, members, strict=True):
+                best = ite(all_of([mine, u.val > best]), u.val, best)
+            return best
+
+        out = []
+        for x in cards:
+            part = [
+                all_of(
+                    [
+                        u.at(x.col, x.sq),
+                        any_of([all_of([x.sq >= 1, u.dep <= x.dep]), u.idx == x.idx]),
+                    ]
+                )
+                for u in cards
+            ]
+            rest = [self.rest_of(x.col, x.sq, x, u) for u in cards]
+            ceiling = o.arrival_of(highest(part, x.val))
+            bare = o.arrival_of(highest(rest, VALUES[0]))
+
+            def strict(e: int, part: Sequence[Expr] = part) -> Expr:
+                # the strict reading (protection=False): every moving card by its ceiling
+                return all_of(
+                    implies(mine, self.arr(u) >= e) for u, mine in zip(cards, part, strict=True)
+                )
+
+            free = [False] + [
+                any_of([neg(occ[e]), all_of([ceiling == e, flipped[e]])])
+                for e in range(1, self.smax + 1)
+            ]
+            lands = any_of(
+                all_of(
+                    [
+                        x.sq < e,
+                        e <= ceiling,
+                        free[e],
+                        # A3: the lowest free square (every one jumped over is taken)
+                        *(implies(x.sq < f, neg(free[f])) for f in range(1, e)),
+                        any_of([o.prot, strict(e)]),
+                    ]
+                )
+                for e in range(1, self.smax + 1)
+            )
+            out.append(
+                all_of(
+                    [
+                        x.col == q,
+                        x.sq >= 0,
+                        neg(x.flp),
+                        lands,
+                        any_of([x.sq == 0, x.below == NONE, o.aes, x.sq <= bare]),
+                    ]
+                )
+            )
+        return any_of(out)
+
     def next_actor(self, s: AState, p: Expr) -> Expr:
         """Who plays after ``p``'s turn ends on board ``s`` (rules 17, 18; A14)."""
         n = self.n
@@ -1129,7 +1379,7 @@ class AscentModel:
                     u.sq == t.sd,
                     u.dep == 0,
                     self.takeable(u),
-                    self.rank_ok(u.val, m.tt.val),
+                    self.rank_ok(self.rank(u), self.taker_rank(m)),
                 ]
             )
             for u in s.cards
@@ -1175,9 +1425,10 @@ class Small:
 
     def __init__(self, model: AscentModel, reps: int = 2, tag: str = "s") -> None:
         self.m = model
+        ranked = model.high
         self.turn = fresh_turn(f"{tag}_t")
-        self.move = fresh_move(f"{tag}_m")
-        self.reps = tuple(fresh_card(f"{tag}_r{i}") for i in range(reps))
+        self.move = fresh_move(f"{tag}_m", ranked=ranked)
+        self.reps = tuple(fresh_card(f"{tag}_r{i}", ranked=ranked) for i in range(reps))
 
     def all_cards(self) -> tuple[Card, ...]:
         return (*self.reps, *self.move.views())
@@ -1212,6 +1463,7 @@ class Small:
                                 u.below == v.below,
                                 u.top == v.top,
                                 u.flp == v.flp,
+                                u.rv == v.rv if self.m.high else True,
                             ]
                         ),
                     )
@@ -1371,15 +1623,30 @@ def fields(state: State) -> Fields:
     return Fields(tuple(out), state.actor, state.step is not None, step)
 
 
+def stack_ranks(f: Fields) -> tuple[int, ...]:
+    """Each card's ``rv`` under ``stack_rank="highest"`` (A3): the highest value in its
+    stack on the path, its own value on a Start or removed (the engine's
+    ``rank_card``)."""
+    best: dict[tuple[int, int], int] = {}
+    for c, (col, sq, *_rest) in enumerate(f.cards):
+        if sq >= 1:
+            best[col, sq] = max(best.get((col, sq), 0), value_of(c))
+    return tuple(
+        best[col, sq] if sq >= 1 else value_of(c) for c, (col, sq, *_rest) in enumerate(f.cards)
+    )
+
+
 def concrete(model: AscentModel, f: Fields) -> AState:
     """The position of Z3 constants with these fields."""
     k = model.k
     cards = []
+    ranks = stack_ranks(f)
     for c, (col, sq, dep, below, top, flp) in enumerate(f.cards):
         base = model.card_of(c, "const")
+        rv = k(ranks[c]) if model.high else base.rv
         cards.append(
             attrs.evolve(
-                base, col=k(col), sq=k(sq), dep=k(dep), below=k(below), top=k(top), flp=flp
+                base, col=k(col), sq=k(sq), dep=k(dep), below=k(below), top=k(top), flp=flp, rv=rv
             )
         )
     d, m, j = f.step

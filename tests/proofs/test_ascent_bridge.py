@@ -57,6 +57,7 @@ def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
         last_player_continues=draw(st.booleans()),
         die=draw(st.sampled_from(["first_player", "none"])),
         protection=draw(st.sampled_from([True, True, False])),
+        stack_rank=draw(st.sampled_from(["top", "top", "highest"])),
     )
 
 
@@ -82,6 +83,12 @@ EXAMPLES = min(25, settings().max_examples)
 @given(positions())
 def test_model_admits_exactly_the_engines_moves_and_successors(state: ascent.State) -> None:
     """Rules 8-19: legal moves, successors (turn passing included), the invariant."""
+    check_bridge(state)
+
+
+def check_bridge(state: ascent.State) -> None:
+    """The model admits exactly the engine's moves and successors in ``state``, its
+    invariant holds there, and its "has a legal Advance" is the engine's."""
     model = AscentModel(Params(state.rules, state.players))
     bridge = Bridge(model, state)
     assert bridge.invariant_breaks() == []
@@ -92,6 +99,54 @@ def test_model_admits_exactly_the_engines_moves_and_successors(state: ascent.Sta
         assert got.state == ascent.apply(state, move), f"{move} ({got.case})"
     for seat in range(state.players):
         assert model.has_advance(bridge.pre, seat) is bool(advances_of(state, seat))
+
+
+def ranked_apart(state: ascent.State) -> bool:
+    """Some stack on the path has a card above its top's rank (A3: under
+    ``stack_rank="highest"`` it acts with that card, not its top)."""
+    for q in range(state.players):
+        for square in range(1, state.rules.squares + 1):
+            stack = ascent.stack_at(state, q, square)
+            if stack and max(c.rank.value for c in stack) > stack[0].rank.value:
+                return True
+    return False
+
+
+HIGHEST_RULES = [
+    ascent.Rules(stack_rank="highest"),
+    ascent.Rules(stack_rank="highest", protection=False, favour_takes="all_lower"),
+    ascent.Rules(stack_rank="highest", allow_exposing_split=True, favours_per_move=None),
+    ascent.Rules(
+        stack_rank="highest",
+        squares=7,
+        arrival=(1, 2, 3, 5, 6, 7),
+        upper_half=3,
+        removal_in_lower_half=True,
+        favour_after_arrival=True,
+    ),
+]
+
+
+@pytest.mark.parametrize("index", range(len(HIGHEST_RULES)))
+def test_bridge_under_stack_rank_highest(index: int) -> None:
+    """A3, A6, A7, A10, A13 under ``stack_rank="highest"``: on positions where a stack's
+    rank card is not its top, the model's moves, successors (with their stack ranks),
+    invariant and "has a legal Advance" are the engine's."""
+    rules = HIGHEST_RULES[index]
+    players = (4, 6, 3, 4)[index]  # two sets never part a stack's rank from its top
+    checked = 0
+    for seed in range(40):
+        start = ascent.new_game(players, rules, seed=seed)
+        history, end, _ = random_playout(
+            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "highest")
+        )
+        apart = [s for s in [*(s for s, _m in history), end] if ranked_apart(s)]
+        for state in apart[:: max(1, len(apart) // 2)][:2]:
+            check_bridge(state)
+            checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 4, "too few positions whose stack rank is not the top's"
 
 
 @settings(max_examples=EXAMPLES // 2)

@@ -318,6 +318,11 @@ class Params:
             raise ValueError("the bit-vector model has concrete options only")
         if self.players not in PLAYERS:
             raise ValueError(f"players must be in {PLAYERS}")
+        if self.rules.deal != "sets":
+            raise ValueError(
+                "the Ascent proofs' model deals one set per seat (a card's owner is its "
+                "set): deal='shuffled' (A18) is outside its parameters"
+            )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
             raise ValueError(f"unknown symbolic options {unknown} or mutation {self.mutation!r}")

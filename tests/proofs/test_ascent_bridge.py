@@ -341,3 +341,12 @@ def test_model_favours_agree_under_each_favour_reading(text: str, options: str) 
             move = ascent.Favour(ascent.Card(q, rank))
             if move not in ascent.legal_moves(state):
                 assert bridge.successor(move).state is None, str(move)
+
+
+def test_a18_the_model_refuses_the_shuffled_deal() -> None:
+    """The proofs' parameters cover deal='sets' only (docs/proofs.rst says so): the
+    model refuses the shuffled deal in one clear error rather than proving the sets."""
+    from castlerules.symbolic.ascent_model import AscentModel, Params
+
+    with pytest.raises(ValueError, match=r"deal='shuffled' \(A18\) is outside its parameters"):
+        AscentModel(Params(ascent.Rules(deal="shuffled"), 2))

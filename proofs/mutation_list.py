@@ -2296,6 +2296,19 @@ NOTES: dict[str, str] = {
         "``ascent.model.favour_flipped`` unflips the cards it takes, so the weakened "
         "claim still catches it and it cannot tell the two claims apart."
     ),
+    "ascent.model.highest_remainder_ranks_by_top": (
+        "Open: under ``stack_rank=highest`` a remainder whose top is not its highest card "
+        "must then stand above the top's arrival square and below the rank card's for the "
+        "two readings of its rank to differ, and the sampled bridge meets no such position; "
+        "no proved property depends on the remainder's rank.  The engine itself is tied to "
+        "the kernel on the ``stack_rank=highest`` small scope, exhaustively."
+    ),
+    "ascent.model.highest_taker_ranks_by_top": (
+        "Open: the taker's top and highest card rank alike in the positions the sampled "
+        "bridge draws (a taker whose highest card is under a lower top, next to a target "
+        "ranked between the two); the proofs' favour properties hold either way.  The "
+        "engine is tied to the kernel on the ``stack_rank=highest`` small scope."
+    ),
     "ascent.model.top_above_ceiling": (
         "The partner of ``ascent.property.ceiling_weak``: a model mistake in the "
         "invariant (a stack's top may stand one square above its ceiling) that leaves "

@@ -2297,17 +2297,19 @@ NOTES: dict[str, str] = {
         "claim still catches it and it cannot tell the two claims apart."
     ),
     "ascent.model.highest_remainder_ranks_by_top": (
-        "Open: under ``stack_rank=highest`` a remainder whose top is not its highest card "
-        "must then stand above the top's arrival square and below the rank card's for the "
-        "two readings of its rank to differ, and the sampled bridge meets no such position; "
-        "no proved property depends on the remainder's rank.  The engine itself is tied to "
+        "Open, possibly an equivalent mutant: in the reachable positions that the sampled "
+        "bridge meets, the remainder an Advance or a favour leaves under "
+        "``stack_rank=highest`` has its highest card on top, so the two readings of its "
+        "rank agree; whether that holds in every reachable position is not proved.  No "
+        "proved property depends on the remainder's rank, and the engine itself is tied to "
         "the kernel on the ``stack_rank=highest`` small scope, exhaustively."
     ),
     "ascent.model.highest_taker_ranks_by_top": (
-        "Open: the taker's top and highest card rank alike in the positions the sampled "
-        "bridge draws (a taker whose highest card is under a lower top, next to a target "
-        "ranked between the two); the proofs' favour properties hold either way.  The "
-        "engine is tied to the kernel on the ``stack_rank=highest`` small scope."
+        "Open: the sampled bridge checks few ``stack_rank=highest`` positions with a "
+        "favour pending, and in none does the taker's highest card lie under a lower top "
+        "beside a target ranked between the two; a favour-heavy planted position would "
+        "kill it.  The proofs' favour properties hold either way, and the engine is tied "
+        "to the kernel on the ``stack_rank=highest`` small scope, exhaustively."
     ),
     "ascent.model.top_above_ceiling": (
         "The partner of ``ascent.property.ceiling_weak``: a model mistake in the "

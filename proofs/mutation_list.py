@@ -2296,21 +2296,6 @@ NOTES: dict[str, str] = {
         "``ascent.model.favour_flipped`` unflips the cards it takes, so the weakened "
         "claim still catches it and it cannot tell the two claims apart."
     ),
-    "ascent.model.highest_remainder_ranks_by_top": (
-        "Open, possibly an equivalent mutant: in the reachable positions that the sampled "
-        "bridge meets, the remainder an Advance or a favour leaves under "
-        "``stack_rank=highest`` has its highest card on top, so the two readings of its "
-        "rank agree; whether that holds in every reachable position is not proved.  No "
-        "proved property depends on the remainder's rank, and the engine itself is tied to "
-        "the kernel on the ``stack_rank=highest`` small scope, exhaustively."
-    ),
-    "ascent.model.highest_taker_ranks_by_top": (
-        "Open: the sampled bridge checks few ``stack_rank=highest`` positions with a "
-        "favour pending, and in none does the taker's highest card lie under a lower top "
-        "beside a target ranked between the two; a favour-heavy planted position would "
-        "kill it.  The proofs' favour properties hold either way, and the engine is tied "
-        "to the kernel on the ``stack_rank=highest`` small scope, exhaustively."
-    ),
     "ascent.model.top_above_ceiling": (
         "The partner of ``ascent.property.ceiling_weak``: a model mistake in the "
         "invariant (a stack's top may stand one square above its ceiling) that leaves "

@@ -350,3 +350,66 @@ def test_a18_the_model_refuses_the_shuffled_deal() -> None:
 
     with pytest.raises(ValueError, match=r"deal='shuffled' \(A18\) is outside its parameters"):
         AscentModel(Params(ascent.Rules(deal="shuffled"), 2))
+
+
+def taker_ranked_apart(state: ascent.State) -> bool:
+    """A favour is pending and the stack that may take it has a card above its top's rank
+    (A10 under ``stack_rank="highest"``: the taker acts with that card)."""
+    if not ascent.pending_favour(state) or state.step is None:
+        return False
+    stack = ascent.stack_at(state, state.actor, state.step[0])
+    return bool(stack) and max(c.rank.value for c in stack) > stack[0].rank.value
+
+
+def test_a10_bridge_where_the_taker_is_ranked_by_a_card_under_its_top() -> None:
+    """A10 under ``stack_rank="highest"``: positions with a favour pending whose taker's
+    highest card is not its top (rare in random games, so searched for): the model's
+    favours and successors are the engine's."""
+    rules = ascent.Rules(stack_rank="highest", favours_per_move=None)
+    checked = 0
+    for seed in range(400):
+        start = ascent.new_game(5, rules, seed=seed)
+        history, _end, _ = random_playout(
+            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "taker")
+        )
+        for state in [s for s, _m in history if taker_ranked_apart(s)][:2]:
+            check_bridge(state)
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 6, "too few favours pending for a taker ranked under its top"
+
+
+def remainder_ranked_apart(state: ascent.State) -> bool:
+    """Some legal Advance splits a stack and leaves a remainder whose highest card is not
+    its top (A3, A7 under ``stack_rank="highest"``: the remainder acts with that card)."""
+    for move in ascent.legal_moves(state):
+        if not isinstance(move, ascent.Advance):
+            continue
+        place = ascent.where(state, move.card)
+        if place is None or place[1] == 0:
+            continue
+        stack = ascent.stack_at(state, *place)
+        rest = stack[stack.index(move.card) + 1 :]
+        if rest and max(c.rank.value for c in rest) > rest[0].rank.value:
+            return True
+    return False
+
+
+def test_a7_bridge_where_a_split_leaves_a_remainder_ranked_under_its_top() -> None:
+    """A3, A7 under ``stack_rank="highest"``: positions where an Advance may split off a
+    part and leave a remainder whose highest card is not its top (searched for): the
+    model's successors (the remainder's rank, its ceiling) are the engine's."""
+    rules = ascent.Rules(stack_rank="highest", allow_exposing_split=True)
+    checked = 0
+    for seed in range(400):
+        start = ascent.new_game(6, rules, seed=seed)
+        history, _end, _ = random_playout(
+            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "remainder")
+        )
+        for state in [s for s, _m in history if remainder_ranked_apart(s)][:2]:
+            check_bridge(state)
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 6, "too few splits leaving a remainder ranked under its top"

@@ -10,6 +10,7 @@ the engine's.  The option domains of the symbolic model must be what
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -106,10 +107,14 @@ def ranked_apart(state: ascent.State) -> bool:
     ``stack_rank="highest"`` it acts with that card, not its top)."""
     for q in range(state.players):
         for square in range(1, state.rules.squares + 1):
-            stack = ascent.stack_at(state, q, square)
-            if stack and max(c.rank.value for c in stack) > stack[0].rank.value:
+            if ranked_under_top(ascent.stack_at(state, q, square)):
                 return True
     return False
+
+
+def ranked_under_top(cards: tuple[ascent.Card, ...]) -> bool:
+    """Whether some card of ``cards`` (top first) ranks above the top one."""
+    return bool(cards) and max(c.rank.value for c in cards) > cards[0].rank.value
 
 
 HIGHEST_RULES = [
@@ -357,8 +362,7 @@ def taker_ranked_apart(state: ascent.State) -> bool:
     (A10 under ``stack_rank="highest"``: the taker acts with that card)."""
     if not ascent.pending_favour(state) or state.step is None:
         return False
-    stack = ascent.stack_at(state, state.actor, state.step[0])
-    return bool(stack) and max(c.rank.value for c in stack) > stack[0].rank.value
+    return ranked_under_top(ascent.stack_at(state, state.actor, state.step[0]))
 
 
 def test_a10_bridge_where_the_taker_is_ranked_by_a_card_under_its_top() -> None:
@@ -366,17 +370,7 @@ def test_a10_bridge_where_the_taker_is_ranked_by_a_card_under_its_top() -> None:
     highest card is not its top (rare in random games, so searched for): the model's
     favours and successors are the engine's."""
     rules = ascent.Rules(stack_rank="highest", favours_per_move=None)
-    checked = 0
-    for seed in range(400):
-        start = ascent.new_game(5, rules, seed=seed)
-        history, _end, _ = random_playout(
-            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "taker")
-        )
-        for state in [s for s, _m in history if taker_ranked_apart(s)][:2]:
-            check_bridge(state)
-            checked += 1
-        if checked >= 6:
-            break
+    checked = _bridge_where(rules, 5, "taker", taker_ranked_apart)
     assert checked >= 6, "too few favours pending for a taker ranked under its top"
 
 
@@ -390,8 +384,7 @@ def remainder_ranked_apart(state: ascent.State) -> bool:
         if place is None or place[1] == 0:
             continue
         stack = ascent.stack_at(state, *place)
-        rest = stack[stack.index(move.card) + 1 :]
-        if rest and max(c.rank.value for c in rest) > rest[0].rank.value:
+        if ranked_under_top(stack[stack.index(move.card) + 1 :]):
             return True
     return False
 
@@ -401,15 +394,24 @@ def test_a7_bridge_where_a_split_leaves_a_remainder_ranked_under_its_top() -> No
     part and leave a remainder whose highest card is not its top (searched for): the
     model's successors (the remainder's rank, its ceiling) are the engine's."""
     rules = ascent.Rules(stack_rank="highest", allow_exposing_split=True)
+    checked = _bridge_where(rules, 6, "remainder", remainder_ranked_apart)
+    assert checked >= 6, "too few splits leaving a remainder ranked under its top"
+
+
+def _bridge_where(
+    rules: ascent.Rules, players: int, stream: str, wanted: Callable[[ascent.State], bool]
+) -> int:
+    """Bridge-check up to two positions per seeded random game for which ``wanted``
+    holds, until six are checked; returns how many were."""
     checked = 0
     for seed in range(400):
-        start = ascent.new_game(6, rules, seed=seed)
+        start = ascent.new_game(players, rules, seed=seed)
         history, _end, _ = random_playout(
-            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, "remainder")
+            ascent.legal_moves, ascent.apply, start, Rng.from_seed(seed, stream)
         )
-        for state in [s for s, _m in history if remainder_ranked_apart(s)][:2]:
+        for state in [s for s, _m in history if wanted(s)][:2]:
             check_bridge(state)
             checked += 1
         if checked >= 6:
             break
-    assert checked >= 6, "too few splits leaving a remainder ranked under its top"
+    return checked

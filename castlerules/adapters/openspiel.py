@@ -64,6 +64,7 @@ from castlerules.adapters.numbering import (
 )
 from castlerules.ascent.moves import ADVANCES
 from castlerules.ascent.rules import Tables
+from castlerules.ascent.setup import deal_in_order
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError
 from castlerules.throne.moves import Vote as _VOTE_CLASS
@@ -498,10 +499,8 @@ class AscentGame(pyspiel.Game):  # type: ignore[misc]
         order under ``deal="shuffled"`` (A18)."""
         if not self.deck:
             return self.starts[first]
-        owners = [-1] * len(Tables.of(self.rules).in_play)
-        for i, c in enumerate(dealt):
-            owners[c] = i // self.hand
-        return ascent.new_game(self.players, self.rules, first_player=first, owners=tuple(owners))
+        owners = deal_in_order(self.rules, self.players, dealt)
+        return ascent.new_game(self.players, self.rules, first_player=first, owners=owners)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The position (perfect information); perfect recall: the history."""

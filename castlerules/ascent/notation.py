@@ -132,13 +132,21 @@ def to_text(state: State) -> str:
     opts = ";".join(f"{k}={_option_text(v)}" for k, v in options.items()) or "-"
     text = f"{'/'.join(cols)} {removed} {turn} {opts}"
     if state.rules.deal == "shuffled":
-        owners = state.owners
-        dealt = (
-            "".join(_card_text(c) for c, o in enumerate(owners) if o == q) or "-"
-            for q in range(len(state.columns))
-        )
-        text += " " + "/".join(dealt)
+        text += " " + deal_text(state.owners, len(state.columns))
     return text
+
+
+def deal_text(owners: tuple[int, ...], players: int) -> str:
+    """The deal field (A18): per seat the cards dealt to it, in card order, ``/`` between
+    seats and ``-`` for a seat dealt none.
+
+    >>> deal_text((0, 1, 1, -1), 2)
+    'P0/B0L0'
+    """
+    return "/".join(
+        "".join(_card_text(c) for c, o in enumerate(owners) if o == q) or "-"
+        for q in range(players)
+    )
 
 
 # --------------------------------------------------------------------------- reading

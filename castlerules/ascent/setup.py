@@ -15,7 +15,7 @@ from castlerules.ascent.state import CARDS
 from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError
 
-__all__ = ["check_owners", "deal_of", "first_player_of"]
+__all__ = ["check_owners", "deal_in_order", "deal_of", "first_player_of"]
 
 
 def _check_players(players: object) -> int:
@@ -74,6 +74,21 @@ def _deal(rules: Rules, n: int, seed: int) -> tuple[int, ...]:
                 owners[c] = c // CARDS_PER_SET
         return tuple(owners)
     order, _ = Rng.from_seed(seed, "ascent.deal").shuffled(t.dealable)
+    return deal_in_order(rules, n, order)
+
+
+def deal_in_order(rules: Rules, players: int, order: tuple[int, ...]) -> tuple[int, ...]:
+    """The deal (per card number, a seat or -1) of cards dealt in ``order`` under
+    ``deal="shuffled"`` (A18): the first ``k = len(order) // players`` to seat 0, the
+    next ``k`` to seat 1, and so on; the rest stay out of play.  ``order`` is the whole
+    shuffled deck, or just the cards dealt (OpenSpiel's chance nodes).
+
+    >>> owners = deal_in_order(Rules(deal="shuffled"), 2, (35, 0, 1, 2))
+    >>> owners[35], owners[:3], owners[3]
+    (0, (0, 1, 1), -1)
+    """
+    n = players
+    owners = [-1] * len(Tables.of(rules).in_play)
     k = len(order) // n
     for i, c in enumerate(order[: k * n]):
         owners[c] = i // k

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import records
+from castlerules.ascent import notation as ascent_notation
 from castlerules.core import ArgumentError, NotationError, RulesError, seed_from_text
 from castlerules.throne import notation as throne_notation
 
@@ -76,17 +77,7 @@ def _redealt(parts: list[str], state: Any, rules: Any) -> list[str]:
     ``shuffled`` each seat holds ``36 // n`` cards; under ``sets`` seat p holds set p)."""
     if rules.deal == "sets":
         return parts[:4]
-    seats = [
-        "".join(_card(c) for c, q in enumerate(state.owners) if q == seat) or "-"
-        for seat in range(players(state))
-    ]
-    return [*parts[:4], "/".join(seats)]
-
-
-def _card(cid: int) -> str:
-    from castlerules.ascent.moves import ADVANCES
-
-    return str(ADVANCES[cid].card)
+    return [*parts[:4], ascent_notation.deal_text(state.owners, players(state))]
 
 
 Unknown = frozenset[tuple[int, int]]

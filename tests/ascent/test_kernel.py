@@ -25,7 +25,7 @@ import pytest
 from castlerules import ascent
 from castlerules.ascent import kernel
 from castlerules.ascent.rules import CARDS_PER_SET, Tables
-from castlerules.ascent.setup import first_player_of
+from castlerules.ascent.setup import deal_in_order, first_player_of
 from castlerules.core.ops import CONCRETE
 
 
@@ -255,14 +255,7 @@ def _deal_of_slots(shape: kernel.Shape, owners: tuple[int, ...]) -> tuple[int, .
 def _every_deal(rules: ascent.Rules, n: int) -> list[tuple[int, ...]]:
     """Every outcome of the shuffled deal (A18): each seat ``len // n`` of the cards."""
     deck = Tables.of(rules).dealable
-    k = len(deck) // n
-    found: set[tuple[int, ...]] = set()
-    for order in itertools.permutations(deck):
-        owners = [-1] * len(Tables.of(rules).in_play)
-        for i, c in enumerate(order[: k * n]):
-            owners[c] = i // k
-        found.add(tuple(owners))
-    return sorted(found)
+    return sorted({deal_in_order(rules, n, order) for order in itertools.permutations(deck)})
 
 
 def check_scope(scope: Scope) -> Count:

@@ -191,8 +191,8 @@ def _ascent_arrays(
     from castlerules.batch.arrays import ArrayOps
     from castlerules.batch.ascent import Layout
 
-    shuffled = shape.rules.deal == "shuffled"  # the deal in rows of its own (A18)
-    layout = Layout(len(shape.cards), None if shuffled else shape.owner)
+    layout = Layout.of(shape)
+    shuffled = layout.owner is None  # the deal in rows of its own (A18)
 
     def column(k: Any) -> list[int]:  # the rows of Layout.unpack, as plain numbers
         own = [*k.own] if shuffled else []

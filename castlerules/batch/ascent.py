@@ -46,6 +46,11 @@ class Layout:
     owner: tuple[int, ...] | None = None
     """The deal of every game under ``deal="sets"``; None: a row per slot (shuffled)."""
 
+    @classmethod
+    def of(cls, shape: K.Shape) -> Layout:
+        """The layout of a shape's games: the deal in rows only under ``deal="shuffled"``."""
+        return cls(len(shape.cards), shape.owner if shape.rules.deal == "sets" else None)
+
     @property
     def fields(self) -> int:
         """The per-slot fields kept in rows: 4, or 5 with the deal."""
@@ -187,9 +192,7 @@ class AscentEnv(Slots):
         self.backend = backend
         self.autoreset = autoreset
         self.num_actions = len(self.shape.moves)
-        self.layout = Layout(
-            len(self.shape.cards), self.shape.owner if self.rules.deal == "sets" else None
-        )
+        self.layout = Layout.of(self.shape)
         self._ops = ArrayOps(backend.xp)
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
@@ -239,13 +242,12 @@ class AscentEnv(Slots):
         if self.rules.deal == "shuffled":
             # A18: each game's deal, as ascent.new_game deals it from its seed
             cards = self.shape.cards
-            owners = np.array(
-                [
-                    [ascent.deal_of(self.rules, self.players, int(x))[c] for c in cards]
-                    for x in np.asarray(seeds).reshape(-1)
-                ],
-                dtype=np.int64,
-            ).reshape(-1, len(cards))
+            deals = [
+                ascent.deal_of(self.rules, self.players, int(x))
+                for x in np.asarray(seeds).reshape(-1)
+            ]
+            owners = np.array([[deal[c] for c in cards] for deal in deals], dtype=np.int64)
+            owners = owners.reshape(-1, len(cards))
             dealt = tuple(owners[:, j] for j in range(len(cards)))
         start = K.initial(o, self.shape, K.Options.of(o, self.rules), first, dealt)
         return np.asarray(self.layout.pack(np, start, len(first))).T.copy()

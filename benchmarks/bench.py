@@ -451,6 +451,12 @@ def main(argv: list[str] | None = None) -> int:
         "--backends", nargs="+", default=["jax"], help="with --batch: jax and/or numpy"
     )
     parser.add_argument(
+        "--batch-steps",
+        type=int,
+        default=16,
+        help="with --batch: steps per compiled call of the random bots (play_random)",
+    )
+    parser.add_argument(
         "--batch-ascent",
         action="store_true",
         help="with --batch: Ascent too (numpy: the backend that compiles its kernel)",
@@ -477,11 +483,22 @@ def main(argv: list[str] | None = None) -> int:
         import bench_batch
 
         batched = bench_batch.compare(
-            args.players or [3, 4, 6], args.sizes, args.backends, args.seconds, args.seed
+            args.players or [3, 4, 6],
+            args.sizes,
+            args.backends,
+            args.seconds,
+            args.seed,
+            steps=args.batch_steps,
         )
         if args.batch_ascent:
             ascent_rows = bench_batch.compare(
-                args.players or [2, 4, 6], args.sizes, ["numpy"], args.seconds, args.seed, "ascent"
+                args.players or [2, 4, 6],
+                args.sizes,
+                ["numpy"],
+                args.seconds,
+                args.seed,
+                "ascent",
+                args.batch_steps,
             )
             batched["rows"] += ascent_rows["rows"]
         studied = (

@@ -11,7 +11,8 @@ Everything runs in this one process, pinned to one core, with XLA told to
 use one thread, so that "per CPU-second" means one core's work.  The batch
 auto-resets, so that it stays full (a game's steps count as actions only while
 it is in play; ``utilisation`` says how full the batch was: a game that ended
-waits one step for its reset); its deals are timed with it.  The JAX
+waits for the end of its compiled call, ``--batch-steps`` steps, to be reset);
+its deals are timed with it.  The JAX
 backend's compilation is timed apart and not counted.  Nothing is asserted.
 """
 
@@ -38,55 +39,50 @@ def pin_one_core() -> int | None:
 
 
 def batch_playouts(
-    players: int, size: int, backend: str, seed: int, max_cpu: float, game: str = "throne"
+    players: int,
+    size: int,
+    backend: str,
+    seed: int,
+    max_cpu: float,
+    game: str = "throne",
+    steps: int = 16,
 ) -> dict[str, Any]:
     """Random playouts of a batch of ``size`` games for ``max_cpu`` CPU-seconds.
 
     The batch auto-resets (a finished game is replaced by a new one, dealt from the
-    next seed) and every game's move is the random bot's draw
-    (:meth:`~castlerules.batch.play.RandomSeats.choose_kth`), played by
-    :meth:`~castlerules.batch.throne.ThroneEnv.step_kth`.  The deals (``init`` and the
-    resets) are inside the timed loop, as ``new_game`` is in the engine's playouts;
-    the compilation is timed apart.  Only the steps of games in play count as actions.
+    next seed) and every game's move is its random bot's draw
+    (:class:`~castlerules.batch.play.RandomSeats`), ``steps`` steps per compiled call
+    (:meth:`~castlerules.batch.slots.Slots.play_random`): a game that ends waits for
+    the call's end to be replaced.  The deals (``init`` and the resets) are inside
+    the timed loop, as ``new_game`` is in the engine's playouts; the compilation is
+    timed apart.  Only the steps of games in play count as actions.
     """
-    import numpy as np
-
     from castlerules import batch
     from castlerules.batch.play import RandomSeats
 
     env = batch.make(game, players=players, size=size, backend=backend, autoreset=True)
     started = time.process_time()
-    warm = env.init(seed=seed)
-    env.step_kth(
-        env.step(warm, np.asarray(warm.legal_action_mask).argmax(axis=1)),
-        np.zeros(size, dtype=np.int64),
-    )
+    env.play_random(env.init(seed=seed), RandomSeats(range(seed, seed + size), players), steps)
     compile_s = time.process_time() - started
-    actions = steps = games = 0
+    actions = calls = 0
     cpu = time.process_time()
     b = env.init(seed=seed)
-    seats = RandomSeats([seed + i for i in range(size)], players)
+    seats = RandomSeats(range(seed, seed + size), players)
     while time.process_time() - cpu < max_cpu:
-        seat = np.asarray(b.current_player)
-        if b.reset is not None:
-            fresh = np.flatnonzero(np.asarray(b.reset))
-            if fresh.size:
-                seats.reseed(fresh, [int(x) for x in b.seeds[fresh]])
-                games += fresh.size
-        live = int((seat >= 0).sum())
-        b = env.step_kth(b, seats.choose_kth(np.asarray(b.legal_counts), seat))
-        actions += live
-        steps += 1
+        b, played = env.play_random(b, seats, steps)
+        actions += played
+        calls += 1
     cpu = time.process_time() - cpu
     return {
         "game": game,
         "players": players,
         "size": size,
         "backend": backend,
+        "steps_per_call": steps,
         "actions": actions,
-        "steps": steps,
-        "games_started": size + games,
-        "utilisation": round(actions / max(steps * size, 1), 3),
+        "steps": calls * steps,
+        "games_started": b.next_seed - seed,
+        "utilisation": round(actions / max(calls * steps * size, 1), 3),
         "cpu_s": round(cpu, 3),
         "compile_cpu_s": round(compile_s, 2),
         "actions_per_cpu_s": round(actions / max(cpu, 1e-9)),
@@ -100,6 +96,7 @@ def compare(
     seconds: float,
     seed: int,
     game: str = "throne",
+    steps: int = 16,
 ) -> dict[str, Any]:
     """Scalar, then batch at every size and backend, then scalar, per player count
     (Ascent: numpy only, the backend that compiles it)."""
@@ -120,7 +117,7 @@ def compare(
                     file=sys.stderr,
                     flush=True,
                 )
-                run = batch_playouts(players, size, backend, seed, 4 * seconds, game)
+                run = batch_playouts(players, size, backend, seed, 4 * seconds, game, steps)
                 print(
                     f"batch: {game} {players}p, {backend}, size {size}: "
                     f"{run['actions_per_cpu_s']:,} actions per CPU-second",

@@ -55,8 +55,24 @@ class NumpyBackend:
     name = "numpy"
     xp: Any = np
 
-    def jit(self, function: Any) -> Any:
+    def jit(self, function: Any, static: tuple[int, ...] = ()) -> Any:
         return function
+
+    def repeat(self, count: int, body: Any, carry: Any) -> Any:
+        """``body(i, carry)`` for ``i`` in ``range(count)``."""
+        for i in range(count):
+            carry = body(i, carry)
+        return carry
+
+    def settle(self, value: Any) -> Any:
+        """``value``, computed where it stands (numpy computes everything there)."""
+        return value
+
+    def loop(self, cond: Any, body: Any, carry: Any) -> Any:
+        """``body(carry)`` while ``cond(carry)``."""
+        while cond(carry):
+            carry = body(carry)
+        return carry
 
 
 class JaxBackend:
@@ -76,8 +92,23 @@ class JaxBackend:
         self.xp = jnp
         _register_pytrees(jax)
 
-    def jit(self, function: Any) -> Any:
-        return self._jax.jit(function)
+    def jit(self, function: Any, static: tuple[int, ...] = ()) -> Any:
+        return self._jax.jit(function, static_argnums=static)
+
+    def repeat(self, count: int, body: Any, carry: Any) -> Any:
+        """``body(i, carry)`` for ``i`` in ``range(count)``, compiled once."""
+        return self._jax.lax.fori_loop(0, count, body, carry)
+
+    def settle(self, value: Any) -> Any:
+        """``value``, computed where it stands: the compiler may not copy its
+        computation into each of its uses (it would, for the legal mask, which feeds
+        both the choice of an action and the next step, and run it many times)."""
+        barrier: Any = self._jax.lax.optimization_barrier
+        return barrier(value)
+
+    def loop(self, cond: Any, body: Any, carry: Any) -> Any:
+        """``body(carry)`` while ``cond(carry)``, compiled once."""
+        return self._jax.lax.while_loop(cond, body, carry)
 
 
 _REGISTERED: set[type] = set()

@@ -194,6 +194,7 @@ class AscentEnv(Slots):
         self.num_actions = len(self.shape.moves)
         self.layout = Layout.of(self.shape)
         self._ops = ArrayOps(backend.xp)
+        self._seat_row = self.layout.actor
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
@@ -213,11 +214,8 @@ class AscentEnv(Slots):
             ]
         )
 
-    def _legal(self, data: Any) -> tuple[Any, Any]:
-        xp = self.backend.xp
-        rows = self._mask_of(self.layout.unpack(data))
-        counts = self._ops.total(rows[a].astype(xp.int16) for a in range(self.num_actions))
-        return rows, counts
+    def _legal_rows(self, data: Any) -> Any:
+        return self._mask_of(self.layout.unpack(data))
 
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, Any]:
         """The kernel's step for every game still playing; finished games stay, and so
@@ -285,9 +283,16 @@ class AscentEnv(Slots):
             next_seed=next_seed,
         )
 
-    def _after(self, out: tuple[Any, Any], reset: Any, seeds: Any, next_seed: int) -> Batch:
+    def _after(
+        self,
+        out: tuple[Any, ...],
+        reset: Any,
+        seeds: Any,
+        next_seed: int,
+        legal: tuple[Any, Any] | None = None,
+    ) -> Batch:
         data, ended = out
-        rows, counts = self._legal_of(data)
+        rows, counts = self._legal_of(data) if legal is None else legal
         return Batch(
             data=data,
             layout=self.layout,

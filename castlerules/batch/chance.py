@@ -9,6 +9,7 @@ of them at once, with the same rejection test as :class:`~castlerules.core.Rng`
 biased tail).
 
 >>> from castlerules.core import Rng
+from castlerules.core.chance import check_seed, seed_states
 >>> streams = Streams.from_seeds([7, 8], "example")
 >>> values, streams = streams.below(np.array([6, 6]))
 >>> [int(v) for v in values] == [Rng.from_seed(s, "example").below(6)[0] for s in (7, 8)]
@@ -18,11 +19,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
 
-from castlerules.core import Rng
+from castlerules.core.chance import check_seed, seed_states
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -46,8 +48,11 @@ class Streams:
     @classmethod
     def from_seeds(cls, seeds: Sequence[int], stream: str = "") -> Streams:
         """The generators ``Rng.from_seed(seed, stream)`` of every seed, in order."""
-        states = [Rng.from_seed(int(seed), stream).state for seed in seeds]
-        return cls(np.array(states, dtype=np.uint64))
+        checked = [int(seed) for seed in seeds]
+        if checked:  # the seeds of a batch are consecutive or listed: their range checked
+            check_seed(min(checked))
+            check_seed(max(checked))
+        return cls(np.array(seed_states(checked, stream), dtype=np.uint64))
 
     def below(self, n: np.ndarray) -> tuple[np.ndarray, Streams]:
         """Per game a draw in ``0..n-1`` (``n >= 1``) and the next generators.
@@ -110,3 +115,82 @@ class Streams:
     def take(self, index: np.ndarray) -> Streams:
         """The generators of the games ``index``."""
         return Streams(self.state[index])
+
+
+# ---------------------------------------------------------------------- 32-bit words
+# Compiled code (JAX, where 64-bit integers are off by default) draws the same
+# numbers from each generator held as two 32-bit words, ``lo`` and ``hi``.
+
+_W = 0xFFFFFFFF
+
+
+def _mul_wide(xp: Any, a: Any, b: int) -> tuple[Any, Any]:
+    """``a * b`` (32-bit words, ``b`` a constant) as its low and high words."""
+    u = xp.uint32
+    a0, a1 = a & u(0xFFFF), a >> u(16)
+    b0, b1 = u(b & 0xFFFF), u(b >> 16)
+    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
+    mid = (p00 >> u(16)) + (p01 & u(0xFFFF)) + (p10 & u(0xFFFF))
+    lo = (p00 & u(0xFFFF)) | (mid << u(16))
+    hi = p11 + (p01 >> u(16)) + (p10 >> u(16)) + (mid >> u(16))
+    return lo, hi
+
+
+def _mul64(xp: Any, lo: Any, hi: Any, c: int) -> tuple[Any, Any]:
+    """The low 64 bits of ``(hi:lo) * c``."""
+    out_lo, carry = _mul_wide(xp, lo, c & _W)
+    return out_lo, carry + lo * xp.uint32(c >> 32) + hi * xp.uint32(c & _W)
+
+
+def _xor_shift(xp: Any, lo: Any, hi: Any, s: int) -> tuple[Any, Any]:
+    """``z ^ (z >> s)`` for ``0 < s < 32``."""
+    u = xp.uint32
+    return lo ^ ((lo >> u(s)) | (hi << u(32 - s))), hi ^ (hi >> u(s))
+
+
+def words_of(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``uint64`` generator states as their low and high 32-bit words."""
+    return (state & np.uint64(_W)).astype(np.uint32), (state >> np.uint64(32)).astype(np.uint32)
+
+
+def state_of(lo: Any, hi: Any) -> np.ndarray:
+    """The ``uint64`` states of :func:`words_of`'s words."""
+    return (np.asarray(hi).astype(np.uint64) << np.uint64(32)) | np.asarray(lo).astype(np.uint64)
+
+
+def below_words(xp: Any, lo: Any, hi: Any, n: Any, loop: Any) -> tuple[Any, Any, Any]:
+    """:meth:`Streams.below` on generators held as 32-bit words (arrays of ``xp``):
+    per game a draw in ``0..n-1`` (``1 <= n < 2**16``) and the next words.
+
+    ``loop(cond, body, carry)`` repeats ``body`` while ``cond`` (a Python ``while``,
+    or :func:`jax.lax.while_loop` in compiled code): a draw in the biased tail of
+    2**64 is redrawn for that game alone, as :class:`~castlerules.core.Rng` redraws it.
+    """
+    u = xp.uint32
+    n = xp.asarray(n).astype(u)
+    t = (u(_W) % n + u(1)) % n  # 2^32 mod n
+    r = (t * t) % n  # 2^64 mod n: a draw z is kept when r == 0 or z < 2^64 - r
+    g_lo, g_hi = u(int(_GOLDEN) & _W), u(int(_GOLDEN) >> 32)
+
+    def draw(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+        lo, hi, value, todo = carry
+        s_lo = lo + g_lo
+        s_hi = hi + g_hi + (s_lo < lo).astype(u)
+        z_lo, z_hi = _xor_shift(xp, s_lo, s_hi, 30)
+        z_lo, z_hi = _mul64(xp, z_lo, z_hi, int(_M1))
+        z_lo, z_hi = _xor_shift(xp, z_lo, z_hi, 27)
+        z_lo, z_hi = _mul64(xp, z_lo, z_hi, int(_M2))
+        z_lo, z_hi = _xor_shift(xp, z_lo, z_hi, 31)
+        tail = (r != u(0)) & (z_hi == u(_W)) & (z_lo >= u(0) - r)
+        accept = todo & ~tail
+        drawn = ((z_hi % n) * t + z_lo % n) % n
+        return (
+            xp.where(todo, s_lo, lo),
+            xp.where(todo, s_hi, hi),
+            xp.where(accept, drawn, value),
+            todo & tail,
+        )
+
+    first = draw((lo, hi, xp.zeros_like(lo), xp.ones(lo.shape, dtype=bool)))
+    lo, hi, value, _todo = loop(lambda c: c[3].any(), draw, first)
+    return value, lo, hi

@@ -17,6 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from castlerules.batch.arrays import ArrayOps
+from castlerules.batch.chance import below_words, state_of, words_of
+from castlerules.batch.play import RandomSeats
 from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError
 
@@ -28,14 +31,20 @@ class Slots:
     autoreset: bool
     backend: Any
     num_actions: int
+    players: int
     _step: Any
     _step_kth: Any
+    _ops: ArrayOps
+    _seat_row: int
+    """The row of a batch's data that holds the seat to act (-1: the game is over)."""
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
         self._dealt: list[np.ndarray] = []
         self._dealt_from = 0
         """Games dealt ahead for auto-reset (of seeds ``_dealt_from`` on)."""
+        self._random_of: dict[int, Any] = {}
+        """:meth:`_random_steps` compiled, per number of steps."""
 
     # ------------------------------------------------------------------ given by the game
 
@@ -46,27 +55,143 @@ class Slots:
     def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Any:
         raise NotImplementedError
 
-    def _after(self, out: tuple[Any, ...], reset: Any, seeds: Any, next_seed: int) -> Any:
-        raise NotImplementedError
-
     def _refuse(self, batch: Any, game: int, action: int) -> None:
         raise NotImplementedError
 
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
         raise NotImplementedError
 
+    def _after(
+        self,
+        out: tuple[Any, ...],
+        reset: Any,
+        seeds: Any,
+        next_seed: int,
+        legal: tuple[Any, Any] | None = None,
+    ) -> Any:
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ shared
+
+    def _legal_rows(self, data: Any) -> Any:
+        """``(num_actions, size)``: the kernel's guards of every action number."""
+        raise NotImplementedError
+
+    def _legal(self, data: Any) -> tuple[Any, Any]:
+        """The legal action numbers of every game of ``data``: ``(num_actions, size)``
+        rows, and how many each game has."""
+        rows = self._legal_rows(data)
+        return rows, self._count(self._words(rows))
+
+    def _words(self, mask: Any) -> tuple[Any, ...]:
+        """The mask's rows as bits of 32-bit words: action ``a`` is bit ``a % 32`` of
+        word ``a // 32`` (so that counting and ranking the legal actions read a few
+        words per game, not every row of the mask)."""
+        xp = self.backend.xp
+        u = xp.uint32
+        words = []
+        for first in range(0, self.num_actions, 32):
+            word: Any = xp.zeros(mask.shape[1:], dtype=u)
+            for a in range(first, min(first + 32, self.num_actions)):
+                word = word | (mask[a].astype(u) << u(a - first))
+            words.append(word)
+        return tuple(words)
+
+    def _count(self, words: tuple[Any, ...]) -> Any:
+        """How many actions ``words`` hold, per game."""
+        xp = self.backend.xp
+        return sum(xp.bitwise_count(w).astype(xp.int16) for w in words)
+
+    def _kth_action(self, words: tuple[Any, ...], kth: Any) -> Any:
+        """Per game, the number of its ``kth``-th legal action (0-based) in ``words``:
+        the word that holds it, then the bit, halving the word (16, 8, 4, 2, 1 bits)
+        by the count of the lower half."""
+        xp = self.backend.xp
+        u = xp.uint32
+        rest = xp.asarray(kth).astype(u)
+        found: Any = xp.zeros(rest.shape, dtype=bool)
+        action: Any = xp.zeros(rest.shape, dtype=xp.int16)
+        for j, word in enumerate(words):
+            count = xp.bitwise_count(word).astype(u)
+            here = xp.logical_and(xp.logical_not(found), rest < count)
+            bits, rank, at = word, rest, xp.zeros(rest.shape, dtype=u)
+            for half in (16, 8, 4, 2, 1):
+                low = bits & u((1 << half) - 1)
+                below = xp.bitwise_count(low).astype(u)
+                up = rank >= below
+                rank = xp.where(up, rank - below, rank)
+                bits = xp.where(up, bits >> u(half), low)
+                at = xp.where(up, at + u(half), at)
+            action = xp.where(here, (at + u(32 * j)).astype(xp.int16), action)
+            rest = xp.where(xp.logical_or(found, here), rest, rest - count)
+            found = xp.logical_or(found, here)
+        return action
 
     def _transition_kth(self, data: Any, mask: Any, kth: Any, hold: Any) -> tuple[Any, ...]:
         """:meth:`_transition` of each game's ``kth``-th legal action (in number order)."""
-        xp = self.backend.xp
-        # The kth legal action is the number of actions with at most kth legal up to them.
-        seen: Any = 0
-        actions: Any = 0
-        for a in range(self.num_actions):
-            seen = seen + mask[a].astype(xp.int16)
-            actions = actions + (seen <= kth).astype(xp.int16)
-        return self._transition(data, xp.minimum(actions, self.num_actions - 1), hold)
+        return self._transition(data, self._kth_action(self._words(mask), kth), hold)
+
+    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+        """``steps`` steps of random bots (their generators' words ``lo``, ``hi``:
+        ``(players, size)``) in every game still playing."""
+        xp, o = self.backend.xp, self._ops
+        nobody = xp.zeros(self.size, dtype=bool)
+
+        def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
+            data, lo, hi, ended, played = carry
+            words = self._words(self._legal_rows(data))
+            counts = self._count(words)
+            seat = data[self._seat_row]
+            live = seat >= 0
+            mover = xp.where(live, seat, 0)
+            here_lo = o.select(tuple(lo[q] for q in range(self.players)), mover)
+            here_hi = o.select(tuple(hi[q] for q in range(self.players)), mover)
+            kth, moved_lo, moved_hi = below_words(
+                xp, here_lo, here_hi, xp.where(live, counts, 1), self.backend.loop
+            )
+            drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
+            lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
+            hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
+            out = self._transition(data, self._kth_action(words, kth), nobody)
+            played = played + live.astype(xp.int32).sum()
+            return out[0], lo, hi, xp.logical_or(ended, out[1]), played
+
+        start = (data, lo, hi, nobody, xp.zeros((), dtype=xp.int32))
+        data, lo, hi, ended, played = self.backend.repeat(steps, body, start)
+        # The compiler would copy the last step into each legal action's test: kept apart.
+        rows, counts = self._legal(self.backend.settle(data))
+        return data, rows, counts, lo, hi, ended, played
+
+    def play_random(self, batch: Any, seats: RandomSeats, steps: int = 1) -> tuple[Any, int]:
+        """``steps`` steps in which every game still playing plays the move of the random
+        bot of its seat to act (the draws of ``seats``, which move on), compiled as one
+        call; the batch and the number of moves played.
+
+        The moves are those of :meth:`step_kth` with :meth:`RandomSeats.choose_kth`,
+        step by step, so each game is its seed's game of
+        :class:`~castlerules.bots.RandomBot` in every seat.  With auto-reset, the games
+        over at the call's start are replaced first (and their bots reseeded); a game
+        that ends during the call stays over until the next call.  The batch's
+        :attr:`ended` tells the games that ended during the call; it has no ``effect``.
+        """
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+            raise ArgumentError(f"steps must be a whole number >= 1, not {steps!r:.20}")
+        if seats.players != self.players or seats.state.shape != (self.players, self.size):
+            raise ArgumentError(
+                f"the seats are {seats.players} seats of {seats.state.shape[1]} games; this "
+                f"batch holds {self.size} games of {self.players} players"
+            )
+        data, reset, seeds, next_seed = self._resets(batch)
+        fresh = np.flatnonzero(reset)
+        if fresh.size:
+            seats.reseed(fresh, [int(x) for x in seeds[fresh]])
+        if steps not in self._random_of:
+            self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,))
+        lo, hi = words_of(seats.state)
+        data, rows, counts, lo, hi, ended, played = self._random_of[steps](data, lo, hi, steps)
+        seats.state = state_of(lo, hi)
+        after = self._after((data, ended), reset, seeds, next_seed, legal=(rows, counts))
+        return after, int(played)
 
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
         """``size`` new games; game ``i`` is the engine's ``new_game(players, rules,
@@ -160,7 +285,7 @@ class Slots:
         reset[over] = True
         seeds = np.array(batch.seeds, copy=True)
         seeds[over] = np.arange(over.size, dtype=np.uint64) + np.uint64(batch.next_seed)
-        return self.backend.xp.asarray(data), reset, seeds, batch.next_seed + over.size
+        return data, reset, seeds, batch.next_seed + over.size  # numpy: the compiled call takes it
 
     def _take_dealt(self, first: int, count: int) -> np.ndarray:
         """The games of seeds ``first .. first+count-1``, dealt ``size`` at a time ahead."""

@@ -47,6 +47,10 @@ class Layout:
     characters: int
     rounds: int
 
+    turn = 2
+    """The seat to act (the kernel's ``KState.turn``; -1 once the game is over), after
+    the round (row 0) and the phase (row 1)."""
+
     @property
     def fl(self) -> range:
         """Each character's floor (the kernel's ``KState.fl``)."""
@@ -93,7 +97,7 @@ class Layout:
         k = K.KState(
             rnd=data[0],
             phase=data[1],
-            turn=data[2],
+            turn=data[self.turn],
             fl=tuple(data[i] for i in self.fl),
             no=tuple(data[i] for i in self.no),
             votes=tuple(data[i] for i in self.votes),
@@ -183,7 +187,7 @@ class Batch:
     @property
     def current_player(self) -> Any:
         """``(size,)``: the seat to act, -1 once the game is over."""
-        return self.host[2]
+        return self.host[self.layout.turn]
 
     @property
     def terminated(self) -> Any:
@@ -300,6 +304,7 @@ class ThroneEnv(Slots):
         self.layout = Layout(self.players, self.shape.characters, self.shape.rounds)
         xp = backend.xp
         self._ops = ArrayOps(xp)
+        self._seat_row = self.layout.turn
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
@@ -375,15 +380,9 @@ class ThroneEnv(Slots):
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
         return lay.pack(xp, post, masks, scores, kings), ended, effect
 
-    def _legal(self, data: Any) -> tuple[Any, Any]:
-        """The legal action numbers of every game of ``data``: ``(num_actions, size)``
-        rows, and how many each game has.  (Compiled apart from the step: fused with
-        it, the compiler's program was twice as slow as the two.)"""
-        xp = self.backend.xp
+    def _legal_rows(self, data: Any) -> Any:
         k, masks, _s, _k = self.layout.unpack(data)
-        rows = self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
-        counts = self._ops.total(rows[a].astype(xp.int16) for a in range(self.num_actions))
-        return rows, counts
+        return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
 
     def _first_broken(self, data: Any, actions: Any) -> Any:
         """Per game, the index of the first of the kernel's guards that ``actions``
@@ -458,9 +457,17 @@ class ThroneEnv(Slots):
             )[:, 0]
         return self._start(data, None, 0)
 
-    def _after(self, out: tuple[Any, ...], reset: Any, seeds: Any, next_seed: int) -> Batch:
-        data, ended, effect = out
-        rows, counts = self._legal_of(data)
+    def _after(
+        self,
+        out: tuple[Any, ...],
+        reset: Any,
+        seeds: Any,
+        next_seed: int,
+        legal: tuple[Any, Any] | None = None,
+    ) -> Batch:
+        data, ended, *rest = out
+        effect = rest[0] if rest else None
+        rows, counts = self._legal_of(data) if legal is None else legal
         return Batch(
             data=data,
             layout=self.layout,

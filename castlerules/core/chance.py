@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 import attrs
@@ -113,6 +113,17 @@ def _draw(state: int, n: int) -> tuple[int, int]:
             return z % n, state
 
 
+def seed_states(seeds: Iterable[int], stream: str = "") -> list[int]:
+    """The states of ``Rng.from_seed(seed, stream)`` for each seed (checked by the
+    caller): a hash of the seed and the stream's name, the one seeding of every
+    generator (one hash per seed, no :class:`Rng` built, for many games at once)."""
+    tail = f"\x00{stream}".encode()
+    blake2b, from_bytes = hashlib.blake2b, int.from_bytes
+    return [
+        from_bytes(blake2b(b"%d" % seed + tail, digest_size=8).digest(), "little") for seed in seeds
+    ]
+
+
 @attrs.frozen(slots=True)
 class Rng:
     """An immutable SplitMix64 generator; every draw returns ``(value, next_rng)``."""
@@ -125,9 +136,8 @@ class Rng:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"a seed is an int, not {type(seed).__name__}")
         check_seed(seed)
-        digest = hashlib.blake2b(f"{seed}\x00{stream}".encode(), digest_size=8).digest()
         rng: Rng = _new(cls)  # cls(state) without the converter: 8 bytes are in range
-        _set_state(rng, int.from_bytes(digest, "little"))
+        _set_state(rng, seed_states((seed,), stream)[0])
         return rng
 
     def next64(self) -> tuple[int, Rng]:

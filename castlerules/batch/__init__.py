@@ -15,6 +15,7 @@ the style of Pgx and Gymnasium's vector environments::
     b = env.step(b, actions)           # (size,) action numbers, the adapters' numbers
     b.current_player, b.terminated, b.rewards, env.observe(b, seat)
     env.to_states(b)                   # the engine's State of every game
+    b, moves = env.play_random(b, seats, steps=16)   # random bots, in one compiled call
 
 Finished games stay finished: their actions are ignored.  Nothing of this
 package is imported by ``import castlerules``.

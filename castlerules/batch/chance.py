@@ -9,7 +9,6 @@ of them at once, with the same rejection test as :class:`~castlerules.core.Rng`
 biased tail).
 
 >>> from castlerules.core import Rng
-from castlerules.core.chance import check_seed, seed_states
 >>> streams = Streams.from_seeds([7, 8], "example")
 >>> values, streams = streams.below(np.array([6, 6]))
 >>> [int(v) for v in values] == [Rng.from_seed(s, "example").below(6)[0] for s in (7, 8)]

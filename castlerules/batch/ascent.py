@@ -289,10 +289,10 @@ class AscentEnv(Slots):
         reset: Any,
         seeds: Any,
         next_seed: int,
-        legal: tuple[Any, Any] | None = None,
+        legal: tuple[Any, Any],
     ) -> Batch:
         data, ended = out
-        rows, counts = self._legal_of(data) if legal is None else legal
+        rows, counts = legal
         return Batch(
             data=data,
             layout=self.layout,

@@ -32,6 +32,7 @@ class Slots:
     backend: Any
     num_actions: int
     players: int
+    _legal_of: Any
     _step: Any
     _step_kth: Any
     _ops: ArrayOps
@@ -67,8 +68,10 @@ class Slots:
         reset: Any,
         seeds: Any,
         next_seed: int,
-        legal: tuple[Any, Any] | None = None,
+        legal: tuple[Any, Any],
     ) -> Any:
+        """The batch of a step's ``out`` (the new data first, then whether each game
+        ended) with its legal rows and counts ``legal``."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ shared
@@ -100,7 +103,7 @@ class Slots:
     def _count(self, words: tuple[Any, ...]) -> Any:
         """How many actions ``words`` hold, per game."""
         xp = self.backend.xp
-        return sum(xp.bitwise_count(w).astype(xp.int16) for w in words)
+        return self._ops.total(xp.bitwise_count(w).astype(xp.int16) for w in words)
 
     def _kth_action(self, words: tuple[Any, ...], kth: Any) -> Any:
         """Per game, the number of its ``kth``-th legal action (0-based) in ``words``:
@@ -168,8 +171,9 @@ class Slots:
         call; the batch and the number of moves played.
 
         The moves are those of :meth:`step_kth` with :meth:`RandomSeats.choose_kth`,
-        step by step, so each game is its seed's game of
-        :class:`~castlerules.bots.RandomBot` in every seat.  With auto-reset, the games
+        step by step (so each Throne game is its seed's game of
+        :class:`~castlerules.bots.RandomBot` in every seat; Ascent's rank the legal
+        moves in number order, not in its ``legal_moves`` order).  With auto-reset, the games
         over at the call's start are replaced first (and their bots reseeded); a game
         that ends during the call stays over until the next call.  The batch's
         :attr:`ended` tells the games that ended during the call; it has no ``effect``.
@@ -190,7 +194,7 @@ class Slots:
         lo, hi = words_of(seats.state)
         data, rows, counts, lo, hi, ended, played = self._random_of[steps](data, lo, hi, steps)
         seats.state = state_of(lo, hi)
-        after = self._after((data, ended), reset, seeds, next_seed, legal=(rows, counts))
+        after = self._after((data, ended), reset, seeds, next_seed, (rows, counts))
         return after, int(played)
 
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
@@ -239,7 +243,7 @@ class Slots:
             self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
         data, reset, seeds, next_seed = self._resets(batch)
         out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
-        return self._after(out, reset, seeds, next_seed)
+        return self._after(out, reset, seeds, next_seed, self._legal_of(out[0]))
 
     def step_kth(self, batch: Any, kth: Any) -> Any:
         """Every game still playing plays its ``kth``-th legal action (0-based, in the
@@ -264,7 +268,7 @@ class Slots:
         out = self._step_kth(
             data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
         )
-        return self._after(out, reset, seeds, next_seed)
+        return self._after(out, reset, seeds, next_seed, self._legal_of(out[0]))
 
     def _resets(self, batch: Any) -> tuple[Any, Any, Any, int]:
         """With auto-reset: the games, where those that are over are replaced by new

@@ -463,11 +463,11 @@ class ThroneEnv(Slots):
         reset: Any,
         seeds: Any,
         next_seed: int,
-        legal: tuple[Any, Any] | None = None,
+        legal: tuple[Any, Any],
     ) -> Batch:
         data, ended, *rest = out
         effect = rest[0] if rest else None
-        rows, counts = self._legal_of(data) if legal is None else legal
+        rows, counts = legal
         return Batch(
             data=data,
             layout=self.layout,

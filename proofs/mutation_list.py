@@ -1320,6 +1320,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return 1 <= square <= self.squares and square >= self.upper_half - 1\n",
         kind="table",
     ),
+    M(
+        "ascent.table.fire_eater_two",
+        "A18",
+        "the Fire-eater is valued 2, as the Troubadour (a set is worth 22)",
+        AR,
+        "    return CARDS_PER_SET - cid % CARDS_PER_SET\n",
+        "    return max(2, CARDS_PER_SET - cid % CARDS_PER_SET)\n",
+        kind="table",
+        breaks=("ascent.conservation", "ascent.scores"),
+    ),
     # ---------------------------------------------------------- Ascent model
     M(
         "ascent.model.turn_reversed",
@@ -1376,6 +1386,48 @@ MUTATIONS: tuple[Mutation, ...] = (
         "d <= self.arr(rank) + 1,  # A6: not above the ceiling of the part's rank",
         kind="model",
         breaks=("ascent.invariant",),
+    ),
+    M(
+        "ascent.model.removed_keep_their_depth",
+        "A13",
+        "the model's removed cards keep their place in the remainder (a card in a pile "
+        "with a depth)",
+        AM,
+        "rest_dep, rest_top = 0, NONE",
+        "rest_dep, rest_top = u.dep - j - 1, NONE",
+        kind="model",
+        breaks=("ascent.invariant",),
+    ),
+    M(
+        "ascent.model.strict_reading_one_over",
+        "A7",
+        "the model's strict reading (protection=False) lets a moving card go one square "
+        "above its arrival square",
+        AM,
+        "self.arr(u) >= m.d),",
+        "self.arr(u) + 1 >= m.d),",
+        kind="model",
+        breaks=("ascent.strict_ceiling",),
+    ),
+    M(
+        "ascent.model.card_beyond_the_path",
+        "A5",
+        "the model's invariant lets a card stand one square beyond the path's last square",
+        AM,
+        "between(u.sq, REMOVED, o.squares),",
+        "between(u.sq, REMOVED, o.squares + 1),",
+        kind="model",
+        breaks=("ascent.conservation", "ascent.scores", "ascent.termination"),
+    ),
+    M(
+        "ascent.model.end_turn_opens_a_turn",
+        "A12",
+        "the model lets EndTurn open a turn (a turn with no move)",
+        AM,
+        "return all_of([m.kind == END, t.actor >= 0, t.mid, between(",
+        "return all_of([m.kind == END, t.actor >= 0, between(",
+        kind="model",
+        breaks=("ascent.termination",),
     ),
     # stack_rank="highest" (A3): the model's stack ranks (each card's rv, the part's and
     # the remainder's rank cards pr and rb), which the proofs now also run under
@@ -1463,6 +1515,58 @@ MUTATIONS: tuple[Mutation, ...] = (
         kind="property",
         partner="ascent.model.top_above_ceiling",
         issue=True,
+    ),
+    # Each weakened claim with the partner that tells it from the strong one (see the
+    # notes: a partner that breaks the invariant breaks every property resting on it).
+    M(
+        "ascent.property.invariant_weak",
+        "A13",
+        "property invariant weakened (a removed card's depth not checked)",
+        AM,
+        "all_of([u.dep == 0, u.below == NONE, u.top == NONE, neg(u.flp)]),",
+        "all_of([u.below == NONE, u.top == NONE, neg(u.flp)]),",
+        kind="property",
+        partner="ascent.model.removed_keep_their_depth",
+    ),
+    M(
+        "ascent.property.strict_ceiling_weak",
+        "A7",
+        "property strict_ceiling weakened (one square of slack)",
+        AP,
+        "return implies(u.on_path(), u.sq <= m.arr(u))",
+        "return implies(u.on_path(), u.sq <= m.arr(u) + 1)",
+        kind="property",
+        partner="ascent.model.strict_reading_one_over",
+    ),
+    M(
+        "ascent.property.conservation_weak",
+        "A5",
+        "property conservation weakened (a card's place may be one square beyond the path)",
+        AP,
+        "any_of([c.sq == REMOVED, between(c.sq, 0, m.o.squares)]),",
+        "any_of([c.sq == REMOVED, between(c.sq, 0, m.o.squares + 1)]),",
+        kind="property",
+        partner="ascent.model.card_beyond_the_path",
+    ),
+    M(
+        "ascent.property.scores_weak",
+        "A17",
+        "property scores weakened to [-22n, 22n]",
+        AP,
+        "bound = CLAIM_SET_VALUE * self.n",
+        "bound = (CLAIM_SET_VALUE + 1) * self.n",
+        kind="property",
+        partner="ascent.table.fire_eater_two",
+    ),
+    M(
+        "ascent.property.termination_weak",
+        "A12",
+        "property termination weakened (only a favour is checked not to open a turn)",
+        AP,
+        "                if case.kind != ADVANCE\n",
+        "                if case.kind == FAVOUR\n",
+        kind="property",
+        partner="ascent.model.end_turn_opens_a_turn",
     ),
     # ------------------------------------- adapters: numbers, masks, tensors, returns
     M(
@@ -2302,6 +2406,37 @@ NOTES: dict[str, str] = {
         "the invariant inductive.  A transition that lets a card go above its ceiling "
         "breaks the invariant itself, and then every property that rests on it fails, "
         "the weakened one too, so only such a partner can tell the claims apart."
+    ),
+    "ascent.model.removed_keep_their_depth": (
+        "The partner of ``ascent.property.invariant_weak``: a removal that leaves each "
+        "removed card its place in the remainder (as a remainder that stays keeps it) "
+        'breaks only the conjunct "a removed card is in a pile" (depth 0), which the '
+        "weakened invariant no longer states; no move touches a card in a pile, so the "
+        "rest stays inductive and every other property still holds."
+    ),
+    "ascent.model.card_beyond_the_path": (
+        "The partner of ``ascent.property.conservation_weak``, a mistake in the "
+        "invariant's domain (as ``ascent.model.top_above_ceiling`` is in its ceiling): "
+        "conservation reads the model only through that conjunct, so a move that put a "
+        "card beyond the path would break the invariant and then every property, the "
+        "weakened one too.  It breaks ``ascent.scores`` too (the counting lemma, which "
+        "both run, places every card) and ``ascent.termination`` (a card's term is its "
+        "square)."
+    ),
+    "ascent.table.fire_eater_two": (
+        "The partner of ``ascent.property.scores_weak``, a rule table and not a model "
+        "mistake: given the counting lemma, the scores' bounds are arithmetic over the "
+        "cards' values, so a model mistake that breaks them breaks the lemma, which "
+        "``ascent.conservation`` runs as well and the loosened bound does not weaken.  "
+        "Only the values (``value_of``, shared by the engine and the model) can break "
+        "the bound alone; a set worth 22 breaks conservation too."
+    ),
+    "ascent.model.end_turn_opens_a_turn": (
+        "The partner of ``ascent.property.termination_weak``: a turn that may begin "
+        "with EndTurn moves no card, so the Advances stay bounded and the favours of a "
+        "turn too, but the turns themselves are not (a game of passes never ends); only "
+        "the check that a turn begins with an Advance sees it, which the weakened claim "
+        "makes for a favour only."
     ),
 }
 """Why a mutation survives, where that is understood (shown on the docs page)."""

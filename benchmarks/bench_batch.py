@@ -168,22 +168,20 @@ def study_compare(games: int, seed: int) -> dict[str, Any]:
     indices = list(range(games))
     out: dict[str, Any] = {"games": games, "readings": ["SEED", "ORIGINAL"]}
     rows: dict[str, list[str]] = {}
-    for engine in ("scalar", "batch"):
-        print(
-            f"study: {2 * games:,} games with the {engine} engine ...", file=sys.stderr, flush=True
-        )
+    for engine, label in (("scalar", "scalar"), ("batch", "batch"), ("batch", "compiled")):
         cpu = time.process_time()
-        rows[engine] = [
-            line
-            for reading in ("SEED", "ORIGINAL")
-            for line in play_batch(spec, reading, indices, engine)
-        ]
-        out[f"{engine}_cpu_s"] = round(time.process_time() - cpu, 2)
-        print(f"study: {engine}: {out[f'{engine}_cpu_s']} s of CPU", file=sys.stderr, flush=True)
-    cpu = time.process_time()
-    for reading in ("SEED", "ORIGINAL"):
-        play_batch(spec, reading, indices, "batch")  # compiled already: the play alone
-    out["batch_cpu_s_compiled"] = round(time.process_time() - cpu, 2)
+        lines = []
+        for reading in ("SEED", "ORIGINAL"):  # compiled: the batch again, the play alone
+            print(f"study: {games:,} {reading} games, {label} ...", file=sys.stderr, flush=True)
+            lines += play_batch(spec, reading, indices, engine)
+            print(
+                f"study: {label}: {time.process_time() - cpu:.1f} s of CPU so far",
+                file=sys.stderr,
+                flush=True,
+            )
+        rows.setdefault(engine, lines)
+        key = "batch_cpu_s_compiled" if label == "compiled" else f"{engine}_cpu_s"
+        out[key] = round(time.process_time() - cpu, 2)
     out["rows_identical"] = rows["scalar"] == rows["batch"]
     out["ratio"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s"], 1e-9), 2)
     out["ratio_compiled"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s_compiled"], 1e-9), 2)

@@ -134,31 +134,41 @@ class Slots:
         """:meth:`_transition` of each game's ``kth``-th legal action (in number order)."""
         return self._transition(data, self._kth_action(self._words(mask), kth), hold)
 
-    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
-        """``steps`` steps of random bots (their generators' words ``lo``, ``hi``:
-        ``(players, size)``) in every game still playing."""
+    def random_move(self, data: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+        """One move of the random bot of the seat to act in every game still playing
+        (their generators' words ``lo``, ``hi``: ``(players, size)``), as traced code:
+        the step's output (:meth:`_transition`'s: the new data first, then whether each
+        game ended), the bots' next words, and which games moved.  A building block of
+        compiled loops (:meth:`play_random`'s, a study's)."""
         xp, o = self.backend.xp, self._ops
+        words = self._words(self._legal_rows(data))
+        counts = self._count(words)
+        seat = data[self._seat_row]
+        live = seat >= 0
+        mover = xp.where(live, seat, 0)
+        here_lo = o.select(tuple(lo[q] for q in range(self.players)), mover)
+        here_hi = o.select(tuple(hi[q] for q in range(self.players)), mover)
+        kth, moved_lo, moved_hi = below_words(
+            xp, here_lo, here_hi, xp.where(live, counts, 1), self.backend.loop
+        )
+        drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
+        lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
+        hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
         nobody = xp.zeros(self.size, dtype=bool)
+        out = self._transition(data, self._kth_action(words, kth), nobody)
+        return out, lo, hi, live
+
+    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+        """``steps`` steps of random bots (:meth:`random_move`) in every game still playing."""
+        xp = self.backend.xp
 
         def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
             data, lo, hi, ended, played = carry
-            words = self._words(self._legal_rows(data))
-            counts = self._count(words)
-            seat = data[self._seat_row]
-            live = seat >= 0
-            mover = xp.where(live, seat, 0)
-            here_lo = o.select(tuple(lo[q] for q in range(self.players)), mover)
-            here_hi = o.select(tuple(hi[q] for q in range(self.players)), mover)
-            kth, moved_lo, moved_hi = below_words(
-                xp, here_lo, here_hi, xp.where(live, counts, 1), self.backend.loop
-            )
-            drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
-            lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
-            hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
-            out = self._transition(data, self._kth_action(words, kth), nobody)
+            out, lo, hi, live = self.random_move(data, lo, hi)
             played = played + live.astype(xp.int32).sum()
             return out[0], lo, hi, xp.logical_or(ended, out[1]), played
 
+        nobody = xp.zeros(self.size, dtype=bool)
         start = (data, lo, hi, nobody, xp.zeros((), dtype=xp.int32))
         data, lo, hi, ended, played = self.backend.repeat(steps, body, start)
         # The compiler would copy the last step into each legal action's test: kept apart.

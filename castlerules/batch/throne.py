@@ -309,7 +309,7 @@ class ThroneEnv(Slots):
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
         self._step_kth = backend.jit(self._transition_kth)
-        self._probe = backend.jit(self._first_broken)
+        self._probe = backend.jit(self.first_broken)
         start = K.from_state(throne.new_game(self.players, self.rules))
         plain = K.Position(CONCRETE, self.shape, K.Options.of(CONCRETE, self.rules), start)
         move = K.decode(plain, 0)
@@ -384,9 +384,10 @@ class ThroneEnv(Slots):
         k, masks, _s, _k = self.layout.unpack(data)
         return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
 
-    def _first_broken(self, data: Any, actions: Any) -> Any:
-        """Per game, the index of the first of the kernel's guards that ``actions``
-        breaks (-1: legal), for any move number of the notation."""
+    def first_broken(self, data: Any, actions: Any) -> Any:
+        """Per game of ``data``, the index of the first of the kernel's guards that
+        ``actions`` breaks (-1: legal), for any move number of the notation; traced
+        code, for compiled loops (:meth:`refusals` is its compiled call on a batch)."""
         k, masks, _s, _k = self.layout.unpack(data)
         k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
         p = K.Position(self._ops, self.shape, self._options, k)
@@ -497,8 +498,15 @@ class ThroneEnv(Slots):
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of every game (or of ``games``)."""
+        return self.states_of(batch.host, games)
+
+    def states_of(self, data: Any, games: Sequence[int] | None = None) -> list[throne.State]:
+        """The engine's :class:`~castlerules.throne.State` of the games of ``data`` (a
+        batch's :attr:`~Batch.data` or columns of it, any number), or of ``games``."""
+        host = np.asarray(data)
+        batch = Batch(data=host, layout=self.layout, mask_rows=None, legal_counts=None, ended=None)
         k = batch.k
-        pick = list(range(self.size)) if games is None else list(games)
+        pick = list(range(host.shape[1])) if games is None else list(games)
         rnd = np.asarray(k.rnd)
         phase = np.asarray(k.phase)
         turn = np.asarray(k.turn)

@@ -13,8 +13,15 @@ gives the same :class:`~castlerules.study.games.GameResult` rows:
   step), the clauses :func:`castlerules.throne.describe` cites for it
   (:data:`EVENT_CLAUSES`), with the few that depend on the position (the
   leftovers of an equal placement, B6; each seat that scored 0 in a bonus
-  round, B15).  ``tests/study/test_batched.py`` checks the rows against the
-  engine's on whole studies.
+  round, B15).
+
+All of it happens inside one compiled loop of :data:`STEPS` moves (the probe
+drawn and judged, the bot's move drawn and played, the counts kept per game:
+how often each effect fired and each guard refused); between calls the host
+only collects the games that are over and puts the study's next games in
+their slots, so that the batch stays full.  The clauses are read from the
+counts at the end.  ``tests/study/test_batched.py`` checks the rows against
+the engine's on whole studies.
 """
 
 from __future__ import annotations
@@ -23,11 +30,12 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 
 from castlerules import batch as batch_pkg
 from castlerules import throne
-from castlerules.batch.chance import Streams
+from castlerules.batch.chance import Streams, below_words, words_of
 from castlerules.batch.play import RandomSeats
 from castlerules.study.games import GameResult, alphabet
 from castlerules.throne import kernel as K
@@ -54,6 +62,14 @@ EVENT_CLAUSES: dict[str, tuple[str, ...]] = {
 (besides the leftovers, B6, and the bonus, B15, counted from the position)."""
 
 
+STEPS = 32
+"""Moves per compiled call: between calls, the host collects the games over and puts
+the next games of the study in their slots."""
+
+SLOTS = 4096
+"""Games played at once, at most: a study's games stream through them."""
+
+
 def play_random(
     reading: str,
     rules: throne.Rules,
@@ -61,94 +77,195 @@ def play_random(
     seeds: Sequence[int],
     indices: Sequence[int],
     backend: str = "auto",
+    slots: int = SLOTS,
 ) -> list[GameResult]:
-    """Game ``indices[i]`` (seed ``seeds[i]``) of a study of random bots, every one."""
-    size = len(seeds)
+    """Game ``indices[i]`` (seed ``seeds[i]``) of a study of random bots, every one.
+
+    The games stream through a batch of ``min(padded_size(len(seeds)), slots)``
+    slots: a slot whose game is over gets the next game (its deal, its bots' and
+    its probe's generators, its counts at 0), so that the batch stays full until
+    the last games.  Slots beyond the games play copies of the first game, dropped.
+    """
+    count = len(seeds)
+    if not count:
+        return []
+    size = min(padded_size(count), slots)
     env = _env(rules, players, size, backend)
-    b = env.init(seeds=seeds)  # game i is throne.new_game(players, rules, seeds[i])
-    seats = RandomSeats(seeds, players)
-    probes = Streams.from_seeds(seeds, "study.probe")
-    universe = K.universe_of(rules)
-    pool = np.array([universe.index(m) for m in alphabet(throne, rules, players)])
-    clause_names = sorted({*env.guard_clauses, *(c for v in EVENT_CLAUSES.values() for c in v)})
-    clause_names = sorted({*clause_names, "B15"})
-    column = {c: j for j, c in enumerate(clause_names)}
-    guard_column = np.array([column[c] for c in env.guard_clauses])
-    effect_counts = np.zeros((len(env.effects), len(clause_names)), dtype=np.int64)
-    for e, label in enumerate(env.effects):
-        for clause in EVENT_CLAUSES[label]:
-            effect_counts[e, column[clause]] += 1
-    events = np.zeros((size, len(clause_names)), dtype=np.int64)
-    refusals = np.zeros((size, len(clause_names)), dtype=np.int64)
-    actions = np.zeros(size, dtype=np.int64)
-    tried = np.zeros(size, dtype=np.int64)
-    shape = env.shape
-    points = np.array(shape.points)  # at index floor + 1 (-1 eliminated)
-    last_place = env.effects.index("last place")
-    scoring = np.array(
-        [
-            label.startswith(("crowned", "elimin", "everyone")) and "," in label
-            for label in env.effects
-        ]
-    )
-    eliminating = np.array([label.startswith("eliminated, nobody") for label in env.effects])
-    rows = np.arange(size)
+    tally = _tally(env)
+    xp, lay = env.backend.xp, env.layout
+    slot_game = np.full(size, -1, dtype=np.int64)
+    """The game (an index of ``seeds``) each slot plays, -1 for none."""
+    slot_game[: min(size, count)] = np.arange(min(size, count))
+    first = [int(seeds[max(int(g), 0)]) for g in slot_game]
+    host = list(_fresh(env, first))
+    finals = np.zeros((lay.rows, count), dtype=np.int16)
+    seen_all = np.zeros((len(env.effects) + 2, count), dtype=np.int64)
+    broken_all = np.zeros((len(env.guard_clauses), count), dtype=np.int64)
+    following = min(size, count)
+    carry = tuple(xp.asarray(x) for x in host)
     while True:
-        seat = np.asarray(b.current_player)
-        live = seat >= 0
-        if not live.any():
+        carry = tally.run(*carry)
+        over = np.asarray(carry[0][lay.turn]) < 0
+        done = np.flatnonzero(over & (slot_game >= 0))
+        if done.size:
+            host = [np.array(x) for x in carry]
+            games = slot_game[done]
+            finals[:, games] = host[0][:, done]
+            seen_all[:, games] = host[5][:, done]
+            broken_all[:, games] = host[6][:, done]
+            slot_game[done] = -1
+            refill = done[: count - following]
+            if refill.size:
+                new = np.arange(following, following + refill.size)
+                following += refill.size
+                for x, y in zip(host, _fresh(env, [int(seeds[int(g)]) for g in new]), strict=True):
+                    x[..., refill] = y
+                slot_game[refill] = new
+            carry = tuple(xp.asarray(x) for x in host)
+        if following == count and not (slot_game >= 0).any():
             break
-        # The probe (study.probe): a move of the alphabet, tried in the position before.
-        drawn, moved = probes.below(np.full(size, len(pool)))
-        probes = Streams(np.where(live, moved.state, probes.state))
-        broken = env.refusals(b, pool[drawn])
-        refused = live & (broken >= 0)
-        np.add.at(refusals, (rows[refused], guard_column[broken[refused]]), 1)
-        tried += live
-        before = _numpy_fields(b)
-        b = env.step_kth(b, seats.choose_kth(np.asarray(b.legal_counts), seat))
-        actions += live
-        effect = np.asarray(b.effect)
-        events[live] += effect_counts[effect[live]]
-        # B6: the leftovers of an equal placement go to floor 1 (an event of their own).
-        after_fl = np.stack([np.asarray(x) for x in b.k.fl], axis=-1)
-        moved_chars = (before["fl"] != after_fl).sum(axis=1)
-        leftovers = live & (effect == last_place) & (moved_chars > 1)
-        events[leftovers, column["B6"]] += 1
-        # B15: each seat whose favourites scored 0 in a bonus round.
-        scored = live & scoring[effect]
-        if scored.any():
-            bonus_round = np.array([rules.bonus_applies(int(r)) for r in before["rnd"]])
-            castle = np.where(
-                eliminating[effect][:, None] & (before["fl"] == shape.top), -1, before["fl"]
-            )
-            masks = before["obj"]  # (size, players) bit masks of the round scored
-            favourite = (masks[:, :, None] >> np.arange(shape.characters)) & 1 == 1
-            raw = (favourite * points[castle + 1][:, None, :]).sum(axis=2)
-            zeros = ((raw == 0) & (bonus_round & scored)[:, None]).sum(axis=1)
-            events[:, column["B15"]] += np.where(scored, zeros, 0)
-    finals = env.to_states(b)
-    out = []
-    for i, final in enumerate(finals):
-        out.append(
-            GameResult(
-                reading=reading,
-                game=int(indices[i]),
-                seed=int(seeds[i]),
-                actions=int(actions[i]),
-                scores=tuple(throne.scores(final)),
-                winners=tuple(throne.winners(final)),
-                events=_counted(clause_names, events[i]),
-                probes=int(tried[i]),
-                refusals=_counted(clause_names, refusals[i]),
-            )
+    states = env.states_of(finals)
+    events = (tally.events_of @ seen_all).T
+    refusals = (tally.refusals_of @ broken_all).T
+    actions = seen_all[: len(env.effects)].sum(axis=0)  # one effect a move
+    return [
+        GameResult(
+            reading=reading,
+            game=int(indices[i]),
+            seed=int(seeds[i]),
+            actions=int(actions[i]),
+            scores=tuple(throne.scores(final)),
+            winners=tuple(throne.winners(final)),
+            events=_counted(tally.clauses, events[i]),
+            probes=int(actions[i]),  # one probe before every move
+            refusals=_counted(tally.clauses, refusals[i]),
         )
-    return out
+        for i, final in enumerate(states)
+    ]
+
+
+def _fresh(env: Any, seeds: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """The loop's arrays of new games of ``seeds`` (their columns): the deal, the bots'
+    and the probe's generators as 32-bit words, every count at 0."""
+    lo, hi = words_of(RandomSeats(seeds, env.players).state)
+    plo, phi = words_of(Streams.from_seeds(seeds, "study.probe").state)
+    n = len(seeds)
+    return (
+        env.deal(np.array(seeds, dtype=np.uint64)).T.astype(np.int16),
+        lo,
+        hi,
+        plo,
+        phi,
+        np.zeros((len(env.effects) + 2, n), dtype=np.int16),
+        np.zeros((len(env.guard_clauses), n), dtype=np.int16),
+    )
+
+
+def padded_size(count: int) -> int:
+    """The batch that plays ``count`` games: the next power of two up to 1024, then the
+    next multiple of 1024 (a study's tasks of 4096 games and its last, shorter one
+    share one compilation)."""
+    if count <= 1024:
+        return 1 << max(count - 1, 0).bit_length()
+    return -(-count // 1024) * 1024
+
+
+@attrs.frozen(eq=False)
+class _Tally:
+    """A study's compiled loop of :data:`STEPS` moves over one env, and how its counts
+    read as clauses."""
+
+    clauses: tuple[str, ...]
+    """The clauses of the rows' events and refusals, in order."""
+    events_of: np.ndarray
+    """``(clauses, effects + 2)``: the clauses counted per effect of the kernel, then
+    per equal placement's leftovers (B6) and per seat with a bonus (B15)."""
+    refusals_of: np.ndarray
+    """``(clauses, guards)``: the clause of each of the kernel's guards."""
+    run: Any
+    """The compiled loop: ``(data, lo, hi, probe lo, probe hi, seen, broken)`` -> the
+    same after :data:`STEPS` moves."""
+
+
+@functools.lru_cache(maxsize=8)
+def _tally(env: Any) -> _Tally:
+    """The compiled loop of ``env``: per move, the probe judged, the random bot's move
+    played, and what happened counted, inside the compiled program: per game, how
+    often each effect of the kernel fired (and the leftovers, the bonus seats) and
+    each guard refused the probe; the clauses are read from the counts after."""
+    xp, o, shape, lay = env.backend.xp, env._ops, env.shape, env.layout
+    universe = K.universe_of(env.rules)
+    pool = xp.asarray(
+        [universe.index(m) for m in alphabet(throne, env.rules, env.players)], dtype=xp.int16
+    )
+    labels = env.effects
+    clauses = tuple(
+        sorted({*env.guard_clauses, "B15", *(c for v in EVENT_CLAUSES.values() for c in v)})
+    )
+    column = {c: j for j, c in enumerate(clauses)}
+    events_of = np.zeros((len(clauses), len(labels) + 2), dtype=np.int64)
+    for e, label in enumerate(labels):
+        for clause in EVENT_CLAUSES[label]:
+            events_of[column[clause], e] += 1
+    events_of[column["B6"], len(labels)] = 1
+    events_of[column["B15"], len(labels) + 1] = 1
+    refusals_of = np.zeros((len(clauses), len(env.guard_clauses)), dtype=np.int64)
+    for g, clause in enumerate(env.guard_clauses):
+        refusals_of[column[clause], g] = 1
+    effect_rows = xp.arange(len(labels), dtype=xp.int16)[:, None]
+    guard_rows = xp.arange(len(env.guard_clauses), dtype=xp.int16)[:, None]
+    last_place = labels.index("last place")
+    scoring = xp.asarray(
+        [label.startswith(("crowned", "elimin", "everyone")) and "," in label for label in labels]
+    )
+    eliminating = xp.asarray([label.startswith("eliminated, nobody") for label in labels])
+    worth = xp.asarray(shape.points, dtype=xp.int16)  # at index floor + 1 (-1 eliminated)
+    one = xp.int16(1)
+
+    def move(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
+        data, lo, hi, plo, phi, seen, broken_seen = carry
+        k, masks, _scores, _kings = lay.unpack(data)
+        live = k.turn >= 0
+        # The probe (study.probe): a move of the alphabet, tried in the position before.
+        drawn, plo2, phi2 = below_words(
+            xp, plo, phi, xp.full(env.size, pool.shape[0]), env.backend.loop
+        )
+        plo, phi = xp.where(live, plo2, plo), xp.where(live, phi2, phi)
+        broken = xp.where(live, env.first_broken(data, pool[drawn]), -1)
+        broken_seen = broken_seen + (guard_rows == broken[None, :]).astype(xp.int16)
+        # The random bot's move, and what happened.
+        (after, _ended, effect), lo, hi, _live = env.random_move(data, lo, hi)
+        effect = xp.where(live, effect, -1)
+        fired = (effect_rows == effect[None, :]).astype(xp.int16)
+        # B6: the leftovers of an equal placement go to floor 1 (an event of their own).
+        moved = o.count(x != y for x, y in zip(k.fl, (after[i] for i in lay.fl), strict=True))
+        leftovers = o.all([effect == last_place, moved > 1])
+        # B15: each seat whose favourites scored 0 in a bonus round.  Points are never
+        # negative (Rules), so a round score is 0 when no favourite stands where it scores.
+        scored = o.all([live, scoring[effect], o.lookup(shape.bonus, k.rnd) == 1])
+        gone = eliminating[effect]
+        scoring_chars = o.total(
+            xp.where(worth[xp.where(o.all([gone, x == shape.top]), -1, x) + 1] > 0, one << c, 0)
+            for c, x in enumerate(k.fl)
+        )
+        zeros = o.count(
+            (o.select([row[q] for row in masks], k.rnd, low=1) & scoring_chars) == 0
+            for q in range(env.players)
+        )
+        extra = xp.stack([leftovers.astype(xp.int16), xp.where(scored, zeros, 0).astype(xp.int16)])
+        seen = seen + xp.concatenate([fired, extra])
+        return after, lo, hi, plo, phi, seen, broken_seen
+
+    def run(*carry: Any) -> tuple[Any, ...]:
+        out: tuple[Any, ...] = env.backend.repeat(STEPS, move, carry)
+        return out
+
+    return _Tally(clauses, events_of, refusals_of, env.backend.jit(run))
 
 
 @functools.lru_cache(maxsize=8)
 def _env(rules: throne.Rules, players: int, size: int, backend: str) -> Any:
-    """The batch of this shape (kept: its compiled steps serve the next tasks alike)."""
+    """The batch of this shape (kept: its compiled programs serve the next tasks alike)."""
     return batch_pkg.make("throne", players=players, rules=rules, size=size, backend=backend)
 
 
@@ -156,18 +273,4 @@ def _counted(names: Sequence[str], counts: np.ndarray) -> tuple[tuple[str, int],
     return tuple(sorted((n, int(c)) for n, c in zip(names, counts, strict=True) if c))
 
 
-def _numpy_fields(b: Any) -> dict[str, np.ndarray]:
-    """What the events read of the position before a step."""
-    k = b.k
-    rnd = np.asarray(k.rnd)
-    objectives = b.objectives
-    return {
-        "rnd": rnd,
-        "fl": np.stack([np.asarray(x) for x in k.fl], axis=-1).astype(np.int64),
-        "obj": np.take_along_axis(objectives, (rnd - 1)[:, None, None].astype(np.int64), axis=1)[
-            :, 0, :
-        ],
-    }
-
-
-__all__ = ["EVENT_CLAUSES", "play_random"]
+__all__ = ["EVENT_CLAUSES", "SLOTS", "STEPS", "padded_size", "play_random"]

@@ -159,6 +159,39 @@ def test_an_illegal_action_is_the_engines_refusal() -> None:
     assert env.to_states(b) == [throne.new_game(4, seed=1 + i) for i in range(3)]  # unchanged
 
 
+def test_refusals_name_the_engines_clause() -> None:
+    """``refusals``: for every move the notation can write, in positions of random
+    games, the clause of the kernel's first broken guard is the clause of the
+    engine's IllegalMove (-1 where the engine plays it)."""
+    from castlerules.throne import kernel as K
+
+    rules = throne.Rules.preset("ORIGINAL")
+    env = batch.make("throne", players=3, rules=rules, size=4, backend="numpy")
+    universe = K.universe_of(rules)
+    rng = np.random.default_rng(8)
+    states = [throne.new_game(3, rules, seed=20 + i) for i in range(4)]
+    checked = refused = 0
+    for _turn in range(60):
+        b = env.from_states(states)
+        for number, move in enumerate(universe):
+            got = env.refusals(b, np.full(4, number))
+            for g, state in enumerate(states):
+                try:
+                    throne.apply(state, move)
+                    expected = -1
+                except IllegalMove as err:
+                    expected = err.clause
+                    refused += 1
+                assert (env.guard_clauses[got[g]] if got[g] >= 0 else -1) == expected, (g, move)
+                checked += 1
+        states = [
+            s if throne.is_over(s) else throne.apply(s, ms[rng.integers(len(ms))])
+            for s in states
+            for ms in [throne.legal_moves(s) or [None]]
+        ]
+    assert refused > checked // 2 > 0
+
+
 def test_finished_games_stay_finished() -> None:
     env = batch.make("throne", players=3, size=2, backend="numpy")
     states = [throne.new_game(3, seed=4), throne.new_game(3, seed=5)]

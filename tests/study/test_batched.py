@@ -44,6 +44,34 @@ def test_the_rows_are_the_engines(name: str) -> None:
     assert got == expected
 
 
+def test_games_stream_through_fewer_slots() -> None:
+    """More games than slots: each slot whose game is over takes the next game (its
+    deal, bots, probe and counts afresh); the rows are still the engine's."""
+    rules = READINGS["ORIGINAL"]
+    seeds = [40 + 3 * i for i in range(11)]
+    got = play_random("ORIGINAL", rules, 3, seeds, list(range(11)), backend="numpy", slots=4)
+    expected = [
+        play_game(throne, "ORIGINAL", rules, 3, ["random"] * 3, seed, i)
+        for i, seed in enumerate(seeds)
+    ]
+    assert got == expected
+
+
+def test_padded_sizes() -> None:
+    from castlerules.study.batched import padded_size
+
+    assert [padded_size(n) for n in (1, 2, 3, 1000, 1024, 1025, 3616, 4096)] == [
+        1,
+        2,
+        4,
+        1024,
+        1024,
+        2048,
+        4096,
+        4096,
+    ]
+
+
 def test_every_effect_of_the_kernel_has_its_events() -> None:
     from castlerules import batch
 

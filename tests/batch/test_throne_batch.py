@@ -6,8 +6,8 @@ one game at a time: after every step the batch's legal action mask is the
 engine's ``legal_codes``, ``to_states`` gives the engine's states, the
 seats' observations are ``throne.observation``'s, and the rewards, ends and
 current players agree.  The numpy backend runs in CI on every reading; the
-jax backend (compiled) on two.  A share of what ``benchmarks/bench.py
---batch-equivalence`` runs on thousands of games.
+jax backend (compiled) on two.  ``benchmarks/bench_batch_equivalence.py``
+runs the same comparison on 10,000 games of each game.
 """
 
 from __future__ import annotations

@@ -1,0 +1,93 @@
+"""The CI share of ``benchmarks/bench_batch_equivalence.py`` (B3-B16, A3-A18).
+
+Two seeded games of each game in a batch and in the engine, the same action
+numbers, under the last reading of the benchmark's list (a preset): no
+difference at any step (``test_throne_batch.py`` and ``test_ascent_batch.py``
+run the same comparison on every reading).  A planted
+mistake in the batch (a wrong reward, a wrong legal mask) is reported as a
+mismatch, so the benchmark's comparison can fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+pytest.importorskip("castlerules.batch")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> ModuleType:
+    path = ROOT / "benchmarks" / "bench_batch_equivalence.py"
+    spec = importlib.util.spec_from_file_location("bench_batch_equivalence", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+def test_a_share_of_the_benchmark_finds_no_difference(game: str) -> None:
+    label, rules = BENCH.readings(game)[-1]
+    row = BENCH.lockstep(game, rules, BENCH.PLAYERS[game][1], [5, 6], label)
+    assert row["mismatch"] == "", row
+    assert row["games"] == 2 and row["positions"] > 2 * 10
+
+
+def test_every_reading_and_player_count_has_a_task() -> None:
+    todo = BENCH.tasks(100, 0, ["throne", "ascent"])
+    for game in ("throne", "ascent"):
+        mine = [t for t in todo if t["game"] == game]
+        assert len(mine) == len(BENCH.readings(game))
+        assert {t["players"] for t in mine} == set(BENCH.PLAYERS[game])
+        assert sum(len(t["seeds"]) for t in mine) == 100
+
+
+def test_a_planted_wrong_reward_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from castlerules.batch.throne import Batch
+
+    real = Batch.rewards
+    monkeypatch.setattr(Batch, "rewards", property(lambda b: real.fget(b) + 1))  # type: ignore[attr-defined]
+    from castlerules import throne
+
+    row = BENCH.lockstep("throne", throne.Rules(), 3, [1, 2], "planted")
+    assert "rewards" in row["mismatch"]
+
+
+def test_a_planted_wrong_mask_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from castlerules import ascent
+    from castlerules.batch.ascent import Batch
+
+    real = Batch.legal_action_mask
+
+    def wrong(b: Batch) -> np.ndarray:
+        mask = np.array(real.fget(b))  # type: ignore[attr-defined]
+        mask[:, -1] = ~mask[:, -1]
+        return mask
+
+    monkeypatch.setattr(Batch, "legal_action_mask", property(wrong))
+    row = BENCH.lockstep("ascent", ascent.Rules(), 2, [1, 2], "planted")
+    assert "legal mask" in row["mismatch"]
+
+
+def test_the_published_run_covers_10000_games_of_each_game_without_a_difference() -> None:
+    """docs/batch-equivalence.json: the last full run, quoted in docs/batch.rst."""
+    import json
+
+    report = json.loads((ROOT / "docs" / "batch-equivalence.json").read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "batch.rst").read_text(encoding="utf-8")
+    for game in ("throne", "ascent"):
+        summary = report["summary"][game]
+        assert summary["games"] >= 10_000 and summary["mismatches"] == 0
+        assert summary["readings"] == len(BENCH.readings(game))
+        assert f"{summary['positions']:,}" in page

@@ -92,8 +92,8 @@ def add_parser(sub: Any, name: str) -> None:
         choices=("auto", "scalar", "batch"),
         default="auto",
         help="scalar: one game at a time; batch: many at once (Throne, random bots; the same "
-        "rows); auto (default): the batch where it applies, JAX is installed and --batch is "
-        "1024 or more",
+        "rows); auto (default): the batch where it applies, JAX is installed, --batch is "
+        "1024 or more and a reading has 4096 games or more per worker",
     )
     parser.add_argument("--no-report", action="store_true", help="do not write the report")
     common.add_force_argument(parser)

@@ -100,6 +100,32 @@ def test_run_study_writes_the_same_file_with_either_engine(tmp_path: Path) -> No
     assert found[0] == found[1] and len(found[0]) == 48
 
 
+def test_auto_takes_the_engine_for_too_few_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--engine auto: the batch only where a reading has AUTO_GAMES games per process."""
+    pytest.importorskip("jax")
+    from castlerules.study import run as run_mod
+
+    seen: list[str] = []
+    real = run_mod.play_batch
+
+    def spy(spec: Any, reading: str, indices: Any, engine: str) -> list[str]:
+        seen.append(engine)
+        return real(spec, reading, indices, engine)
+
+    monkeypatch.setattr(run_mod, "play_batch", spy)
+    readings = (parse_reading(throne, "SEED"), parse_reading(throne, "ORIGINAL"))
+    study = Study("throne", 3, ("random",) * 3, readings, seed=0)
+    run_study(tmp_path / "a.duckdb", study, 8, workers=0, batch=2048, progress=False)
+    assert seen == ["scalar", "scalar"]
+    games = run_mod.AUTO_GAMES
+    assert run_mod._worth_batching([("SEED", i) for i in range(games)], 0)
+    assert not run_mod._worth_batching([("SEED", i) for i in range(games)], 2)
+    assert run_mod._worth_batching([("SEED", i) for i in range(2 * games)], 2)
+    assert not run_mod._worth_batching([], 0)
+
+
 def test_the_batch_engine_plays_random_throne_only(tmp_path: Path) -> None:
     readings = tuple(parse_reading(throne, t, None, {}) for t in ("SEED", "ORIGINAL"))
     study = Study("throne", 4, ("random", "greedy", "random", "random"), readings, 0)

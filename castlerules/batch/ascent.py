@@ -195,6 +195,7 @@ class AscentEnv(Slots):
         self.layout = Layout.of(self.shape)
         self._ops = ArrayOps(backend.xp)
         self._seat_row = self.layout.actor
+        self._batch_class = Batch
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
@@ -266,44 +267,11 @@ class AscentEnv(Slots):
                     f"{self.players} players"
                 )
             data[:, i] = np.asarray(self.layout.pack(np, K.from_state(s)))[:, 0]
-        return self._start(data, None, 0)
+        batch: Batch = self._start(data, None, 0)
+        return batch
 
-    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Batch:
-        xp = self.backend.xp
-        array = xp.asarray(data.astype(np.int16))
-        rows, counts = self._legal_of(array)
-        return Batch(
-            data=array,
-            layout=self.layout,
-            mask_rows=rows,
-            legal_counts=counts,
-            ended=np.zeros(self.size, dtype=bool),
-            shape=self.shape,
-            seeds=seeds,
-            next_seed=next_seed,
-        )
-
-    def _after(
-        self,
-        out: tuple[Any, ...],
-        reset: Any,
-        seeds: Any,
-        next_seed: int,
-        legal: tuple[Any, Any],
-    ) -> Batch:
-        data, ended = out
-        rows, counts = legal
-        return Batch(
-            data=data,
-            layout=self.layout,
-            mask_rows=rows,
-            legal_counts=counts,
-            ended=ended,
-            shape=self.shape,
-            seeds=seeds,
-            next_seed=next_seed,
-            reset=reset,
-        )
+    def _extra(self, out: tuple[Any, ...]) -> dict[str, Any]:
+        return {"shape": self.shape}
 
     def _refuse(self, batch: Batch, game: int, action: int) -> None:
         if not 0 <= action < self.num_actions:

@@ -38,6 +38,9 @@ class Slots:
     _ops: ArrayOps
     _seat_row: int
     """The row of a batch's data that holds the seat to act (-1: the game is over)."""
+    _batch_class: Any
+    """The game's batch class (its data, layout, mask, counts, ends, seeds, resets)."""
+    layout: Any
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -53,14 +56,25 @@ class Slots:
         """``(len(seeds), rows)``: the new games of ``seeds`` as the batch's columns."""
         raise NotImplementedError
 
-    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Any:
-        raise NotImplementedError
-
     def _refuse(self, batch: Any, game: int, action: int) -> None:
         raise NotImplementedError
 
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
         raise NotImplementedError
+
+    def _extra(self, out: tuple[Any, ...]) -> dict[str, Any]:
+        """The fields of this game's batch class beyond those every batch has, for a
+        step's ``out`` (:meth:`_transition`'s; just the data and the ends where the
+        games were dealt or played by :meth:`play_random`)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ shared
+
+    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Any:
+        """The batch of the games ``data`` (numpy), dealt from ``seeds`` (None: unknown)."""
+        array = self.backend.xp.asarray(data.astype(np.int16))
+        ended = np.zeros(self.size, dtype=bool)
+        return self._after((array, ended), None, seeds, next_seed, self._legal_of(array))
 
     def _after(
         self,
@@ -72,9 +86,18 @@ class Slots:
     ) -> Any:
         """The batch of a step's ``out`` (the new data first, then whether each game
         ended) with its legal rows and counts ``legal``."""
-        raise NotImplementedError
-
-    # ------------------------------------------------------------------ shared
+        rows, counts = legal
+        return self._batch_class(
+            data=out[0],
+            layout=self.layout,
+            mask_rows=rows,
+            legal_counts=counts,
+            ended=out[1],
+            seeds=seeds,
+            next_seed=next_seed,
+            reset=reset,
+            **self._extra(out),
+        )
 
     def _legal_rows(self, data: Any) -> Any:
         """``(num_actions, size)``: the kernel's guards of every action number."""

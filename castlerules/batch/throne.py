@@ -110,6 +110,16 @@ class Layout:
         kings = tuple(data[self.king(r)] for r in range(rounds))
         return k, masks, scores, kings
 
+    def cube(self, host: np.ndarray, row: Any) -> np.ndarray:
+        """``(games, rounds, players)`` int64: the rows ``row(round, seat)`` of ``host``
+        (numpy data), e.g. :meth:`objective` or :meth:`score`."""
+        picked = [[row(r, q) for q in range(self.players)] for r in range(self.rounds)]
+        return np.transpose(host[np.array(picked)], (2, 0, 1)).astype(np.int64)
+
+    def kings_of(self, host: np.ndarray) -> np.ndarray:
+        """``(games, rounds)`` int64: each round's crowned character, -1 for none."""
+        return host[self.king(0) : self.king(self.rounds)].T.astype(np.int64)
+
     def pack(
         self,
         xp: Any,
@@ -200,26 +210,20 @@ class Batch:
         totals = self.host[self.layout.total.start : self.layout.total.stop].T
         return np.where(np.asarray(self.ended)[:, None], totals, 0)
 
-    def _cube(self, row: Any) -> np.ndarray:
-        lay, data = self.layout, self.host
-        picked = [[row(r, q) for q in range(lay.players)] for r in range(lay.rounds)]
-        return np.transpose(data[np.array(picked)], (2, 0, 1)).astype(np.int64)
-
     @property
     def objectives(self) -> np.ndarray:
         """``(size, rounds, players)``: every round's objectives as bit masks."""
-        return self._cube(self.layout.objective)
+        return self.layout.cube(self.host, self.layout.objective)
 
     @property
     def results(self) -> np.ndarray:
         """``(size, rounds, players)``: the round scores, 0 for rounds not scored."""
-        return self._cube(self.layout.score)
+        return self.layout.cube(self.host, self.layout.score)
 
     @property
     def kings(self) -> np.ndarray:
         """``(size, rounds)``: the crowned character of each round, -1 for none."""
-        lay = self.layout
-        return self.host[lay.king(0) : lay.king(lay.rounds)].T.astype(np.int64)
+        return self.layout.kings_of(self.host)
 
 
 def deal(rules: throne.Rules, players: int, seeds: Any) -> np.ndarray:
@@ -305,6 +309,7 @@ class ThroneEnv(Slots):
         xp = backend.xp
         self._ops = ArrayOps(xp)
         self._seat_row = self.layout.turn
+        self._batch_class = Batch
         self._options = K.Options.of(self._ops, self.rules)
         self._legal_of = backend.jit(self._legal)
         self._step = backend.jit(self._transition)
@@ -412,20 +417,6 @@ class ThroneEnv(Slots):
                 games[:, lay.objective(r, q)] = masks[:, r, q]
         return games
 
-    def _start(self, data: np.ndarray, seeds: Any, next_seed: int) -> Batch:
-        xp = self.backend.xp
-        array = xp.asarray(data.astype(np.int16))
-        rows, counts = self._legal_of(array)
-        return Batch(
-            data=array,
-            layout=self.layout,
-            mask_rows=rows,
-            legal_counts=counts,
-            ended=xp.zeros(self.size, dtype=bool),
-            seeds=seeds,
-            next_seed=next_seed,
-        )
-
     def from_states(self, states: Sequence[throne.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""
         if len(states) != self.size:
@@ -456,30 +447,12 @@ class ThroneEnv(Slots):
                     tuple(kings),
                 )
             )[:, 0]
-        return self._start(data, None, 0)
+        batch: Batch = self._start(data, None, 0)
+        return batch
 
-    def _after(
-        self,
-        out: tuple[Any, ...],
-        reset: Any,
-        seeds: Any,
-        next_seed: int,
-        legal: tuple[Any, Any],
-    ) -> Batch:
-        data, ended, *rest = out
-        effect = rest[0] if rest else None
-        rows, counts = legal
-        return Batch(
-            data=data,
-            layout=self.layout,
-            mask_rows=rows,
-            legal_counts=counts,
-            ended=ended,
-            effect=effect,
-            seeds=seeds,
-            next_seed=next_seed,
-            reset=reset,
-        )
+    def _extra(self, out: tuple[Any, ...]) -> dict[str, Any]:
+        # The step's effect, where there is one (play_random's many steps give none).
+        return {"effect": out[2] if len(out) > 2 else None}
 
     def _refuse(self, batch: Batch, game: int, action: int) -> None:
         state = self.to_states(batch, [game])[0]
@@ -503,9 +476,8 @@ class ThroneEnv(Slots):
     def states_of(self, data: Any, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of the games of ``data`` (a
         batch's :attr:`~Batch.data` or columns of it, any number), or of ``games``."""
-        host = np.asarray(data)
-        batch = Batch(data=host, layout=self.layout, mask_rows=None, legal_counts=None, ended=None)
-        k = batch.k
+        host, lay = np.asarray(data), self.layout
+        k = lay.unpack(host)[0]
         pick = list(range(host.shape[1])) if games is None else list(games)
         rnd = np.asarray(k.rnd)
         phase = np.asarray(k.phase)
@@ -514,9 +486,9 @@ class ThroneEnv(Slots):
         no = np.stack([np.asarray(x) for x in k.no], axis=-1)
         votes = np.stack([np.asarray(x) for x in k.votes], axis=-1)
         passes = np.asarray(k.passes)
-        objectives = np.asarray(batch.objectives)
-        results = np.asarray(batch.results)
-        kings = np.asarray(batch.kings)
+        objectives = lay.cube(host, lay.objective)
+        results = lay.cube(host, lay.score)
+        kings = lay.kings_of(host)
         rules, n, top = self.rules, self.players, self.shape.top
         out = []
         for i in pick:

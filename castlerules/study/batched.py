@@ -109,10 +109,11 @@ def play_random(
         done = np.flatnonzero(over & (slot_game >= 0))
         if done.size:
             host = [np.array(x) for x in carry]
+            data, *_words, seen, broken = host
             games = slot_game[done]
-            finals[:, games] = host[0][:, done]
-            seen_all[:, games] = host[5][:, done]
-            broken_all[:, games] = host[6][:, done]
+            finals[:, games] = data[:, done]
+            seen_all[:, games] = seen[:, done]
+            broken_all[:, games] = broken[:, done]
             slot_game[done] = -1
             refill = done[: count - following]
             if refill.size:

@@ -10,14 +10,13 @@ successor.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
+import bench_differential as BENCH  # benchmarks/ is on pytest's path (pyproject)
 import pytest
 
 from castlerules import throne
@@ -26,18 +25,6 @@ from castlerules.throne import kernel
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_differential", ROOT / "benchmarks" / "bench_differential.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
 THRONE = BENCH.GAMES["throne"]
 
 

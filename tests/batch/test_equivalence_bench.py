@@ -10,30 +10,16 @@ mismatch, so the benchmark's comparison can fail.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
 
 pytest.importorskip("castlerules.batch")
 
+import bench_batch_equivalence as BENCH  # benchmarks/ is on pytest's path (pyproject)
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench() -> ModuleType:
-    path = ROOT / "benchmarks" / "bench_batch_equivalence.py"
-    spec = importlib.util.spec_from_file_location("bench_batch_equivalence", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
 
 
 @pytest.mark.parametrize("game", ["throne", "ascent"])

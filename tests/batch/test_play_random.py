@@ -175,17 +175,9 @@ def test_play_random_refuses_bad_steps_and_seats() -> None:
 def test_the_benchmark_counts_the_moves_of_games_in_play() -> None:
     """``bench.py --batch``'s playouts (a short run): the moves counted are those
     ``play_random`` reports, the batch kept full by auto-reset."""
-    import importlib.util
-    import sys
-    from pathlib import Path
+    import bench_batch  # benchmarks/ is on pytest's path
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_batch.py"
-    spec = importlib.util.spec_from_file_location("bench_batch", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_batch", module)
-    spec.loader.exec_module(module)
-    row = module.batch_playouts(3, 6, "numpy", 5, 1.5, "throne", steps=40)
+    row = bench_batch.batch_playouts(3, 6, "numpy", 5, 1.5, "throne", steps=40)
     assert row["steps"] == 40 * (row["steps"] // 40) > 0
     assert 0.5 < row["utilisation"] <= 1.0
     assert abs(row["actions"] / (row["steps"] * 6) - row["utilisation"]) <= 0.0005

@@ -12,12 +12,12 @@ at every step, for every game,
 - ``current_player`` and ``terminated`` are the engine's;
 - in the step a game ends, ``rewards`` are the engine's final scores.
 
-The games cover every reading of the interpretation register (each option's
-every reading, and every preset): reading ``r`` plays its games at the player
-count ``PLAYERS[r mod P]``, so every player count is met; the games are split
-evenly between the readings (game ``i`` of a reading has seed ``--seed + i``).
-Each reading's games are one batch: a batch steps all its games together, and
-the numpy backend's cost is per step, not per game.
+The games cover the readings of the differential benchmark
+(``bench_differential.readings``: the default, every other reading of the
+interpretation register, every preset not among them), each at every player
+count; the games are split evenly between these pairs (game ``i`` of a pair
+has seed ``--seed + i``).  Each pair's games are one batch: a batch steps all
+its games together, and the numpy backend's cost is per step, not per game.
 
 The terminal shows a progress line per batch (games done, games/s); the end
 prints a table per game (readings, games, steps, positions compared,
@@ -41,26 +41,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import bench_differential
 import numpy as np
 
-from castlerules import ascent, register, throne
+from castlerules import ascent, throne
 from castlerules.throne.transitions import legal_codes
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("throne", "ascent")
-PLAYERS = {"throne": (3, 4, 5, 6), "ascent": (2, 3, 4, 5, 6)}
 MODULES: dict[str, Any] = {"throne": throne, "ascent": ascent}
 
 
 def readings(game: str) -> list[tuple[str, Any]]:
-    """Every reading of the register for ``game`` (label, rules), then every preset."""
-    module = MODULES[game]
-    out = [
-        (f"{point.option}: {reading.label}", reading.rules(module))
-        for point in register.open_points(module)
-        for reading in point.readings
-    ]
-    return out + [(f"preset {name}", module.Rules.preset(name)) for name in module.Rules.PRESETS]
+    """The readings the differential benchmark plays (``bench_differential.readings``:
+    the default, every other reading of the register, every preset not among them)."""
+    return bench_differential.readings(bench_differential.GAMES[game])
 
 
 def lockstep(
@@ -141,20 +136,19 @@ def lockstep(
 
 
 def tasks(games: int, seed: int, game_names: Sequence[str]) -> list[dict[str, Any]]:
-    """One task per (game, reading): its player count and seeds."""
+    """One task per (game, reading, player count): its seeds, ``games`` split evenly."""
     out = []
     for game in game_names:
-        found = readings(game)
-        counts = PLAYERS[game]
-        for r, (label, rules) in enumerate(found):
-            share = games // len(found) + (r < games % len(found))
+        pairs = [(r, n) for r in readings(game) for n in MODULES[game].PLAYERS]
+        for i, ((label, rules), players) in enumerate(pairs):
+            share = games // len(pairs) + (i < games % len(pairs))
             if share:
                 out.append(
                     {
                         "game": game,
                         "label": label,
                         "rules": rules,
-                        "players": counts[r % len(counts)],
+                        "players": players,
                         "seeds": list(range(seed, seed + share)),
                     }
                 )
@@ -191,7 +185,8 @@ def run(games: int, seed: int, jobs: int, game_names: Sequence[str]) -> dict[str
     for game in game_names:
         mine = [r for r in rows if r["game"] == game]
         summary[game] = {
-            "readings": len(mine),
+            "readings": len({r["reading"] for r in mine}),
+            "batches": len(mine),
             "player_counts": sorted({r["players"] for r in mine}),
             "games": sum(r["games"] for r in mine),
             "steps": sum(r["steps"] for r in mine),

@@ -1,7 +1,7 @@
 """The CI share of ``benchmarks/bench_batch_equivalence.py`` (B3-B16, A3-A18).
 
 Two seeded games of each game in a batch and in the engine, the same action
-numbers, under the last reading of the benchmark's list (a preset): no
+numbers, under the last reading of the benchmark's list: no
 difference at any step (``test_throne_batch.py`` and ``test_ascent_batch.py``
 run the same comparison on every reading).  A planted
 mistake in the batch (a wrong reward, a wrong legal mask) is reported as a
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("game", ["throne", "ascent"])
 def test_a_share_of_the_benchmark_finds_no_difference(game: str) -> None:
     label, rules = BENCH.readings(game)[-1]
-    row = BENCH.lockstep(game, rules, BENCH.PLAYERS[game][1], [5, 6], label)
+    row = BENCH.lockstep(game, rules, BENCH.MODULES[game].PLAYERS[1], [5, 6], label)
     assert row["mismatch"] == "", row
     assert row["games"] == 2 and row["positions"] > 2 * 10
 
@@ -34,8 +34,11 @@ def test_every_reading_and_player_count_has_a_task() -> None:
     todo = BENCH.tasks(100, 0, ["throne", "ascent"])
     for game in ("throne", "ascent"):
         mine = [t for t in todo if t["game"] == game]
-        assert len(mine) == len(BENCH.readings(game))
-        assert {t["players"] for t in mine} == set(BENCH.PLAYERS[game])
+        players = BENCH.MODULES[game].PLAYERS
+        assert len(mine) == len(BENCH.readings(game)) * len(players)
+        assert {(t["label"], t["players"]) for t in mine} == {
+            (label, n) for label, _rules in BENCH.readings(game) for n in players
+        }
         assert sum(len(t["seeds"]) for t in mine) == 100
 
 
@@ -76,4 +79,5 @@ def test_the_published_run_covers_10000_games_of_each_game_without_a_difference(
         summary = report["summary"][game]
         assert summary["games"] >= 10_000 and summary["mismatches"] == 0
         assert summary["readings"] == len(BENCH.readings(game))
+        assert summary["player_counts"] == list(BENCH.MODULES[game].PLAYERS)
         assert f"{summary['positions']:,}" in page

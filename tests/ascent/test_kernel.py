@@ -17,6 +17,7 @@ of the register to its other value.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 import attrs
 import pytest
@@ -49,9 +50,10 @@ def counts() -> dict[str, Count]:
 
 @pytest.mark.parametrize("scope", SCOPES, ids=lambda s: s.name)
 def test_a1_to_a18_the_engine_is_the_kernel_on_every_reachable_position(
-    counts: dict[str, Count], scope: Scope
+    counts: dict[str, Count], scope: Scope, record_property: Callable[[str, object], None]
 ) -> None:
     found = counts[scope.name]
+    record_property("exhaustive", found.line())  # printed at the end
     assert found.mismatches == ()
     assert found.states > 0 and found.legal > 0
     for boundary in scope.reaches:

@@ -12,6 +12,8 @@ guard of the kernel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from castlerules import throne
@@ -33,9 +35,10 @@ def counts() -> dict[str, Count]:
 
 @pytest.mark.parametrize("scope", THRONE_KERNEL_SCOPES, ids=lambda s: s.name)
 def test_b1_to_b16_the_engine_is_the_kernel_on_every_reachable_position(
-    counts: dict[str, Count], scope: Scope
+    counts: dict[str, Count], scope: Scope, record_property: Callable[[str, object], None]
 ) -> None:
     found = counts[scope.name]
+    record_property("exhaustive", found.line())  # printed at the end
     assert found.mismatches == ()
     assert found.states > 0 and found.legal > 0
     for boundary in scope.reaches:

@@ -50,8 +50,9 @@ class HostClock:
     one :class:`~castlerules.batch.play.RandomSeats` (this benchmark's instruments;
     the library is not changed)."""
 
-    def __init__(self, env: Any, seats: Any) -> None:
+    def __init__(self, env: Any, seats: Any, clock: Any = time.perf_counter) -> None:
         self.seconds = 0.0
+        self._clock = clock
         self._wrap(env, "_resets")
         self._wrap(seats, "reseed")
 
@@ -59,11 +60,11 @@ class HostClock:
         inner = getattr(owner, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
+            started = self._clock()
             try:
                 return inner(*args, **kwargs)
             finally:
-                self.seconds += time.perf_counter() - started
+                self.seconds += self._clock() - started
 
         setattr(owner, name, timed)
 

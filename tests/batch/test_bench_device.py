@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,24 +26,25 @@ def test_a_short_numpy_run_counts_every_action_it_plays() -> None:
 
 
 def test_the_host_clock_counts_the_wrapped_methods_only() -> None:
+    ticks = iter(range(0, 1000, 5))  # a clock that moves 5 "seconds" at each reading
+
     class Env:
-        def _resets(self, pause: float) -> str:
-            time.sleep(pause)
+        def _resets(self) -> str:
             return "reset"
 
     class Seats:
-        def reseed(self, pause: float) -> None:
-            time.sleep(pause)
+        def reseed(self) -> None:
+            pass
 
-        def other(self, pause: float) -> None:
-            time.sleep(pause)
+        def other(self) -> None:
+            next(ticks)  # what an unwrapped method spends is not counted
 
     env, seats = Env(), Seats()
-    clock = BENCH.HostClock(env, seats)
-    assert env._resets(0.02) == "reset"
-    seats.reseed(0.02)
-    seats.other(0.05)
-    assert 0.04 <= clock.seconds < 0.09
+    clock = BENCH.HostClock(env, seats, clock=lambda: next(ticks))
+    assert env._resets() == "reset"
+    seats.reseed()
+    seats.other()
+    assert clock.seconds == 10  # two wrapped calls, one tick of 5 each
 
 
 def test_the_docs_quote_the_gpu_run() -> None:

@@ -913,15 +913,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         kind="model",
     ),
     M(
-        "ascent.model_penalty_owner_ignored",
-        "A13",
-        "the model's penalty_to=owner leaves removed cards on the column's pile",
-        AM,
-        "            col = ite(taken, p, ite(all_of([rest, self.o.pown]), u.owner, u.col))",
-        "            col = ite(taken, p, u.col)",
-        kind="model",
-    ),
-    M(
         "ascent.stack_rank_highest_exposure_top",
         "A7",
         "stack_rank=highest still exposes a remainder by its top card",
@@ -1096,10 +1087,12 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "ascent.kernel.ceiling_off_by_one",
         "A6",
-        "the kernel's destination may lie one square above the leader's ceiling",
+        "the kernel's destination may lie one square above the leader's ceiling (the "
+        "proofs' model reads the same function)",
         "castlerules/ascent/kernel.py",
         "    return ops.all([d > sq, d <= ceiling])\n",
         "    return ops.all([d > sq, d <= ceiling + 1])\n",
+        breaks=("ascent.invariant",),
     ),
     M(
         "ascent.kernel.no_jump",
@@ -1282,16 +1275,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A15",
         "the kernel scores a card on its arrival square minus its value",
         "castlerules/ascent/kernel.py",
-        "o.ite(s.sq[j] >= shape.arrival[j], shape.value[j], -shape.value[j]),",
-        "o.ite(s.sq[j] > shape.arrival[j], shape.value[j], -shape.value[j]),",
+        "o.ite(sq >= arrival, value, -value)",
+        "o.ite(sq > arrival, value, -value)",
     ),
     M(
         "ascent.kernel.removed_score_nothing",
         "A16",
         "the kernel's removed cards cost nothing",
         "castlerules/ascent/kernel.py",
-        "                    s.col[j] == q,\n",
-        "                    o.all([s.col[j] == q, s.sq[j] >= 0]),\n",
+        "return o.ite(col == seat, ",
+        "return o.ite(o.all([col == seat, sq >= 0]), ",
     ),
     M(
         "ascent.kernel.die_ignored",
@@ -1378,35 +1371,23 @@ MUTATIONS: tuple[Mutation, ...] = (
         breaks=("ascent.ceiling",),
     ),
     M(
-        "ascent.model.ceiling_off_by_one",
-        "A6",
-        "the model's ceiling off by one",
-        AM,
-        "d <= self.arr(rank),  # A6: not above the ceiling of the part's rank",
-        "d <= self.arr(rank) + 1,  # A6: not above the ceiling of the part's rank",
-        kind="model",
-        breaks=("ascent.invariant",),
-    ),
-    M(
-        "ascent.model.removed_keep_their_depth",
+        "ascent.kernel.removed_keep_their_depth",
         "A13",
-        "the model's removed cards keep their place in the remainder (a card in a pile "
+        "the kernel's removed cards keep their place in the remainder (a card in a pile "
         "with a depth)",
-        AM,
-        "rest_dep, rest_top = 0, NONE",
-        "rest_dep, rest_top = u.dep - j - 1, NONE",
-        kind="model",
+        "castlerules/ascent/kernel.py",
+        "                leaves,\n                0,\n",
+        "                leaves,\n                u.dep - size,\n",
         breaks=("ascent.invariant",),
     ),
     M(
-        "ascent.model.strict_reading_one_over",
+        "ascent.kernel.strict_reading_one_over",
         "A7",
-        "the model's strict reading (protection=False) lets a moving card go one square "
+        "the kernel's strict reading (protection=False) lets a moving card go one square "
         "above its arrival square",
-        AM,
-        "self.arr(u) >= m.d),",
-        "self.arr(u) + 1 >= m.d),",
-        kind="model",
+        "castlerules/ascent/kernel.py",
+        "return ops.all([moving, arrival < d])",
+        "return ops.all([moving, arrival + 1 < d])",
         breaks=("ascent.strict_ceiling",),
     ),
     M(
@@ -1526,7 +1507,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "all_of([u.dep == 0, u.below == NONE, u.top == NONE, neg(u.flp)]),",
         "all_of([u.below == NONE, u.top == NONE, neg(u.flp)]),",
         kind="property",
-        partner="ascent.model.removed_keep_their_depth",
+        partner="ascent.kernel.removed_keep_their_depth",
     ),
     M(
         "ascent.property.strict_ceiling_weak",
@@ -1536,7 +1517,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return implies(u.on_path(), u.sq <= m.arr(u))",
         "return implies(u.on_path(), u.sq <= m.arr(u) + 1)",
         kind="property",
-        partner="ascent.model.strict_reading_one_over",
+        partner="ascent.kernel.strict_reading_one_over",
     ),
     M(
         "ascent.property.conservation_weak",
@@ -2407,7 +2388,7 @@ NOTES: dict[str, str] = {
         "breaks the invariant itself, and then every property that rests on it fails, "
         "the weakened one too, so only such a partner can tell the claims apart."
     ),
-    "ascent.model.removed_keep_their_depth": (
+    "ascent.kernel.removed_keep_their_depth": (
         "The partner of ``ascent.property.invariant_weak``: a removal that leaves each "
         "removed card its place in the remainder (as a remainder that stays keeps it) "
         'breaks only the conjunct "a removed card is in a pile" (depth 0), which the '

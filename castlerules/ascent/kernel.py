@@ -329,9 +329,35 @@ class Favoured:
 
 def with_card(ops: Ops, x: Slot, u: Slot, is_x: Value) -> Value:
     """``u`` is in ``x``'s stack: ``x`` itself (``is_x``), or a card of its column on its
-    square of the path (a card on a Start or removed is alone; A3)."""
+    square of the path (a card on a Start or removed is alone; A3).  ``is_x`` may be a
+    Python bool (two slots of one board): then it is no term."""
     o = ops
-    return o.any([is_x, o.all([x.sq >= 1, u.col == x.col, u.sq == x.sq])])
+    shared = o.all([x.sq >= 1, u.col == x.col, u.sq == x.sq])
+    if is_x is True or is_x is False:
+        return o.lit(True) if is_x else shared
+    return o.any([is_x, shared])
+
+
+def in_part(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
+    """``u`` moves with ``x``: in its stack (``together``, :func:`with_card`) and not under
+    it: ``x`` and every card above it (A3)."""
+    return ops.all([together, u.dep <= x.dep])
+
+
+def in_rest(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
+    """``u`` stays when ``x`` moves: in its stack (``together``), under it (A3)."""
+    return ops.all([together, u.dep > x.dep])
+
+
+def card_points(
+    ops: Ops, seat: Value, col: Value, sq: Value, arrival: Value, value: Value
+) -> Value:
+    """What a card of value ``value`` and arrival square ``arrival`` on square ``sq`` of
+    column (or pile) ``col`` counts for ``seat``: its value on or above its arrival square
+    (A15), minus it below, the Start included, and in a pile (A13, A16); 0 for another
+    seat's card."""
+    o = ops
+    return o.ite(col == seat, o.ite(sq >= arrival, value, -value), 0)
 
 
 def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
@@ -341,8 +367,8 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
     size higher in its stack; the cards it lands on go the part's size deeper."""
     o = ops
     together = with_card(o, a.x, u, is_x)
-    part = o.all([together, u.dep <= a.x.dep])
-    rest = o.all([together, u.dep > a.x.dep])
+    part = in_part(o, together, a.x, u)
+    rest = in_rest(o, together, a.x, u)
     target = o.all([u.col == a.actor, u.sq == a.d])
     size = a.x.dep + 1
     return Slot(
@@ -365,8 +391,8 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     the board for its column's pile or (``penalty_to="owner"``) its owner's (A13)."""
     o = ops
     together = with_card(o, f.x, u, is_x)
-    taken = o.all([together, u.dep <= f.x.dep])
-    rest = o.all([together, u.dep > f.x.dep])
+    taken = in_part(o, together, f.x, u)
+    rest = in_rest(o, together, f.x, u)
     leaves = o.all([rest, f.gone])
     below = o.all([u.col == f.actor, u.sq == f.sd, u.dep >= f.sm])
     size = f.x.dep + 1
@@ -514,17 +540,18 @@ class Board:
             for q in range(n)
         )
         # stk[k][j]: cards k and j are in one stack (a card on a Start or removed is alone).
+        cards = self.cards = tuple(slot(s, j) for j in slots)
         self.stk = tuple(
-            tuple(
-                o.lit(True) if j == k else o.all([sq[k] >= 1, col[j] == col[k], sq[j] == sq[k]])
-                for j in slots
-            )
-            for k in slots
+            tuple(with_card(o, cards[k], cards[j], j == k) for j in slots) for k in slots
         )
         stk = self.stk
         # part[k][j]: j moves with k (k and every card above it, A3); rest: j stays.
-        self.part = tuple(tuple(o.all([stk[k][j], dep[j] <= dep[k]]) for j in slots) for k in slots)
-        self.rest = tuple(tuple(o.all([stk[k][j], dep[j] > dep[k]]) for j in slots) for k in slots)
+        self.part = tuple(
+            tuple(in_part(o, stk[k][j], cards[k], cards[j]) for j in slots) for k in slots
+        )
+        self.rest = tuple(
+            tuple(in_rest(o, stk[k][j], cards[k], cards[j]) for j in slots) for k in slots
+        )
         part, rest = self.part, self.rest
         # The rank a part, a stack, a remainder acts with (option stack_rank, A3).
         top_value = tuple(
@@ -620,9 +647,9 @@ class Board:
     def targets(self, p: Value, d: Value, r: Value) -> Value:
         """Some stack of another column on row ``d`` is unflipped and ranks lower than
         ``r``: a favour is available (rule 13, A10; never on a flipped stack, A8)."""
-        o, s = self.o, self.s
+        o = self.o
         return o.any(
-            [favour_target(o, p, d, r, slot(s, j), self.stack_rank[j]) for j in self.shape.slots]
+            [favour_target(o, p, d, r, self.cards[j], self.stack_rank[j]) for j in self.shape.slots]
         )
 
     def favours_open(self, p: Value, d: Value, m: Value, k: Value, flipped: Value) -> Value:
@@ -790,18 +817,9 @@ def scores(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
     """Each seat's points (rule 19): every card of its column plus its value on or
     above its arrival square (A15), minus it below (A16, the Start included); every
     card of its removed pile minus its value (A13, A16)."""
-    o = ops
+    o, arrival, value = ops, shape.arrival, shape.value
     return tuple(
-        o.total(
-            [
-                o.ite(
-                    s.col[j] == q,
-                    o.ite(s.sq[j] >= shape.arrival[j], shape.value[j], -shape.value[j]),
-                    0,
-                )
-                for j in shape.slots
-            ]
-        )
+        o.total([card_points(o, q, s.col[j], s.sq[j], arrival[j], value[j]) for j in shape.slots])
         for q in range(shape.players)
     )
 

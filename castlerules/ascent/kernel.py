@@ -417,6 +417,24 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     )
 
 
+def step_open(ops: Ops, mid: Value, sk: Value) -> Value:
+    """An Advance opened a step (``mid``) and no favour was taken in it yet (``sk``): a
+    favour or the end of the turn comes first, not another Advance (A12)."""
+    return ops.all([mid, sk == 0])
+
+
+def own_card(ops: Ops, actor: Value, col: Value, sq: Value) -> Value:
+    """A card of ``actor``'s column on its Start or the path (not removed): one the player
+    may move (A2)."""
+    return ops.all([col == actor, sq >= 0])
+
+
+def on_the_row(ops: Ops, taker: Value, d: Value, col: Value, sq: Value) -> Value:
+    """A card of another column than ``taker``'s on row ``d``, the square just reached:
+    one a favour may take (A10)."""
+    return ops.all([col != taker, sq == d])
+
+
 def free_for(ops: Ops, occupied: Value, flipped: Value, d: Value, ceiling: Value) -> Value:
     """Square ``d`` of a column is free for a part whose rank's arrival square is
     ``ceiling``: it holds no card (``occupied``: some card stands there), or it is that
@@ -471,7 +489,7 @@ def favour_target(ops: Ops, taker: Value, d: Value, r: Value, u: Slot, u_rank: V
     whose rank ``u_rank`` is lower than ``r``: a favour may take it (rule 13, A10;
     never a flipped stack, A8)."""
     o = ops
-    return o.all([u.col != taker, u.sq == d, u.dep == 0, o.not_(u.flp), u_rank < r])
+    return o.all([on_the_row(o, taker, d, u.col, u.sq), u.dep == 0, o.not_(u.flp), u_rank < r])
 
 
 def initial(
@@ -742,8 +760,8 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     o, s, b, opt = p.o, p.s, p.board, p.opt
     both = o.all
     advance, favour, end = m.kind == K_ADVANCE, m.kind == K_FAVOUR, m.kind == K_END
-    mine = both([m.present, m.col == s.actor, m.sq >= 0])
-    found = both([m.present, m.col != s.actor, m.sq == s.sd])
+    mine = both([m.present, own_card(o, s.actor, m.col, m.sq)])
+    found = both([m.present, on_the_row(o, s.actor, s.sd, m.col, m.sq)])
     elsewhere_own = both(
         [m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq >= 0, m.sq, 0))]
     )
@@ -754,7 +772,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
         (
             "A12",
             "after an Advance, a favour or the end of the turn first",
-            both([advance, s.mid, s.sk == 0]),
+            both([advance, step_open(o, s.mid, s.sk)]),
         ),
         ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
         ("A8", "a flipped card never moves", both([advance, m.flp])),

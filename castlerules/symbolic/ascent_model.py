@@ -47,12 +47,17 @@ with a card (:func:`~castlerules.ascent.kernel.with_card`, ``in_part``,
 (:func:`~castlerules.ascent.kernel.beyond_own`), the removal
 (:func:`~castlerules.ascent.kernel.removal_on`,
 :func:`~castlerules.ascent.kernel.remainder_leaves`), a favour's target
-(:func:`~castlerules.ascent.kernel.favour_target`) and a card's points
-(:func:`~castlerules.ascent.kernel.card_points`), built through
-:data:`FOLD`.  Still stated here: the guards' conditions on the selections
-and the turn (A2, A8, A10-A12 of the moved card; the favour's taker), the
-selections' own definitions, the turn's successor, and the full model's turn
-passing (:meth:`AscentModel.alive`, :meth:`AscentModel.has_advance`,
+(:func:`~castlerules.ascent.kernel.favour_target`), a card of the mover's
+column (:func:`~castlerules.ascent.kernel.own_card`, A2), a card on the row
+just reached (:func:`~castlerules.ascent.kernel.on_the_row`, A10), the step
+an Advance opens (:func:`~castlerules.ascent.kernel.step_open`, A12) and a
+card's points (:func:`~castlerules.ascent.kernel.card_points`), built through
+:data:`FOLD`.  Still stated here: the other conditions on the selections and
+the turn (the part's leader and rank cards, the favour's taker and its step,
+the number of favours and ``favour_after_arrival``, A8's flip and A10's rank
+order of the moved and taken cards, which the sensitivity mutations change),
+the turn's successor, and the full model's turn passing
+(:meth:`AscentModel.alive`, :meth:`AscentModel.has_advance`,
 :meth:`AscentModel.next_actor`), which the small model leaves free.
 
 The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
@@ -808,10 +813,9 @@ class AscentModel:
             [
                 m.kind == ADVANCE,
                 t.actor >= 0,
-                neg(all_of([t.mid, t.sk == 0])),  # A12: the replay comes after a favour
+                neg(kernel.step_open(FOLD, t.mid, t.sk)),  # A12: the replay after a favour
                 between(x.idx, 0, self.N - 1),
-                x.col == p,  # A2: the player's own column
-                x.sq >= 0,
+                kernel.own_card(FOLD, p, x.col, x.sq),  # A2: the player's own column
                 neg(x.flp),  # A8: flipped cards never move
                 lead.idx == x.top,  # rule 8: the part's leader is the stack's top
                 self.part_views(t, m),  # A3: the part's rank card (stack_rank)
@@ -938,8 +942,7 @@ class AscentModel:
                 any_of([o.faa, neg(tb.flp)]),  # favour_after_arrival
                 m.tt.idx == tb.top,
                 between(x.idx, 0, self.N - 1),
-                x.col != p,  # A10: another column
-                x.sq == t.sd,  # A10: the same row
+                kernel.on_the_row(FOLD, p, t.sd, x.col, x.sq),  # A10: another column, this row
                 self.takeable(x),  # A8
                 m.qt.idx == x.top,
                 self.rank_ok(self.target_rank(m), self.taker_rank(m)),  # A10: a lower rank

@@ -332,21 +332,28 @@ def with_card(ops: Ops, x: Slot, u: Slot, is_x: Value) -> Value:
     square of the path (a card on a Start or removed is alone; A3).  ``is_x`` may be a
     Python bool (two slots of one board): then it is no term."""
     o = ops
+    if is_x is True:
+        return o.lit(True)
     shared = o.all([x.sq >= 1, u.col == x.col, u.sq == x.sq])
-    if is_x is True or is_x is False:
-        return o.lit(True) if is_x else shared
-    return o.any([is_x, shared])
+    return shared if is_x is False else o.any([is_x, shared])
+
+
+def split_at(ops: Ops, together: Value, x: Slot, u: Slot) -> tuple[Value, Value]:
+    """Where card ``u`` of ``x``'s stack (``together``, :func:`with_card`) goes when ``x``
+    moves: whether it moves with ``x`` (``x`` and every card above it), whether it stays
+    (under ``x``; A3)."""
+    o = ops
+    return o.all([together, u.dep <= x.dep]), o.all([together, u.dep > x.dep])
 
 
 def in_part(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
-    """``u`` moves with ``x``: in its stack (``together``, :func:`with_card`) and not under
-    it: ``x`` and every card above it (A3)."""
-    return ops.all([together, u.dep <= x.dep])
+    """``u`` moves with ``x`` (:func:`split_at`)."""
+    return split_at(ops, together, x, u)[0]
 
 
 def in_rest(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
-    """``u`` stays when ``x`` moves: in its stack (``together``), under it (A3)."""
-    return ops.all([together, u.dep > x.dep])
+    """``u`` stays when ``x`` moves (:func:`split_at`)."""
+    return split_at(ops, together, x, u)[1]
 
 
 def card_points(
@@ -367,8 +374,7 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
     size higher in its stack; the cards it lands on go the part's size deeper."""
     o = ops
     together = with_card(o, a.x, u, is_x)
-    part = in_part(o, together, a.x, u)
-    rest = in_rest(o, together, a.x, u)
+    part, rest = split_at(o, together, a.x, u)
     target = o.all([u.col == a.actor, u.sq == a.d])
     size = a.x.dep + 1
     return Slot(
@@ -391,8 +397,7 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     the board for its column's pile or (``penalty_to="owner"``) its owner's (A13)."""
     o = ops
     together = with_card(o, f.x, u, is_x)
-    taken = in_part(o, together, f.x, u)
-    rest = in_rest(o, together, f.x, u)
+    taken, rest = split_at(o, together, f.x, u)
     leaves = o.all([rest, f.gone])
     below = o.all([u.col == f.actor, u.sq == f.sd, u.dep >= f.sm])
     size = f.x.dep + 1
@@ -564,12 +569,9 @@ class Board:
         )
         stk = self.stk
         # part[k][j]: j moves with k (k and every card above it, A3); rest: j stays.
-        self.part = tuple(
-            tuple(in_part(o, stk[k][j], cards[k], cards[j]) for j in slots) for k in slots
-        )
-        self.rest = tuple(
-            tuple(in_rest(o, stk[k][j], cards[k], cards[j]) for j in slots) for k in slots
-        )
+        splits = [[split_at(o, stk[k][j], cards[k], cards[j]) for j in slots] for k in slots]
+        self.part = tuple(tuple(moves for moves, _stays in row) for row in splits)
+        self.rest = tuple(tuple(stays for _moves, stays in row) for row in splits)
         part, rest = self.part, self.rest
         # The rank a part, a stack, a remainder acts with (option stack_rank, A3).
         top_value = tuple(

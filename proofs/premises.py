@@ -9,11 +9,14 @@ the initial states exist; this module shows the rest *with the engine*:
 - the engine's new games satisfy the system's ``Init`` (Throne: the rule kernel on
   Z3 terms, :class:`castlerules.symbolic.throne.ThroneSystem`), and every position
   met satisfies the invariant ``Inv`` (so ``Inv`` is not empty, and holds where it
-  should);
+  should); both formulas are read at the position's values by Z3 itself;
 - for every kind of move (every guarded case of the transition that the
   rules can reach), a witness: a reachable engine position and an engine move
-  for which exactly that case's guard holds and whose post-state is the
+  for which exactly that case's condition holds and whose post-state is the
   abstraction of the engine's successor (the witness is replayed by the engine).
+  For Throne the case and its post-state are the rule kernel's, run on plain
+  values (:mod:`castlerules.throne.kernel`): the Z3 system is that kernel on
+  terms, tied to it by ``tests/symbolic/test_throne.py``.
 
 A required kind without a witness fails the run (``throne.premises``,
 ``ascent.premises`` in ``python -m proofs``).
@@ -21,19 +24,21 @@ A required kind without a witness fails the run (``throne.premises``,
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
+
+import z3
 
 from castlerules import ascent, throne
 from castlerules.ascent.rules import STACK_RANKS
 from castlerules.core import Rng
+from castlerules.core.ops import CONCRETE
 from castlerules.core.protocol import random_playout
+from castlerules.symbolic.smt import Expr, all_of, lit
 from castlerules.symbolic.throne import ThroneSystem, fields
 from castlerules.symbolic.throne_invariant import Claims
 from castlerules.throne import kernel
 from proofs.core import Result
-from proofs.evaluate import compile_terms
 
 THRONE_KINDS = (
     "place",
@@ -68,49 +73,77 @@ run; their premises are shown satisfiable by Z3 in the Ascent induction itself
 (``Prover.invariant`` asks, case by case, for a model of the case's hypotheses)."""
 
 
-def throne_kind(label: str) -> str:
-    """A case label without its move: ``"climb to the throne (F)"`` -> ``"climb to the throne"``."""
-    return re.sub(r" \([^)]*\)$", "", label)
-
-
 class _ThroneCases:
-    """The system's ``Init``, ``Inv``, every case guard and post-state, compiled once."""
+    """What the premises ask of one engine position and move, for one game (``rules``,
+    ``players``): the system's ``Init`` and the invariant's claims
+    (:class:`~castlerules.symbolic.throne_invariant.Claims`), built once over a
+    position of variables and read at the position's values; the case the move
+    takes and its post-state, from the rule kernel run on plain values."""
 
     def __init__(self, rules: throne.Rules, players: int) -> None:
         system = ThroneSystem(rules, players)
         self.system = system
+        self.shape = system.shape
+        self.options = kernel.Options.of(CONCRETE, rules)
         pre = system.fresh_state("w")
-        move = system.fresh_move("wm")
-        cases = system.cases(pre, move)
-        self.labels = [c.kind for c in cases]
-        self.fields = [name for name, _e in fields(pre)]
-        inputs = [e for _n, e in fields(pre)]
-        inputs += [move.a]
-        inputs += [x for row in move.nobj for x in row]
-        inv = [c for _n, c in Claims(system).invariant(pre)]
-        outputs = [system.init(pre), *inv, *(c.guard for c in cases)]
-        outputs += [e for c in cases for _n, e in fields(c.post)]
-        self.n_inv = len(inv)
-        self.n_cases = len(cases)
-        self.run = compile_terms(inputs, outputs)
+        self.variables = [e for _n, e in fields(pre)]
+        self.init = system.init(pre)
+        self.claims = Claims(system).invariant(pre)
+        self.invariant = all_of(c for _n, c in self.claims)
 
     def ask(
         self, state: throne.State, move: throne.Move
-    ) -> tuple[bool, bool, list[int], list[dict[str, int | bool]]]:
-        """(Init holds, Inv holds, the cases whose guard holds, every case's post-state)."""
-        row: list[int | bool] = [x for _n, x in fields(kernel.from_state(state))]
-        row.append(self.system.number(move))
-        row += [x for r in kernel.next_objectives(state) for x in r]
-        out = self.run(row)
-        init, inv = bool(out[0]), all(out[1 : 1 + self.n_inv])
-        guards = out[1 + self.n_inv : 1 + self.n_inv + self.n_cases]
-        flat = out[1 + self.n_inv + self.n_cases :]
-        k = len(self.fields)
-        posts = [
-            dict(zip(self.fields, flat[i * k : (i + 1) * k], strict=True))
-            for i in range(len(guards))
-        ]
-        return init, inv, [i for i, g in enumerate(guards) if g], posts
+    ) -> tuple[bool, list[str], list[str], list[kernel.KState]]:
+        """(Init holds, the invariant's claims that do not, the kernel's cases whose
+        condition holds of the move (none when the kernel refuses it), their
+        post-states)."""
+        s = kernel.from_state(state)
+        read = _Reader(self.variables, [x for _n, x in fields(s)])
+        broken: list[str] = []
+        if not read.truth(self.invariant):
+            broken = [name for name, claim in self.claims if not read.truth(claim)]
+        p = kernel.Position(CONCRETE, self.shape, self.options, s)
+        m = kernel.decode(p, self.system.number(move))
+        hits: list[str] = []
+        posts: list[kernel.KState] = []
+        if kernel.legal(CONCRETE, kernel.guards(p, m)):
+            for case in kernel.cases(p, m, kernel.next_objectives(state)):
+                if case.when:
+                    hits.append(case.label)
+                    posts.append(case.make().post)
+        return read.truth(self.init), broken, hits, posts
+
+    def refusal(self, state: throne.State, move: throne.Move) -> str:
+        """The kernel's reason to refuse ``move`` in ``state`` (empty if it is legal)."""
+        verdict = kernel.judge(self.shape, kernel.from_state(state), self.system.number(move))
+        return "" if verdict.legal else f"{verdict.clause}: {verdict.what}"
+
+
+class _Reader:
+    """The truth of a Z3 formula over ``variables`` at plain ``values``: the values
+    substituted (Z3's C API, one call for all of them), then simplified to a literal."""
+
+    def __init__(self, variables: Sequence[Expr], values: Sequence[int | bool]) -> None:
+        size = len(variables)
+        self.size = size
+        self.old = (z3.Ast * size)()
+        self.new = (z3.Ast * size)()
+        self.keep = [lit(x) for x in values]  # the constants live as long as the arrays
+        for i, (var, const) in enumerate(zip(variables, self.keep, strict=True)):
+            self.old[i] = var.as_ast()
+            self.new[i] = const.as_ast()
+
+    def truth(self, formula: Expr) -> bool:
+        """Whether ``formula`` holds; :class:`ValueError` if it does not reduce to a
+        literal (a variable that is not one of ``variables``)."""
+        ctx = formula.ctx
+        done = z3.Z3_substitute(ctx.ref(), formula.as_ast(), self.size, self.old, self.new)
+        value = z3.simplify(z3.BoolRef(done, ctx))
+        if z3.is_true(value):
+            return True
+        if z3.is_false(value):
+            return False
+        raise ValueError(f"not a closed formula at these values: {str(value)[:80]}")
 
 
 THRONE_SETUPS: tuple[tuple[str, int], ...] = (("SEED", 3),)
@@ -139,22 +172,28 @@ def throne_witnesses(games: int = 4) -> tuple[dict[str, str], list[str]]:
                         move = passes[0]
                     else:
                         move, rng = rng.choice(moves)
-                    init, inv, hits, posts = cases.ask(state, move)
+                    init, broken, hits, posts = cases.ask(state, move)
                     after = throne.apply(state, move)
                     where = f"{throne.to_text(state)} | {move}"
                     if first and not init:
                         problems.append(f"a new game is not an initial state of the model: {where}")
                     first = False
-                    if not inv:
-                        problems.append(f"a reachable position breaks the invariant: {where}")
+                    if broken:
+                        problems.append(
+                            f"a reachable position breaks the invariant ({', '.join(broken)}): "
+                            f"{where}"
+                        )
                     if len(hits) != 1:
-                        problems.append(f"{len(hits)} cases hold for {where}")
+                        refused = cases.refusal(state, move)
+                        why = f" (the kernel refuses it, {refused})" if refused else ""
+                        problems.append(f"{len(hits)} cases hold for {where}{why}")
                         break  # this game shows the problem; the next game goes on
-                    kind = cases.labels[hits[0]]
-                    if posts[hits[0]] != dict(fields(kernel.from_state(after))):
-                        problems.append(f"case {kind}: the post-state is not the engine's: {where}")
+                    if posts[0] != kernel.from_state(after):
+                        problems.append(
+                            f"case {hits[0]}: the post-state is not the engine's: {where}"
+                        )
                     else:
-                        found.setdefault(kind, where)
+                        found.setdefault(hits[0], where)
                     state = after
     return found, problems[:5]
 

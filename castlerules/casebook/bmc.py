@@ -93,14 +93,19 @@ def require() -> None:
 
 
 def model_sources(game: str) -> str:
-    """The text of the model files a game's BMC proofs use (hashed into the cache key)."""
+    """The code of the model files a game's BMC proofs use (hashed into the cache key;
+    their docstrings and comments are not: :func:`.store.code_text`)."""
     from pathlib import Path
+
+    from castlerules.casebook.store import code_text
 
     root = Path(__file__).resolve().parents[2]
     parts = []
     for name in MODEL_FILES[game]:
         path = root / name
-        parts.append(path.read_text(encoding="utf-8") if path.is_file() else f"<no {name}>")
+        parts.append(
+            code_text(path.read_text(encoding="utf-8")) if path.is_file() else f"<no {name}>"
+        )
     return "\n".join(parts)
 
 

@@ -3,7 +3,9 @@
 Each case's entry records the hash it was found under: the sources of the
 rules of its game (``castlerules/core`` and ``castlerules/<game>``, the
 drawings excepted) and the case's own declaration (its data and the source
-text of its condition).  :func:`refresh` searches again only the cases
+text of its condition).  A source file is hashed as its code alone
+(:func:`code_text`: docstrings and comments dropped), so that a change of
+wording never sends a case back to its search.  :func:`refresh` searches again only the cases
 whose declaration changed, that are missing, or whose game no longer shows
 them; a case whose game's sources changed but whose recorded game still
 verifies keeps its game (it is verified all the same, at every use) and
@@ -12,6 +14,7 @@ takes the new hash.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import json
@@ -28,22 +31,59 @@ from castlerules.casebook import declare
 from castlerules.casebook.check import CaseError, Found, verify
 from castlerules.casebook.declare import Case
 
-__all__ = ["PATH", "case_hash", "closure_source", "game_hash", "load", "refresh", "save"]
+__all__ = [
+    "PATH",
+    "case_hash",
+    "closure_source",
+    "code_text",
+    "game_hash",
+    "load",
+    "refresh",
+    "save",
+]
 
 PATH = Path(__file__).with_name("found.json")
 FORMAT = "castlerules.casebook"
 _ROOT = Path(__file__).resolve().parents[1]
 
 
+def code_text(source: str) -> str:
+    r"""A Python source's code alone: its docstrings (every string standing as a
+    statement, attribute docstrings included) and comments dropped, the rest
+    written out again by :func:`ast.unparse`.
+
+    >>> code_text("def f(x):\n    'Twice x.'\n    return 2 * x  # doubled\n")
+    'def f(x):\n    return 2 * x'
+    """
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            kept = [
+                statement
+                for statement in body
+                if not (
+                    isinstance(statement, ast.Expr)
+                    and isinstance(statement.value, ast.Constant)
+                    and isinstance(statement.value.value, str)
+                )
+            ]
+            if len(kept) != len(body):
+                setattr(node, field, kept or [ast.Pass()])
+    return ast.unparse(tree)
+
+
 def game_hash(game: str) -> str:
-    """A hash of the sources that decide a game's rules (its drawings excepted)."""
+    """A hash of the code that decides a game's rules (its drawings excepted)."""
     digest = hashlib.sha256()
     for base in (_ROOT / "core", _ROOT / game):
         for path in sorted(base.glob("*.py")):
             if path.name == "diagram.py":
                 continue
             digest.update(path.relative_to(_ROOT).as_posix().encode())
-            digest.update(path.read_bytes())
+            digest.update(code_text(path.read_text(encoding="utf-8")).encode())
     return digest.hexdigest()[:16]
 
 

@@ -179,9 +179,9 @@ compiled batch pays for its compilation (seconds) only over thousands of games."
 AUTO_GAMES = 4096
 """``--engine auto`` also needs some reading to have at least this many games to play
 per process (each Dask worker, or this process): every process traces and compiles
-each reading's program once, about 10 s, the time the engine takes for about 3,000
-random games (measured: 3,000 games a reading on 2 workers, 32 s with the batch and
-12 s with the engine; 20,000 in one process, 32 s against 127 s)."""
+each reading's program once, which costs about as much as the engine's play of a few
+thousand random games (``benchmarks/bench.py --batch --batch-study-games N`` and the
+docs page on the batch give the figures)."""
 
 
 def _worth_batching(missing: list[tuple[str, int]], processes: int) -> bool:

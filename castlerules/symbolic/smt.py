@@ -62,7 +62,7 @@ def _fast(make: Any, items: list[Expr], kind: type) -> Expr | None:
 
     The Python wrappers (``z3.And``, ``z3.Sum``...) coerce every argument one by
     one; the proofs build millions of terms, so this skips that work when there
-    is nothing to coerce (measured: about a third of a proof run's time).
+    is nothing to coerce.
     """
     first = items[0]
     if not all(type(x) is kind for x in items):
@@ -236,8 +236,8 @@ class Outcome:
 
 PREPROCESS = ("simplify", "solve-eqs", "smt")
 """The tactic of :func:`new_solver` with ``preprocess=True``: simplify and
-eliminate the equations first (measured: induction steps about 30 % faster;
-counting queries are faster without it)."""
+eliminate the equations first (for the induction steps; the counting queries
+run without it)."""
 
 
 def new_solver(timeout_ms: int = TIMEOUT_MS, preprocess: bool = False) -> Any:

@@ -1,8 +1,8 @@
 """The batch on every position of the kernel's small scopes (B3-B16, A3-A18).
 
-The scopes of the exhaustive tie between the engine and the kernel (Throne:
-:data:`proofs.equivalence.KERNEL_SCOPES`; Ascent: ``SCOPES`` of
-``tests/ascent/test_kernel.py``) are searched breadth-first with the engine,
+The scopes of the exhaustive tie between the engine and the kernel
+(:data:`proofs.equivalence.THRONE_KERNEL_SCOPES` and
+:data:`proofs.equivalence.ASCENT_KERNEL_SCOPES`) are searched breadth-first with the engine,
 from every initial position (every chance outcome).  Every reachable position
 is then loaded into a batch (numpy backend, ``from_states``), and the batch
 must give back the position (``to_states``), the engine's legal action
@@ -13,11 +13,8 @@ the engine's rewards in the step a game ends.  The counts are printed.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,27 +22,11 @@ import pytest
 
 from castlerules import ascent, throne
 from castlerules.throne.transitions import legal_codes
-from proofs.equivalence import KERNEL_SCOPES
-from proofs.equivalence import initial_positions as throne_initial
+from proofs.equivalence import ASCENT_KERNEL_SCOPES, THRONE_KERNEL_SCOPES, initial_positions
 
 batch = pytest.importorskip("castlerules.batch")
 
-ROOT = Path(__file__).resolve().parents[2]
 CHUNK = 4096
-
-
-def _ascent_scopes() -> Any:
-    """``tests/ascent/test_kernel.py`` (its scopes and their initial positions)."""
-    path = ROOT / "tests" / "ascent" / "test_kernel.py"
-    spec = importlib.util.spec_from_file_location("ascent_kernel_scopes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ASCENT = _ascent_scopes()
 
 
 def reachable(starts: Sequence[Any], game: Any) -> list[Any]:
@@ -103,11 +84,11 @@ def check(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scope", KERNEL_SCOPES, ids=lambda s: s.name)
+@pytest.mark.parametrize("scope", THRONE_KERNEL_SCOPES, ids=lambda s: s.name)
 def test_throne_batch_on_every_position_of_the_scopes(scope: Any) -> None:
     rules = scope.rules
     codes = rules._derived.codes.moves
-    states = reachable(throne_initial(scope), throne)
+    states = reachable(initial_positions(scope), throne)
     positions, successors = check(
         "throne",
         scope.players,
@@ -122,13 +103,13 @@ def test_throne_batch_on_every_position_of_the_scopes(scope: Any) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scope", ASCENT.SCOPES, ids=lambda s: s.name)
+@pytest.mark.parametrize("scope", ASCENT_KERNEL_SCOPES, ids=lambda s: s.name)
 def test_ascent_batch_on_every_position_of_the_scopes(scope: Any) -> None:
     rules = scope.rules
     shape = batch.make("ascent", players=scope.players, rules=rules, size=1, backend="numpy")
     moves = shape.shape.moves
     number = {m: a for a, m in enumerate(moves)}
-    states = reachable(ASCENT.initial_positions(scope), ascent)
+    states = reachable(initial_positions(scope), ascent)
     positions, successors = check(
         "ascent",
         scope.players,

@@ -164,3 +164,18 @@ def test_re_keying_after_an_engine_change_keeps_a_bmc_game_without_searching() -
     assert done[case.key] == "re-verified"
     assert out[case.key].found_by == "bmc" and out[case.key].moves == found.moves
     assert out[case.key].source == store.case_hash(case)
+
+
+def test_a_change_of_wording_keeps_a_key_and_a_change_of_code_does_not() -> None:
+    """B1-B16, A1-A18: the cache keys follow the rules' code, not its docstrings."""
+    before = 'X = 1\n"""Say one."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x\n'
+    reworded = 'X = 1\n"""Say it."""\n\n\ndef f(x):  # note\n    """Two."""\n    return 2 * x\n'
+    changed = 'X = 1\n"""Say one."""\n\n\ndef f(x):\n    """Twice x."""\n    return 3 * x\n'
+    assert store.code_text(before) == store.code_text(reworded)
+    assert store.code_text(before) != store.code_text(changed)
+    # The model files are hashed as their code: a docstring of the Throne kernel is not
+    # in the text hashed, its code is.
+    from castlerules.casebook import bmc
+
+    text = bmc.model_sources("throne")
+    assert "The rules of Throne" not in text and "def guards(" in text

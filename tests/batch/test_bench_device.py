@@ -1,0 +1,61 @@
+"""``benchmarks/bench_device.py``: the batch by the wall clock, the host's share apart
+(B6, B8: the random playouts of Throne it times), and the GPU run the docs quote."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("castlerules.batch")
+
+import bench_device as BENCH  # benchmarks/ is on pytest's path (pyproject)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_short_numpy_run_counts_every_action_it_plays() -> None:
+    row = BENCH.device_playouts(4, 8, 3, 0.3, 4, backend="numpy")
+    assert row["backend"] == "numpy" and row["calls"] >= 1
+    assert 0 < row["actions"] <= row["calls"] * 4 * 8
+    assert row["utilisation"] == round(row["actions"] / (row["calls"] * 4 * 8), 3)
+    assert 0 <= row["host_s"] <= row["wall_s"]
+    assert row["actions_per_s_device_only"] >= row["actions_per_s"] > 0
+
+
+def test_the_host_clock_counts_the_wrapped_methods_only() -> None:
+    class Env:
+        def _resets(self, pause: float) -> str:
+            time.sleep(pause)
+            return "reset"
+
+    class Seats:
+        def reseed(self, pause: float) -> None:
+            time.sleep(pause)
+
+        def other(self, pause: float) -> None:
+            time.sleep(pause)
+
+    env, seats = Env(), Seats()
+    clock = BENCH.HostClock(env, seats)
+    assert env._resets(0.02) == "reset"
+    seats.reseed(0.02)
+    seats.other(0.05)
+    assert 0.04 <= clock.seconds < 0.09
+
+
+def test_the_docs_quote_the_gpu_run() -> None:
+    report: dict[str, Any] = json.loads((ROOT / "docs" / "batch-gpu.json").read_text())
+    page = (ROOT / "docs" / "batch.rst").read_text(encoding="utf-8")
+    assert report["device"].startswith("gpu")
+    scalar = {r["players"]: r["actions_per_cpu_s"] for r in report["scalar"]}
+    for row in report["rows"]:
+        assert f"{row['actions_per_s']:,}" in page, row
+        assert f"{row['actions_per_s_device_only']:,}" in page, row
+        assert f"{row['actions_per_s'] / scalar[row['players']]:.1f}x" in page, row
+    study = report["study"]
+    assert all(r["rows_identical_on_check"] for r in study["readings"].values())
+    assert f"{study['ratio_first']}x and {study['ratio_compiled']}x" in page

@@ -63,6 +63,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from castlerules import ascent
+from castlerules.ascent import kernel
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, STACK_RANKS, value_of
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core.errors import IllegalMove
@@ -70,6 +71,7 @@ from castlerules.symbolic.ascent_model import (
     ADVANCE,
     CASES,
     FAVOUR,
+    FOLD,
     LOWEST_ARRIVAL,
     NONE,
     OPTION_NAMES,
@@ -271,7 +273,8 @@ class Prover:
         c = sm.reps[0]
         hyps = [*m.assumptions(), sm.card_domain(c, False), *(g for _n, g in m.inv_card(c))]
         seats = range(self.n)
-        t = [ite(c.col == q, _contribution(m, c), 0) for q in seats]
+        # A15, A16: the kernel's points of one card (scores() sums them over the cards)
+        t = [kernel.card_points(FOLD, q, c.col, c.sq, m.arr(c), c.val) for q in seats]
         a = [ite(c.col == q, c.val, 0) for q in seats]
         ledger.check(
             f"{self.n}p a card is at one place, counted by one seat",
@@ -417,11 +420,6 @@ class Prover:
             all_of([total(now) <= total(was) - 1, total(was) <= m.N]),
             [*flags, taken],
         )
-
-
-def _contribution(m: AscentModel, u: Card) -> Expr:
-    """A card's points for the seat it counts for (rule 19)."""
-    return ite(u.sq >= m.arr(u), u.val, -u.val)
 
 
 def _abs(e: Expr) -> Expr:

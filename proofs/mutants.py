@@ -210,7 +210,7 @@ def mutated(copy: Path, *mutations: Mutation) -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ the plan
-PROOF_SYSTEMS = ("castlerules/throne/kernel.py",)
+PROOF_SYSTEMS = ("castlerules/throne/kernel.py", "castlerules/ascent/kernel.py")
 """Engine files the proofs' transition system is made of: their mutations run the
 induction proofs too."""
 

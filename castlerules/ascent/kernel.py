@@ -264,6 +264,239 @@ class Case:
     make: Callable[[], Outcome]
 
 
+# ---------------------------------------------------------------------------
+# One card at a time: what a move does to a card, and what a guard asks of one
+#
+# Every effect below moves a card by its own fields and a few values of the move
+# (the moved card's fields, the destination, whether the part flips, the favours'
+# step, whether the remainder leaves); every whole-board condition a guard reads is
+# an ``any`` or ``all`` of a card-local predicate.  The whole-board functions
+# (:func:`_advanced`, :func:`_favoured`, :class:`Board`) map these over the slots; a
+# proof about one card and a few named cards (the moved card, the card under it,
+# the top of the target square) reads the same functions.
+
+
+@attrs.frozen(slots=True)
+class Slot:
+    """One card's fields: a slot of a :class:`KState` (see the module's text)."""
+
+    col: Value
+    sq: Value
+    dep: Value
+    flp: Value
+    own: Value
+
+
+def slot(s: KState, j: int) -> Slot:
+    """The fields of card slot ``j`` of ``s``."""
+    return Slot(s.col[j], s.sq[j], s.dep[j], s.flp[j], s.own[j])
+
+
+@attrs.frozen(slots=True)
+class Advanced:
+    """What an Advance's successor reads besides a card's own fields (rules 8-12)."""
+
+    actor: Value
+    """The mover's column."""
+    x: Slot
+    """The card moved: it and the cards above it are the part (A3)."""
+    d: Value
+    """The destination (A3, A6, A9)."""
+    flip: Value
+    """The part lands flipped: ``d`` is its rank's arrival square (A8)."""
+
+
+@attrs.frozen(slots=True)
+class Favoured:
+    """What a Favour's successor reads besides a card's own fields (rules 13-15)."""
+
+    actor: Value
+    """The taker's column."""
+    x: Slot
+    """The card taken: it and the cards above it go (A10)."""
+    sd: Value
+    """The row of the step (the square of the stack just moved)."""
+    sm: Value
+    """How many cards the stack just moved holds (the taken cards go under them)."""
+    flipped: Value
+    """The stack just moved lies flipped: the taken cards lie as it does (rule 14)."""
+    gone: Value
+    """The remainder left under the taken cards leaves the board (A13,
+    :func:`remainder_leaves`)."""
+    to_owner: Value
+    """``penalty_to == "owner"``: a removed card goes to its owner's pile (A13)."""
+
+
+def with_card(ops: Ops, x: Slot, u: Slot, is_x: Value) -> Value:
+    """``u`` is in ``x``'s stack: ``x`` itself (``is_x``), or a card of its column on its
+    square of the path (a card on a Start or removed is alone; A3).  ``is_x`` may be a
+    Python bool (two slots of one board): then it is no term."""
+    o = ops
+    if is_x is True:
+        return o.lit(True)
+    shared = o.all([x.sq >= 1, u.col == x.col, u.sq == x.sq])
+    return shared if is_x is False else o.any([is_x, shared])
+
+
+def split_at(ops: Ops, together: Value, x: Slot, u: Slot) -> tuple[Value, Value]:
+    """Where card ``u`` of ``x``'s stack (``together``, :func:`with_card`) goes when ``x``
+    moves: whether it moves with ``x`` (``x`` and every card above it), whether it stays
+    (under ``x``; A3)."""
+    o = ops
+    return o.all([together, u.dep <= x.dep]), o.all([together, u.dep > x.dep])
+
+
+def in_part(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
+    """``u`` moves with ``x`` (:func:`split_at`)."""
+    return split_at(ops, together, x, u)[0]
+
+
+def in_rest(ops: Ops, together: Value, x: Slot, u: Slot) -> Value:
+    """``u`` stays when ``x`` moves (:func:`split_at`)."""
+    return split_at(ops, together, x, u)[1]
+
+
+def card_points(
+    ops: Ops, seat: Value, col: Value, sq: Value, arrival: Value, value: Value
+) -> Value:
+    """What a card of value ``value`` and arrival square ``arrival`` on square ``sq`` of
+    column (or pile) ``col`` counts for ``seat``: its value on or above its arrival square
+    (A15), minus it below, the Start included, and in a pile (A13, A16); 0 for another
+    seat's card."""
+    o = ops
+    return o.ite(col == seat, o.ite(sq >= arrival, value, -value), 0)
+
+
+def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
+    """Card ``u`` after the Advance ``a`` (``is_x``: ``u`` is the moved card): the part
+    (``x`` and every card above it, A3) lands on ``a.d``, on top of the flipped cards
+    there (A9), flipped if ``a.flip`` (A8); the remainder under it stays, the part's
+    size higher in its stack; the cards it lands on go the part's size deeper."""
+    o = ops
+    together = with_card(o, a.x, u, is_x)
+    part, rest = split_at(o, together, a.x, u)
+    target = o.all([u.col == a.actor, u.sq == a.d])
+    size = a.x.dep + 1
+    return Slot(
+        col=u.col,
+        sq=o.ite(part, a.d, u.sq),
+        dep=o.ite(
+            part,
+            u.dep,
+            o.ite(rest, u.dep - size, o.ite(target, u.dep + size, u.dep)),
+        ),
+        flp=o.ite(o.all([part, a.flip]), True, u.flp),
+        own=u.own,
+    )
+
+
+def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
+    """Card ``u`` after the Favour ``f`` (``is_x``: ``u`` is the taken card): ``x`` and
+    every card above it go under the stack just moved, lying as it does (A10, rule
+    14); the remainder under them stays, the taken size higher, or (``f.gone``) leaves
+    the board for its column's pile or (``penalty_to="owner"``) its owner's (A13)."""
+    o = ops
+    together = with_card(o, f.x, u, is_x)
+    taken, rest = split_at(o, together, f.x, u)
+    leaves = o.all([rest, f.gone])
+    below = o.all([u.col == f.actor, u.sq == f.sd, u.dep >= f.sm])
+    size = f.x.dep + 1
+    return Slot(
+        col=o.ite(
+            taken,
+            f.actor,
+            o.ite(leaves, o.ite(f.to_owner, u.own, u.col), u.col),
+        ),
+        sq=o.ite(leaves, REMOVED, u.sq),
+        dep=o.ite(
+            taken,
+            f.sm + u.dep,
+            o.ite(
+                leaves,
+                0,
+                o.ite(rest, u.dep - size, o.ite(below, u.dep + size, u.dep)),
+            ),
+        ),
+        flp=o.ite(taken, f.flipped, u.flp),
+        own=u.own,
+    )
+
+
+def step_open(ops: Ops, mid: Value, sk: Value) -> Value:
+    """An Advance opened a step (``mid``) and no favour was taken in it yet (``sk``): a
+    favour or the end of the turn comes first, not another Advance (A12)."""
+    return ops.all([mid, sk == 0])
+
+
+def own_card(ops: Ops, actor: Value, col: Value, sq: Value) -> Value:
+    """A card of ``actor``'s column on its Start or the path (not removed): one the player
+    may move (A2)."""
+    return ops.all([col == actor, sq >= 0])
+
+
+def on_the_row(ops: Ops, taker: Value, d: Value, col: Value, sq: Value) -> Value:
+    """A card of another column than ``taker``'s on row ``d``, the square just reached:
+    one a favour may take (A10)."""
+    return ops.all([col != taker, sq == d])
+
+
+def free_for(ops: Ops, occupied: Value, flipped: Value, d: Value, ceiling: Value) -> Value:
+    """Square ``d`` of a column is free for a part whose rank's arrival square is
+    ``ceiling``: it holds no card (``occupied``: some card stands there), or it is that
+    arrival square and holds flipped cards (``flipped``), which the part lands on (A3,
+    A9)."""
+    o = ops
+    return o.any([o.not_(occupied), o.all([flipped, d == ceiling])])
+
+
+def within_reach(ops: Ops, sq: Value, d: Value, ceiling: Value) -> Value:
+    """Square ``d`` lies above ``sq`` and not above ``ceiling``, the arrival square of the
+    moving part's rank (A4: up; A6: the ceiling)."""
+    return ops.all([d > sq, d <= ceiling])
+
+
+def exposes(ops: Ops, sq: Value, has_rest: Value, exposing: Value, rest_ceiling: Value) -> Value:
+    """Moving part of a stack on square ``sq`` leaves a remainder (``has_rest``) whose rank's
+    arrival square ``rest_ceiling`` lies below ``sq``: forbidden unless
+    ``allow_exposing_split`` (``exposing``; A7, rule 11)."""
+    o = ops
+    return o.all([sq >= 1, has_rest, o.not_(exposing), sq > rest_ceiling])
+
+
+def beyond_own(ops: Ops, moving: Value, arrival: Value, d: Value) -> Value:
+    """A moving card (``moving``) whose own arrival square ``arrival`` lies below the
+    destination ``d``: what the strict reading (``protection=False``) forbids (A6, A7)."""
+    return ops.all([moving, arrival < d])
+
+
+def removal_on(ops: Ops, removal_lower: Value, upper_half: Value, d: Value) -> Value:
+    """An exposed remainder on square ``d`` of the path leaves the board: in the upper
+    half, or anywhere with ``removal_in_lower_half`` (A13, rule 15)."""
+    return ops.any([removal_lower, d >= upper_half])
+
+
+def remainder_leaves(
+    ops: Ops,
+    has_rest: Value,
+    removal_lower: Value,
+    upper_half: Value,
+    d: Value,
+    rest_ceiling: Value,
+) -> Value:
+    """A favour on row ``d`` leaves a remainder (``has_rest``) above its rank's arrival
+    square ``rest_ceiling``, where it leaves the board (A13, rule 15)."""
+    o = ops
+    return o.all([has_rest, removal_on(o, removal_lower, upper_half, d), d > rest_ceiling])
+
+
+def favour_target(ops: Ops, taker: Value, d: Value, r: Value, u: Slot, u_rank: Value) -> Value:
+    """Card ``u`` tops an unflipped stack of another column than ``taker``'s on row ``d``
+    whose rank ``u_rank`` is lower than ``r``: a favour may take it (rule 13, A10;
+    never a flipped stack, A8)."""
+    o = ops
+    return o.all([on_the_row(o, taker, d, u.col, u.sq), u.dep == 0, o.not_(u.flp), u_rank < r])
+
+
 def initial(
     ops: Ops, shape: Shape, options: Options, roll: Value, deal: Sequence[Value] | None = None
 ) -> KState:
@@ -330,17 +563,15 @@ class Board:
             for q in range(n)
         )
         # stk[k][j]: cards k and j are in one stack (a card on a Start or removed is alone).
+        cards = self.cards = tuple(slot(s, j) for j in slots)
         self.stk = tuple(
-            tuple(
-                o.lit(True) if j == k else o.all([sq[k] >= 1, col[j] == col[k], sq[j] == sq[k]])
-                for j in slots
-            )
-            for k in slots
+            tuple(with_card(o, cards[k], cards[j], j == k) for j in slots) for k in slots
         )
         stk = self.stk
         # part[k][j]: j moves with k (k and every card above it, A3); rest: j stays.
-        self.part = tuple(tuple(o.all([stk[k][j], dep[j] <= dep[k]]) for j in slots) for k in slots)
-        self.rest = tuple(tuple(o.all([stk[k][j], dep[j] > dep[k]]) for j in slots) for k in slots)
+        splits = [[split_at(o, stk[k][j], cards[k], cards[j]) for j in slots] for k in slots]
+        self.part = tuple(tuple(moves for moves, _stays in row) for row in splits)
+        self.rest = tuple(tuple(stays for _moves, stays in row) for row in splits)
         part, rest = self.part, self.rest
         # The rank a part, a stack, a remainder acts with (option stack_rank, A3).
         top_value = tuple(
@@ -378,13 +609,9 @@ class Board:
             cands = [
                 o.all(
                     [
-                        d > sq[k],
-                        d <= c,
-                        o.any(
-                            [
-                                o.not_(o.select(occ_at[d], col[k])),
-                                o.all([o.select(flipped_at[d], col[k]), d == c]),
-                            ]
+                        within_reach(o, sq[k], d, c),
+                        free_for(
+                            o, o.select(occ_at[d], col[k]), o.select(flipped_at[d], col[k]), d, c
                         ),
                     ]
                 )
@@ -395,19 +622,18 @@ class Board:
         self.reach, self.dest = tuple(reach), tuple(dest)
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
         self.exposed = tuple(
-            o.all(
-                [
-                    sq[k] >= 1,
-                    self.has_rest[k],
-                    o.not_(opt.exposing),
-                    sq[k] > o.lookup(shape.ceiling, self.rest_rank[k]),
-                ]
+            exposes(
+                o,
+                sq[k],
+                self.has_rest[k],
+                opt.exposing,
+                o.lookup(shape.ceiling, self.rest_rank[k]),
             )
             for k in slots
         )
         # protection=False (the strict, wrong reading): every moving card by its own ceiling.
         self.strict = tuple(
-            o.any([o.all([part[k][j], shape.arrival[j] < self.dest[k]]) for j in slots])
+            o.any([beyond_own(o, part[k][j], shape.arrival[j], self.dest[k]) for j in slots])
             for k in slots
         )
         self.on_board = tuple(sq[k] >= 0 for k in slots)
@@ -441,20 +667,9 @@ class Board:
     def targets(self, p: Value, d: Value, r: Value) -> Value:
         """Some stack of another column on row ``d`` is unflipped and ranks lower than
         ``r``: a favour is available (rule 13, A10; never on a flipped stack, A8)."""
-        o, s = self.o, self.s
+        o = self.o
         return o.any(
-            [
-                o.all(
-                    [
-                        s.col[j] != p,
-                        s.sq[j] == d,
-                        s.dep[j] == 0,
-                        o.not_(s.flp[j]),
-                        self.stack_rank[j] < r,
-                    ]
-                )
-                for j in self.shape.slots
-            ]
+            [favour_target(o, p, d, r, self.cards[j], self.stack_rank[j]) for j in self.shape.slots]
         )
 
     def favours_open(self, p: Value, d: Value, m: Value, k: Value, flipped: Value) -> Value:
@@ -547,8 +762,8 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     o, s, b, opt = p.o, p.s, p.board, p.opt
     both = o.all
     advance, favour, end = m.kind == K_ADVANCE, m.kind == K_FAVOUR, m.kind == K_END
-    mine = both([m.present, m.col == s.actor, m.sq >= 0])
-    found = both([m.present, m.col != s.actor, m.sq == s.sd])
+    mine = both([m.present, own_card(o, s.actor, m.col, m.sq)])
+    found = both([m.present, on_the_row(o, s.actor, s.sd, m.col, m.sq)])
     elsewhere_own = both(
         [m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq >= 0, m.sq, 0))]
     )
@@ -559,7 +774,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
         (
             "A12",
             "after an Advance, a favour or the end of the turn first",
-            both([advance, s.mid, s.sk == 0]),
+            both([advance, step_open(o, s.mid, s.sk)]),
         ),
         ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
         ("A8", "a flipped card never moves", both([advance, m.flp])),
@@ -622,18 +837,9 @@ def scores(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
     """Each seat's points (rule 19): every card of its column plus its value on or
     above its arrival square (A15), minus it below (A16, the Start included); every
     card of its removed pile minus its value (A13, A16)."""
-    o = ops
+    o, arrival, value = ops, shape.arrival, shape.value
     return tuple(
-        o.total(
-            [
-                o.ite(
-                    s.col[j] == q,
-                    o.ite(s.sq[j] >= shape.arrival[j], shape.value[j], -shape.value[j]),
-                    0,
-                )
-                for j in shape.slots
-            ]
-        )
+        o.total([card_points(o, q, s.col[j], s.sq[j], arrival[j], value[j]) for j in shape.slots])
         for q in range(shape.players)
     )
 
@@ -690,84 +896,54 @@ def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -
 
 
 def _advanced(p: Position, m: Parts) -> KState:
-    """The board after the Advance ``m`` (rules 8-12): the part lands on its
-    destination, on top of the flipped cards there (A9), flipped if that is its
-    leader's arrival square (A8); the remainder stays."""
-    o, shape, s, b = p.o, p.shape, p.s, p.board
-    slots = shape.slots
+    """The board after the Advance ``m`` (rules 8-12): :func:`advanced_card` of every
+    card, the destination and the flip read from the board (A3, A6, A8, A9)."""
+    o, s, b = p.o, p.s, p.board
     d = o.select(b.dest, m.k)
-    flip = d == o.select(b.ceil, m.k)
-    size = m.dep + 1
-    col, sq, dep, flp = [], [], [], []
-    for j in slots:
-        in_part = o.select([b.part[k][j] for k in slots], m.k)
-        in_rest = o.select([b.rest[k][j] for k in slots], m.k)
-        in_target = o.all([s.col[j] == s.actor, s.sq[j] == d])
-        col.append(s.col[j])
-        sq.append(o.ite(in_part, d, s.sq[j]))
-        dep.append(
-            o.ite(
-                in_part,
-                s.dep[j],
-                o.ite(in_rest, s.dep[j] - size, o.ite(in_target, s.dep[j] + size, s.dep[j])),
-            )
-        )
-        flp.append(o.ite(o.all([in_part, flip]), True, s.flp[j]))
-    return attrs.evolve(s, col=tuple(col), sq=tuple(sq), dep=tuple(dep), flp=tuple(flp))
+    a = Advanced(
+        s.actor,
+        Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)),
+        d,
+        d == o.select(b.ceil, m.k),
+    )
+    after = [advanced_card(o, a, slot(s, j), j == m.k) for j in p.shape.slots]
+    return _with_cards(s, after)
 
 
 def _favoured(p: Position, m: Parts) -> KState:
-    """The board after the Favour ``m`` (rules 13-15): the card and every card above
-    it go under the stack just moved, flipped with it (A10, rule 14); an exposed
-    remainder in the upper half (option ``removal_in_lower_half``: anywhere) leaves
-    the board, against its column's player or (``penalty_to="owner"``) each card's
-    owner (A13)."""
+    """The board after the Favour ``m`` (rules 13-15): :func:`favoured_card` of every
+    card; the remainder leaves the board when its rank is exposed on a square where
+    A13 removes it (:func:`remainder_leaves`)."""
     o, shape, s, b, opt = p.o, p.shape, p.s, p.board, p.opt
-    slots = shape.slots
-    taken = m.dep + 1
-    d = s.sd
-    rest_rank = o.select(b.rest_rank, m.k)
-    gone = o.all(
-        [
-            o.select(b.has_rest, m.k),
-            o.any([opt.removal_lower, d >= shape.upper_half]),
-            d > o.lookup(shape.ceiling, rest_rank),
-        ]
+    gone = remainder_leaves(
+        o,
+        o.select(b.has_rest, m.k),
+        opt.removal_lower,
+        shape.upper_half,
+        s.sd,
+        o.lookup(shape.ceiling, o.select(b.rest_rank, m.k)),
     )
-    col, sq, dep, flp = [], [], [], []
-    for j in slots:
-        in_taken = o.select([b.part[k][j] for k in slots], m.k)
-        in_rest = o.select([b.rest[k][j] for k in slots], m.k)
-        leaves = o.all([in_rest, gone])
-        below = o.all([s.col[j] == s.actor, s.sq[j] == d, s.dep[j] >= s.sm])
-        col.append(
-            o.ite(
-                in_taken,
-                s.actor,
-                o.ite(leaves, o.ite(opt.to_owner, s.own[j], s.col[j]), s.col[j]),
-            )
-        )
-        sq.append(o.ite(leaves, REMOVED, s.sq[j]))
-        dep.append(
-            o.ite(
-                in_taken,
-                s.sm + s.dep[j],
-                o.ite(
-                    leaves,
-                    0,
-                    o.ite(in_rest, s.dep[j] - taken, o.ite(below, s.dep[j] + taken, s.dep[j])),
-                ),
-            )
-        )
-        flp.append(o.ite(in_taken, p.taker_flipped, s.flp[j]))
+    f = Favoured(
+        s.actor,
+        Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)),
+        s.sd,
+        s.sm,
+        p.taker_flipped,
+        gone,
+        opt.to_owner,
+    )
+    after = [favoured_card(o, f, slot(s, j), j == m.k) for j in shape.slots]
+    return attrs.evolve(_with_cards(s, after), sm=s.sm + m.dep + 1, sk=s.sk + 1)
+
+
+def _with_cards(s: KState, cards: Sequence[Slot]) -> KState:
+    """``s`` with every card's fields replaced by ``cards`` (one per slot)."""
     return attrs.evolve(
         s,
-        col=tuple(col),
-        sq=tuple(sq),
-        dep=tuple(dep),
-        flp=tuple(flp),
-        sm=s.sm + taken,
-        sk=s.sk + 1,
+        col=tuple(u.col for u in cards),
+        sq=tuple(u.sq for u in cards),
+        dep=tuple(u.dep for u in cards),
+        flp=tuple(u.flp for u in cards),
     )
 
 

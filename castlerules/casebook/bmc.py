@@ -68,7 +68,12 @@ MODEL_FILES = {
         "castlerules/symbolic/throne_invariant.py",
         "castlerules/throne/kernel.py",
     ),
-    "ascent": ("castlerules/symbolic/smt.py", "castlerules/symbolic/ascent_model.py"),
+    "ascent": (
+        "castlerules/core/ops.py",
+        "castlerules/symbolic/smt.py",
+        "castlerules/symbolic/ascent_model.py",
+        "castlerules/ascent/kernel.py",
+    ),
 }
 """The sources a BMC proof of each game depends on (part of a BMC case's cache key)."""
 

@@ -1,6 +1,5 @@
-"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
-
-Ascent as a symbolic transition system, built from the engine's ``Rules``.
+"""Ascent as a symbolic transition system, built from the engine's ``Rules`` and the
+rule kernel's card-local functions.
 
 Every number of the rules comes from a :class:`castlerules.ascent.Rules`
 instance (``arrival_of``, ``squares``, ``upper_half``, ``favours_per_move`` and
@@ -22,6 +21,44 @@ number ``idx`` with its value and owner, and
 - ``top``: the top card of its stack (itself on a Start; :data:`NONE` once
   removed);
 - ``flp``: whether it lies flipped (A8).
+
+``col``, ``sq``, ``dep``, ``flp`` and ``owner`` are the rule kernel's fields of a
+card (:class:`castlerules.ascent.kernel.Slot`: ``owner`` is its ``own``).
+``below``, ``top`` and ``rv`` (the stack's rank under ``stack_rank="highest"``)
+are *auxiliaries* of the proof, which the kernel does not keep (it reads a
+stack's top and rank off the whole board): they let the invariant speak of a
+stack through two cards (``below`` is the next card down, ``top`` the stack's
+top) and let a move name the cards its rules look at as selections whose fields
+the guard ties to them (the part's leader is ``x.top``, the card under it
+``x.below``).  Their successors are stated here, and the invariant checks them
+against the kernel's fields (``below`` one place deeper in the same stack,
+``top`` at depth 0, ``rv`` the stack's highest value).
+
+**The rules come from the kernel.**  A card's successor is the kernel's
+(:func:`~castlerules.ascent.kernel.advanced_card`,
+:func:`~castlerules.ascent.kernel.favoured_card`, given the move's selections:
+the moved card, the destination, whether it flips, whether the remainder
+leaves), and so are the card-local conditions of the guards: which cards move
+with a card (:func:`~castlerules.ascent.kernel.with_card`, ``in_part``,
+``in_rest``), a square free for a part
+(:func:`~castlerules.ascent.kernel.free_for`), within reach
+(:func:`~castlerules.ascent.kernel.within_reach`), the remainder's exposure
+(:func:`~castlerules.ascent.kernel.exposes`), the strict reading
+(:func:`~castlerules.ascent.kernel.beyond_own`), the removal
+(:func:`~castlerules.ascent.kernel.removal_on`,
+:func:`~castlerules.ascent.kernel.remainder_leaves`), a favour's target
+(:func:`~castlerules.ascent.kernel.favour_target`), a card of the mover's
+column (:func:`~castlerules.ascent.kernel.own_card`, A2), a card on the row
+just reached (:func:`~castlerules.ascent.kernel.on_the_row`, A10), the step
+an Advance opens (:func:`~castlerules.ascent.kernel.step_open`, A12) and a
+card's points (:func:`~castlerules.ascent.kernel.card_points`), built through
+:data:`FOLD`.  Still stated here: the other conditions on the selections and
+the turn (the part's leader and rank cards, the favour's taker and its step,
+the number of favours and ``favour_after_arrival``, A8's flip and A10's rank
+order of the moved and taken cards, which the sensitivity mutations change),
+the turn's successor, and the full model's turn passing
+(:meth:`AscentModel.alive`, :meth:`AscentModel.has_advance`,
+:meth:`AscentModel.next_actor`), which the small model leaves free.
 
 The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
 step is open) with the engine's step ``(sd, sm, sk)`` (square, moved cards,
@@ -90,16 +127,17 @@ successor are the full model's, by construction (the same functions).
 Python constants and fold them, so that a concrete position (the bridge)
 evaluates to Python values and concrete options give small formulas.
 """
-# ruff: noqa: E501 (only the ownership line of the docstring is longer than 100)
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import attrs
 import z3
 
 from castlerules import ascent
+from castlerules.ascent import kernel
 from castlerules.ascent.moves import ADVANCES, FAVOURS
 from castlerules.ascent.moves import END as END_MOVE
 from castlerules.ascent.rules import (
@@ -113,9 +151,12 @@ from castlerules.ascent.rules import (
 )
 from castlerules.ascent.state import State, locate
 from castlerules.core.errors import ArgumentError
+from castlerules.core.ops import Value, first_of, fold
 from castlerules.symbolic import smt
 from castlerules.symbolic.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
 from castlerules.symbolic.smt import Model as Z3Model
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- folding
 # The formulas below are written once and built over Z3 terms *or* Python
@@ -175,7 +216,8 @@ def ite(c: Expr, a: Expr, b: Expr) -> Expr:
 
 
 def select(index: Expr, items: Sequence[Expr]) -> Expr:
-    """``items[index]`` (the last item for an index out of range, as :func:`castlerules.symbolic.smt.select`)."""
+    """``items[index]`` (the last item for an index out of range, as
+    :func:`castlerules.symbolic.smt.select`)."""
     if isinstance(index, int) and not isinstance(index, bool):
         return items[index] if 0 <= index < len(items) else items[-1]
     out = items[-1]
@@ -211,6 +253,56 @@ def between(x: Expr, low: Expr, high: Expr) -> Expr:
 def as_z3(x: Expr) -> Expr:
     """A Z3 term for a formula that may have folded to a Python constant."""
     return smt.lit(x) if _known(x) else x
+
+
+class Folding:
+    """The folding builders above as the kernel's operations (an
+    :class:`~castlerules.core.ops.Ops`): the rules this model takes from
+    :mod:`castlerules.ascent.kernel` (a card's successor, the card-local conditions of
+    the guards) build its formulas through them, over integers or bit-vectors, folding
+    Python constants."""
+
+    __slots__ = ()
+
+    def lit(self, value: int | bool) -> Value:
+        return value
+
+    def ite(self, cond: Value, then: Value, other: Value) -> Value:
+        return ite(cond, then, other)
+
+    def all(self, items: Iterable[Value]) -> Value:
+        return all_of(items)
+
+    def any(self, items: Iterable[Value]) -> Value:
+        return any_of(items)
+
+    def not_(self, item: Value) -> Value:
+        return neg(item)
+
+    def total(self, items: Iterable[Value]) -> Value:
+        return total(items)
+
+    def count(self, conditions: Iterable[Value]) -> Value:
+        return total(ite(c, 1, 0) for c in conditions)
+
+    def select(self, items: Sequence[Value], index: Value, low: int = 0) -> Value:
+        return select(index - low, items)
+
+    def lookup(self, table: Sequence[int], index: Value, low: int = 0) -> Value:
+        return select(index - low, list(table))
+
+    def store(self, items: Sequence[Value], index: Value, value: Value) -> tuple[Value, ...]:
+        return tuple(ite(index == i, value, x) for i, x in enumerate(items))
+
+    def first(self, conditions: Sequence[Value]) -> Value:
+        return first_of(self, conditions)
+
+    def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
+        return fold(self, conditions, makers)
+
+
+FOLD = Folding()
+"""The model's operations (:class:`Folding`)."""
 
 
 VALUES: tuple[int, ...] = tuple(sorted(rank.value for rank in RANKS))
@@ -298,7 +390,12 @@ class Opts:
     def removal(self, square: Expr) -> Expr:
         """Whether an exposed remainder on ``square`` leaves the board
         (``Rules.removal_applies``; A13, rule 15)."""
-        return all_of([between(square, 1, self.squares), any_of([self.rilh, square >= self.upper])])
+        return all_of(
+            [
+                between(square, 1, self.squares),
+                kernel.removal_on(FOLD, self.rilh, self.upper, square),
+            ]
+        )
 
 
 @attrs.frozen(slots=True)
@@ -418,6 +515,11 @@ class Card:
 
     def at(self, col: Expr, sq: Expr) -> Expr:
         return all_of([self.col == col, self.sq == sq])
+
+    def slot(self) -> kernel.Slot:
+        """The kernel's fields of this card (:class:`~castlerules.ascent.kernel.Slot`):
+        ``col``, ``sq``, ``dep``, ``flp``, and ``owner`` as ``own``."""
+        return kernel.Slot(self.col, self.sq, self.dep, self.flp, self.owner)
 
     def same_stack(self, other: Card) -> Expr:
         return all_of([self.col == other.col, self.sq == other.sq])
@@ -648,11 +750,13 @@ class AscentModel:
             ]
         )
 
-    def rest_of(self, col: Expr, sq: Expr, x: Card, u: Card) -> Expr:
-        """``u`` is in the remainder under ``x`` on ``sq`` of column ``col``."""
-        return all_of([u.at(col, sq), sq >= 1, u.dep > x.dep])
+    def rest_of(self, x: Card, u: Card) -> Expr:
+        """``u`` is in the remainder under ``x`` (A3;
+        :func:`~castlerules.ascent.kernel.in_rest`)."""
+        xs, us = x.slot(), u.slot()
+        return kernel.in_rest(FOLD, kernel.with_card(FOLD, xs, us, False), xs, us)
 
-    def rest_views(self, col: Expr, sq: Expr, x: Card, rb: Card | None) -> Expr:
+    def rest_views(self, x: Card, rb: Card | None) -> Expr:
         """With ``"highest"``: ``rb`` is a card of the remainder under ``x``, or NONE
         when nothing is under ``x`` (A7, A13)."""
         if not self.high or rb is None:
@@ -661,7 +765,7 @@ class AscentModel:
             [
                 between(rb.idx, NONE, self.N - 1),
                 implies(x.below == NONE, rb.idx == NONE),
-                implies(x.below != NONE, all_of([rb.idx != NONE, self.rest_of(col, sq, x, rb)])),
+                implies(x.below != NONE, all_of([rb.idx != NONE, self.rest_of(x, rb)])),
             ]
         )
 
@@ -681,13 +785,25 @@ class AscentModel:
         """A8, rule 13: flipped cards are never taken (the mutation: they may be)."""
         return True if self.p.mutation == "favour_flipped" else neg(u.flp)
 
+    def target(self, taker: Expr, d: Expr, r: Expr, u: Card) -> Expr:
+        """``u`` tops a stack a favour of a stack of rank ``r`` of column ``taker`` may take
+        on row ``d`` (:func:`~castlerules.ascent.kernel.favour_target`; rule 13, A8,
+        A10).  The sensitivity mutations change what the kernel is given: a flipped card
+        reads as unflipped (``favour_flipped``), the taker's rank as one higher
+        (``favour_equal_rank``)."""
+        seen = u.slot()
+        if self.p.mutation == "favour_flipped":
+            seen = attrs.evolve(seen, flp=False)
+        bound = r + 1 if self.p.mutation == "favour_equal_rank" else r
+        return kernel.favour_target(FOLD, taker, d, bound, seen, self.rank(u))
+
     # ------------------------------------------------------------------ Advance
     def in_part(self, t: Turn, m: Move, u: Card) -> Expr:
-        """``u`` moves with ``x``: ``x`` and every card above it (rule 8; A3)."""
-        x = m.x
-        return all_of(
-            [u.at(t.actor, x.sq), any_of([all_of([x.sq >= 1, u.dep <= x.dep]), u.idx == x.idx])]
-        )
+        """``u`` moves with ``x``: ``x`` and every card above it (rule 8; A3;
+        :func:`~castlerules.ascent.kernel.in_part`)."""
+        del t
+        xs, us = m.x.slot(), u.slot()
+        return kernel.in_part(FOLD, kernel.with_card(FOLD, xs, us, u.idx == m.x.idx), xs, us)
 
     def advance_views(self, t: Turn, m: Move) -> Expr:
         """The Advance's guard on the move's selections (rules 8-12)."""
@@ -697,24 +813,29 @@ class AscentModel:
             [
                 m.kind == ADVANCE,
                 t.actor >= 0,
-                neg(all_of([t.mid, t.sk == 0])),  # A12: the replay comes after a favour
+                neg(kernel.step_open(FOLD, t.mid, t.sk)),  # A12: the replay after a favour
                 between(x.idx, 0, self.N - 1),
-                x.col == p,  # A2: the player's own column
-                x.sq >= 0,
+                kernel.own_card(FOLD, p, x.col, x.sq),  # A2: the player's own column
                 neg(x.flp),  # A8: flipped cards never move
                 lead.idx == x.top,  # rule 8: the part's leader is the stack's top
                 self.part_views(t, m),  # A3: the part's rank card (stack_rank)
-                x.sq < d,  # A3, A4: up
-                d <= self.arr(rank),  # A6: not above the ceiling of the part's rank
+                # A4, A6: up, not above the ceiling of the part's rank
+                kernel.within_reach(FOLD, x.sq, d, self.arr(rank)),
                 m.bx.idx == x.below,
-                self.rest_views(p, x.sq, x, m.rb),
-                any_of(  # A7, rule 11: the remainder's rank is not exposed
-                    [x.sq == 0, x.below == NONE, o.aes, x.sq <= self.arr(self.rest_rank(m))]
+                self.rest_views(x, m.rb),
+                neg(  # A7, rule 11: the remainder's rank is not exposed
+                    kernel.exposes(FOLD, x.sq, x.below != NONE, o.aes, self.arr(self.rest_rank(m)))
                 ),
                 between(ttop.idx, NONE, self.N - 1),
-                implies(  # A9: a square holding cards is free only as the part's rank's
-                    ttop.idx != NONE,  # arrival square with flipped cards (rule 12)
-                    all_of([ttop.at(p, d), ttop.dep == 0, d == self.arr(rank), ttop.flp]),
+                implies(  # A9: a square holding cards (ttop on top) is free only as the
+                    ttop.idx != NONE,  # part's rank's arrival square with flipped cards
+                    all_of(
+                        [
+                            ttop.at(p, d),
+                            ttop.dep == 0,
+                            kernel.free_for(FOLD, True, ttop.flp, d, self.arr(rank)),
+                        ]
+                    ),
                 ),
                 between(m.nxt, -1, self.n - 1),
             ]
@@ -728,17 +849,24 @@ class AscentModel:
 
     def advance_card(self, t: Turn, m: Move, u: Card) -> Expr:
         """What the Advance's guard says of every card ``u``."""
-        p, x = t.actor, m.x
+        x = m.x
         return all_of(
             [
                 # A3 (stack_rank="highest"): pr and rb are the part's and the
                 # remainder's rank cards
                 self.rank_card_of(m, self.part_rank(m), lambda v: self.in_part(t, m, v), u),
-                self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(p, x.sq, x, v), u),
+                self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(x, v), u),
                 # A3: without a top card there, the destination square is empty
                 implies(m.ttop.idx == NONE, neg(u.at(t.actor, m.d))),
                 # A7: the strict (wrong) reading bounds every moving card by its ceiling
-                implies(all_of([neg(self.o.prot), self.in_part(t, m, u)]), self.arr(u) >= m.d),
+                neg(
+                    all_of(
+                        [
+                            neg(self.o.prot),
+                            kernel.beyond_own(FOLD, self.in_part(t, m, u), self.arr(u), m.d),
+                        ]
+                    )
+                ),
             ]
         )
 
@@ -747,7 +875,7 @@ class AscentModel:
         arrival square holding flipped cards (A3, A9)."""
         here = [u.at(col, sq) for u in cards]
         flipped = [all_of([h, u.flp]) for h, u in zip(here, cards, strict=True)]
-        return any_of([neg(any_of(here)), all_of([sq == ceiling, any_of(flipped)])])
+        return kernel.free_for(FOLD, any_of(here), any_of(flipped), sq, ceiling)
 
     def advance_exists(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
         """What the Advance's guard says of some card: every square jumped over is
@@ -762,18 +890,7 @@ class AscentModel:
         """After the Advance, a favour is available (rules 13, 16; A10)."""
         rank = self.part_rank(m)
         flip_now = m.d == self.arr(rank)
-        targets = [
-            all_of(
-                [
-                    u.col != t.actor,
-                    u.sq == m.d,
-                    u.dep == 0,
-                    self.takeable(u),
-                    self.rank_ok(self.rank(u), rank.val),
-                ]
-            )
-            for u in cards
-        ]
+        targets = [self.target(t.actor, m.d, rank.val, u) for u in cards]
         return all_of([any_of([self.o.faa, neg(flip_now)]), any_of(targets)])
 
     def advance_card_post(self, t: Turn, m: Move, u: Card) -> Card:
@@ -783,15 +900,19 @@ class AscentModel:
         p, x, d = t.actor, m.x, m.d
         part = self.in_part(t, m, u)
         target = u.at(p, d)
-        rest = all_of([u.at(p, x.sq), x.sq >= 1, u.dep > x.dep])
+        rest = self.rest_of(x, u)
         rank = self.part_rank(m)
+        moved = kernel.Advanced(p, x.slot(), d, d == self.arr(rank))
+        new = kernel.advanced_card(FOLD, moved, u.slot(), u.idx == x.idx)
         after = attrs.evolve(
             u,
-            sq=ite(part, d, u.sq),
-            dep=ite(target, u.dep + x.dep + 1, ite(rest, u.dep - x.dep - 1, u.dep)),
+            col=new.col,
+            sq=new.sq,
+            dep=new.dep,
+            flp=new.flp,
+            # the auxiliaries (see the module's text)
             below=ite(u.idx == x.idx, m.ttop.idx, u.below),
             top=ite(any_of([part, target]), m.lead.idx, ite(rest, m.bx.idx, u.top)),
-            flp=ite(part, d == self.arr(rank), u.flp),
         )
         if not self.high:
             return after
@@ -821,13 +942,12 @@ class AscentModel:
                 any_of([o.faa, neg(tb.flp)]),  # favour_after_arrival
                 m.tt.idx == tb.top,
                 between(x.idx, 0, self.N - 1),
-                x.col != p,  # A10: another column
-                x.sq == t.sd,  # A10: the same row
+                kernel.on_the_row(FOLD, p, t.sd, x.col, x.sq),  # A10: another column, this row
                 self.takeable(x),  # A8
                 m.qt.idx == x.top,
                 self.rank_ok(self.target_rank(m), self.taker_rank(m)),  # A10: a lower rank
                 m.bx.idx == x.below,
-                self.rest_views(x.col, t.sd, x, m.rb),
+                self.rest_views(x, m.rb),
                 between(m.nxt, -1, self.n - 1),
             ]
         )
@@ -841,46 +961,40 @@ class AscentModel:
             [
                 implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, self.taker_rank(m))),
                 # A3 (stack_rank="highest"): rb is the remainder's rank card
-                self.rank_card_of(
-                    m, self.rest_rank(m), lambda v: self.rest_of(x.col, t.sd, x, v), u
-                ),
+                self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(x, v), u),
             ]
         )
 
     def removes(self, t: Turn, m: Move) -> Expr:
         """The take leaves a remainder whose new top stands above its ceiling on a
         square where A13 removes it (rule 15)."""
-        return all_of([m.x.below != NONE, self.o.removal(t.sd), t.sd > self.arr(self.rest_rank(m))])
+        o = self.o
+        return kernel.remainder_leaves(
+            FOLD, m.x.below != NONE, o.rilh, o.upper, t.sd, self.arr(self.rest_rank(m))
+        )
 
     def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
         """A card after the Favour: ``x`` and the cards above it go under the moved
         stack, flipped with it if it is (A10, rule 14); the remainder stays, or
         leaves the board for its column's pile (A13, rule 15)."""
-        p, x, d, sm = t.actor, m.x, t.sd, t.sm
-        j = x.dep
-        here = u.at(x.col, d)
-        taken = all_of([here, u.dep <= j])
-        rest = all_of([here, u.dep > j])
-        low = all_of([u.at(p, d), u.dep >= sm])
+        p, x = t.actor, m.x
+        xs, us = x.slot(), u.slot()
+        together = kernel.with_card(FOLD, xs, us, u.idx == x.idx)
+        taken = kernel.in_part(FOLD, together, xs, us)
+        rest = kernel.in_rest(FOLD, together, xs, us)
+        f = kernel.Favoured(p, xs, t.sd, t.sm, m.tb.flp, removed, self.o.pown)
+        new = kernel.favoured_card(FOLD, f, us, u.idx == x.idx)
+        # the auxiliaries (see the module's text)
         below = ite(u.idx == x.idx, m.tb.below, ite(u.idx == m.tb.idx, m.qt.idx, u.below))
-        if removed:
-            sq = ite(rest, REMOVED, u.sq)
-            rest_dep, rest_top = 0, NONE
-            below = ite(rest, NONE, below)
-            # A13: the column's pile, or (penalty_to="owner") the card's owner's
-            col = ite(taken, p, ite(all_of([rest, self.o.pown]), u.owner, u.col))
-        else:
-            sq = u.sq
-            rest_dep, rest_top = u.dep - j - 1, m.bx.idx
-            col = ite(taken, p, u.col)
+        rest_top = NONE if removed else m.bx.idx
         after = attrs.evolve(
             u,
-            col=col,
-            sq=sq,
-            dep=ite(taken, sm + u.dep, ite(low, u.dep + j + 1, ite(rest, rest_dep, u.dep))),
-            below=below,
+            col=new.col,
+            sq=new.sq,
+            dep=new.dep,
+            flp=new.flp,
+            below=ite(rest, NONE, below) if removed else below,
             top=ite(taken, m.tt.idx, ite(rest, rest_top, u.top)),
-            flp=ite(taken, m.tb.flp, u.flp),
         )
         if not self.high:
             return after
@@ -1270,9 +1384,8 @@ class AscentModel:
             reach = any_of(
                 all_of(
                     [
-                        u.sq < e,
-                        ceiling >= e,
-                        any_of([neg(occ[e]), all_of([ceiling == e, flipped[e]])]),
+                        kernel.within_reach(FOLD, u.sq, e, ceiling),
+                        kernel.free_for(FOLD, occ[e], flipped[e], e, ceiling),
                     ]
                 )
                 for e in range(1, self.smax + 1)
@@ -1281,10 +1394,16 @@ class AscentModel:
             if "protection" in self.p.symbolic or not self.p.rules.protection:
                 exposes_nothing = any_of(
                     [
-                        u.sq == 0,
                         u.below == NONE,
-                        self.o.aes,
-                        any_of(all_of([u.below == b.idx, u.sq <= self.arr(b)]) for b in cards),
+                        *(
+                            all_of(
+                                [
+                                    u.below == b.idx,
+                                    neg(kernel.exposes(FOLD, u.sq, True, self.o.aes, self.arr(b))),
+                                ]
+                            )
+                            for b in cards
+                        ),
                     ]
                 )
                 parts.append(any_of([self.o.prot, exposes_nothing]))
@@ -1310,34 +1429,32 @@ class AscentModel:
 
         out = []
         for x in cards:
+            xs = x.slot()
             part = [
-                all_of(
-                    [
-                        u.at(x.col, x.sq),
-                        any_of([all_of([x.sq >= 1, u.dep <= x.dep]), u.idx == x.idx]),
-                    ]
+                kernel.in_part(
+                    FOLD, kernel.with_card(FOLD, xs, u.slot(), u.idx == x.idx), xs, u.slot()
                 )
                 for u in cards
             ]
-            rest = [self.rest_of(x.col, x.sq, x, u) for u in cards]
+            rest = [self.rest_of(x, u) for u in cards]
             ceiling = o.arrival_of(highest(part, x.val))
             bare = o.arrival_of(highest(rest, VALUES[0]))
 
             def strict(e: int, part: Sequence[Expr] = part) -> Expr:
                 # the strict reading (protection=False): every moving card by its ceiling
                 return all_of(
-                    implies(mine, self.arr(u) >= e) for u, mine in zip(cards, part, strict=True)
+                    neg(kernel.beyond_own(FOLD, mine, self.arr(u), e))
+                    for u, mine in zip(cards, part, strict=True)
                 )
 
             free = [False] + [
-                any_of([neg(occ[e]), all_of([ceiling == e, flipped[e]])])
+                kernel.free_for(FOLD, occ[e], flipped[e], e, ceiling)
                 for e in range(1, self.smax + 1)
             ]
             lands = any_of(
                 all_of(
                     [
-                        x.sq < e,
-                        e <= ceiling,
+                        kernel.within_reach(FOLD, x.sq, e, ceiling),
                         free[e],
                         # A3: the lowest free square (every one jumped over is taken)
                         *(implies(x.sq < f, neg(free[f])) for f in range(1, e)),
@@ -1353,7 +1470,7 @@ class AscentModel:
                         x.sq >= 0,
                         neg(x.flp),
                         lands,
-                        any_of([x.sq == 0, x.below == NONE, o.aes, x.sq <= bare]),
+                        neg(kernel.exposes(FOLD, x.sq, x.below != NONE, o.aes, bare)),
                     ]
                 )
             )
@@ -1377,18 +1494,7 @@ class AscentModel:
     def favours_open(self, s: AState, t: Turn, m: Move) -> Expr:
         """After a favour, further favours are open (A10 and its options)."""
         o = self.o
-        targets = any_of(
-            all_of(
-                [
-                    u.col != t.actor,
-                    u.sq == t.sd,
-                    u.dep == 0,
-                    self.takeable(u),
-                    self.rank_ok(self.rank(u), self.taker_rank(m)),
-                ]
-            )
-            for u in s.cards
-        )
+        targets = any_of(self.target(t.actor, t.sd, self.taker_rank(m), u) for u in s.cards)
         return all_of(
             [any_of([o.unlimited, t.sk + 1 < o.limit]), any_of([o.faa, neg(m.tb.flp)]), targets]
         )
@@ -1411,7 +1517,7 @@ class AscentModel:
     # ------------------------------------------------------------------ measures
     def score(self, s: AState, q: int) -> Expr:
         """Seat ``q``'s points (rule 19; A15, A16)."""
-        return total(ite(u.col == q, ite(u.sq >= self.arr(u), u.val, -u.val), 0) for u in s.cards)
+        return total(kernel.card_points(FOLD, q, u.col, u.sq, self.arr(u), u.val) for u in s.cards)
 
     def height(self, u: Card) -> Expr:
         """A card's term of the ranking function: its square, the top square once removed."""

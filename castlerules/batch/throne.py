@@ -509,9 +509,13 @@ class ThroneEnv(Slots):
         stream ``throne/objectives``: numpy deals them as :func:`deal`, JAX in a
         compiled program (:func:`deal_words`, the same draws)."""
         if self.backend.name == "numpy":
-            masks = deal_from(self.rules, self.players, Streams(states[0]))
-            return self._games_of(masks).T.astype(np.int16)
+            return self.deal_states(states)
         return self._deal_words(*words_of(states[0]))
+
+    def deal_states(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`deal_block` in numpy, whatever the backend (no compilation)."""
+        masks = deal_from(self.rules, self.players, Streams(states[0]))
+        return self._games_of(masks).T.astype(np.int16)
 
     def _dealt_columns(self, lo: Any, hi: Any) -> Any:
         """``(rows, games)`` int16: the new games of the generators ``lo``, ``hi``

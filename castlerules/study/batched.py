@@ -178,8 +178,8 @@ class _Pending:
 def _fresh(env: Any, seeds: Sequence[int]) -> tuple[np.ndarray, ...]:
     """The loop's arrays of new games of ``seeds`` (their columns): the deal, the bots'
     and the probe's generators as 32-bit words, every count at 0.  Every generator's
-    seed is hashed in one pass (``block_states``); the deal is the env's
-    (``deal_block``: compiled, with JAX)."""
+    seed is hashed in one pass (``block_states``); the deal is numpy's (a block of
+    slots at a time: compiling it would cost more than it saves a study)."""
     deal = len(env.deal_streams)
     bots = tuple(f"play.bot.{seat}" for seat in range(env.players))
     states = block_states(seeds, (*env.deal_streams, *bots, "study.probe"))
@@ -187,7 +187,7 @@ def _fresh(env: Any, seeds: Sequence[int]) -> tuple[np.ndarray, ...]:
     plo, phi = words_of(states[-1])
     n = len(seeds)
     return (
-        np.asarray(env.deal_block(seeds, states[:deal])),
+        env.deal_states(states[:deal]),
         lo,
         hi,
         plo,

@@ -3,9 +3,12 @@
 ``python benchmarks/bench_device.py`` runs Throne's batch (:mod:`castlerules.batch`,
 JAX backend) on whatever device JAX chooses first, for each player count and
 batch size, and prints the random playouts' actions per wall-second, split into
-the compiled call (on the device) and the host's share of each call (auto-reset:
-the engine's deal of new games in numpy, the random bots' reseeding, the copies
-between host and device).  Beside it, on one core of the same machine, the scalar
+the compiled call (on the device) and the host's work around it (auto-reset: the
+seeds of new games hashed on the host, part of it while a call plays; the pool of
+games dealt ahead moved on; which games were replaced, and their seeds), with the
+compiled call timed alone on the same arrays (``compiled only``: the rate the
+device would give with no host work, and the share of the wall time beyond it).
+Beside it, on one core of the same machine, the scalar
 engine's seeded random playouts (``bench.playouts``), so that the two are read
 side by side; and, with ``--study-games``, a Throne study of random bots, SEED
 against ORIGINAL, played by the batch on the device (the same rows as the
@@ -45,28 +48,61 @@ def device_name(backend: str = "jax") -> str:
 
 
 class HostClock:
-    """Wall seconds spent in the batch's host work: the env's resets (deal, copies)
-    and the bots' reseeding, measured by wrapping those two methods of one env and
-    one :class:`~castlerules.batch.play.RandomSeats` (this benchmark's instruments;
-    the library is not changed)."""
+    """Wall seconds spent in the batch's host work, measured by wrapping methods of
+    one env and one :class:`~castlerules.batch.play.RandomSeats` (this benchmark's
+    instruments; the library is not changed): ``host``, the work between the compiled
+    calls (auto-reset on the host, ``_resets``, where the batch takes that path; the
+    pool of games dealt ahead, ``_pool_at``, when it moves on; the seeds and the batch
+    after a call, ``_refilled``; the bots' reseeding); ``ahead``, the seeds of the
+    next games hashed while a compiled call plays (``_hash_ahead``: on a device, at
+    the same time as its work)."""
+
+    HOST = ("_resets", "_pool_at", "_refilled")
+    AHEAD = ("_hash_ahead",)
 
     def __init__(self, env: Any, seats: Any, clock: Any = time.perf_counter) -> None:
-        self.seconds = 0.0
+        self.seconds = {"host": 0.0, "ahead": 0.0}
         self._clock = clock
-        self._wrap(env, "_resets")
-        self._wrap(seats, "reseed")
+        for name in self.HOST:
+            self._wrap(env, name, "host")
+        for name in self.AHEAD:
+            self._wrap(env, name, "ahead")
+        self._wrap(seats, "reseed", "host")
 
-    def _wrap(self, owner: Any, name: str) -> None:
-        inner = getattr(owner, name)
+    def _wrap(self, owner: Any, name: str, kind: str) -> None:
+        inner = getattr(owner, name, None)
+        if inner is None:
+            return
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             started = self._clock()
             try:
                 return inner(*args, **kwargs)
             finally:
-                self.seconds += self._clock() - started
+                self.seconds[kind] += self._clock() - started
 
         setattr(owner, name, timed)
+
+
+def compiled_call_s(env: Any, batch: Any, seats: Any, steps: int, calls: int, settle: Any) -> float:
+    """Wall seconds of one compiled call alone (the mean of ``calls``, each waited for),
+    on the batch's arrays as they are: the device's share of a call, whatever the host
+    does around it."""
+    if getattr(env, "_refill_of", {}).get(steps) is not None:
+        pool = env._pool_at(batch.next_seed)
+        run = env._refill_of[steps]
+        lo, hi = seats.words()
+        at = batch.next_seed - pool.first
+        args: tuple[Any, ...] = (batch.data, lo, hi, pool.columns, pool.lo, pool.hi, at, steps)
+    else:
+        run = env._random_of[steps]
+        lo, hi = seats.words()
+        args = (batch.data, lo, hi, steps)
+    settle(run(*args))
+    started = time.perf_counter()
+    for _ in range(calls):
+        settle(run(*args))
+    return (time.perf_counter() - started) / calls
 
 
 def settle_of(backend: str) -> Any:
@@ -105,6 +141,9 @@ def device_playouts(
         calls += 1
     settle(b.data)
     wall = time.perf_counter() - wall
+    host, ahead = clock.seconds["host"], clock.seconds["ahead"]
+    call_s = compiled_call_s(env, b, seats, steps, max(3, min(calls, 20)), settle)
+    device = min(calls * call_s, wall)
     return {
         "players": players,
         "size": size,
@@ -115,12 +154,15 @@ def device_playouts(
         "games_started": b.next_seed - seed,
         "utilisation": round(actions / max(calls * steps * size, 1), 3),
         "wall_s": round(wall, 3),
-        "host_s": round(clock.seconds, 3),
-        "host_share": round(clock.seconds / max(wall, 1e-9), 3),
+        "host_s": round(host, 3),
+        "ahead_s": round(ahead, 3),
+        "host_share": round((host + ahead) / max(wall, 1e-9), 3),
+        "compiled_call_ms": round(1000 * call_s, 2),
+        "wall_beyond_compiled_share": round(1 - device / max(wall, 1e-9), 3),
         "ms_per_call": round(1000 * wall / max(calls, 1), 2),
         "compile_s": round(compile_s, 2),
         "actions_per_s": round(actions / max(wall, 1e-9)),
-        "actions_per_s_device_only": round(actions / max(wall - clock.seconds, 1e-9)),
+        "actions_per_s_device_only": round(actions / max(device, 1e-9)),
     }
 
 
@@ -218,9 +260,11 @@ def main(argv: list[str] | None = None) -> int:
             save()
             print(
                 f"throne {players}p size {size:>7}: {row['actions_per_s']:>12,} actions/s "
-                f"(host {100 * row['host_share']:.0f}% of the wall time, {row['ms_per_call']} "
-                f"ms a call of {args.steps} steps, {row['utilisation']:.2f} full), "
-                f"compile {row['compile_s']} s",
+                f"(host work {100 * row['host_share']:.0f}% of the wall time, of it "
+                f"{1000 * row['ahead_s'] / max(row['calls'], 1):.2f} ms a call while the "
+                f"device plays; {row['ms_per_call']} ms a call of {args.steps} steps, the "
+                f"compiled call alone {row['compiled_call_ms']} ms; "
+                f"{row['utilisation']:.2f} full), compile {row['compile_s']} s",
                 file=sys.stderr,
                 flush=True,
             )
@@ -229,12 +273,16 @@ def main(argv: list[str] | None = None) -> int:
         save()
     scalar = {r["players"]: r["actions_per_cpu_s"] for r in report["scalar"]}
     print(f"the batch on {report['device']} ({report['date']}), Throne random playouts")
-    print(f"{'players':>7} {'size':>8} {'actions/s':>12} {'x one core':>10} {'host %':>6}")
+    print(
+        f"{'players':>7} {'size':>8} {'actions/s':>12} {'x one core':>10} {'host %':>6} "
+        f"{'beyond compiled %':>17} {'compiled only/s':>15}"
+    )
     for r in report["rows"]:
         ratio = r["actions_per_s"] / max(scalar[r["players"]], 1)
         print(
             f"{r['players']:>7} {r['size']:>8} {r['actions_per_s']:>12,} {ratio:>10.1f} "
-            f"{100 * r['host_share']:>6.0f}"
+            f"{100 * r['host_share']:>6.0f} {100 * r['wall_beyond_compiled_share']:>17.0f} "
+            f"{r['actions_per_s_device_only']:>15,}"
         )
     if "study" in report:
         s = report["study"]

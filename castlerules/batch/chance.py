@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,27 @@ def _mix(state: np.ndarray) -> np.ndarray:
     z = (state ^ (state >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     out: np.ndarray = z ^ (z >> np.uint64(31))
+    return out
+
+
+def block_states(seeds: Sequence[int], streams: Sequence[str]) -> np.ndarray:
+    """``(len(streams), len(seeds))`` ``uint64``: the states of ``Rng.from_seed(seed,
+    stream)`` for each stream and each seed: the hash of
+    :func:`~castlerules.core.chance.seed_states`, each seed written once for all the
+    streams and the digests read as one buffer."""
+    if isinstance(seeds, range):
+        ends = [seeds[0], seeds[-1]] if len(seeds) else []
+    else:
+        seeds = [int(seed) for seed in seeds]
+        ends = [min(seeds), max(seeds)] if seeds else []
+    for seed in ends:
+        check_seed(seed)
+    digits = [b"%d" % seed for seed in seeds]
+    blake2b, out = hashlib.blake2b, np.empty((len(streams), len(digits)), dtype=np.uint64)
+    for i, stream in enumerate(streams):
+        tail = f"\x00{stream}".encode()
+        digests = b"".join([blake2b(d + tail, digest_size=8).digest() for d in digits])
+        out[i] = np.frombuffer(digests, dtype="<u8")
     return out
 
 

@@ -11,10 +11,11 @@ engine plays with :class:`~castlerules.bots.RandomBot` in every seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from castlerules.batch.chance import Streams
+from castlerules.batch.chance import Streams, state_of, words_of
 
 
 def kth_legal(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -33,10 +34,38 @@ class RandomSeats:
 
     def __init__(self, seeds: Sequence[int], players: int) -> None:
         self.players = players
-        self.state = np.stack(
+        self._state = np.stack(
             [Streams.from_seeds(seeds, f"play.bot.{seat}").state for seat in range(players)]
         )
-        """``(players, games)``: each seat's generator in each game."""
+        self._words: tuple[Any, Any] | None = None
+        """The generators as a compiled program left them (32-bit words, where they
+        were computed), until :attr:`state` reads them."""
+
+    @property
+    def state(self) -> np.ndarray:
+        """``(players, games)`` ``uint64``: each seat's generator in each game."""
+        if self._words is not None:
+            self._state, self._words = state_of(*self._words), None
+        return self._state
+
+    @state.setter
+    def state(self, value: np.ndarray) -> None:
+        self._state, self._words = value, None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(players, games)``, without reading the generators."""
+        held = self._words[0] if self._words is not None else self._state
+        return tuple(int(x) for x in held.shape)
+
+    def words(self) -> tuple[Any, Any]:
+        """The generators as their low and high 32-bit words (those a compiled program
+        left, where they are, or :attr:`state`'s)."""
+        return self._words if self._words is not None else words_of(self._state)
+
+    def hold(self, lo: Any, hi: Any) -> None:
+        """The generators are now ``lo``, ``hi`` (32-bit words, as :meth:`words`)."""
+        self._words = (lo, hi)
 
     def reseed(self, games: np.ndarray, seeds: Sequence[int]) -> None:
         """Games ``games`` are new games of ``seeds``: their bots start afresh."""

@@ -15,13 +15,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import numpy as np
 
 from castlerules.batch.arrays import ArrayOps
-from castlerules.batch.chance import below_words, state_of, words_of
+from castlerules.batch.chance import below_words, block_states, words_of
 from castlerules.batch.play import RandomSeats
-from castlerules.core.chance import check_seed
+from castlerules.core.chance import SEED_LIMIT, check_seed
 from castlerules.core.errors import ArgumentError
+
+
+@attrs.frozen(slots=True, eq=False)
+class Pool:
+    """New games dealt ahead for auto-reset, where the batch's arrays are: two blocks
+    of ``size`` seeds from :attr:`first` on, and their random bots' generators."""
+
+    first: int
+    """The seed of the first column."""
+    columns: Any
+    """``(rows, 2 * size)`` int16: the games, as the batch's columns."""
+    lo: Any
+    """``(players, 2 * size)`` uint32: each seat's random bot's generator, low words."""
+    hi: Any
+    """The same, high words."""
 
 
 class Slots:
@@ -49,12 +65,33 @@ class Slots:
         """Games dealt ahead for auto-reset (of seeds ``_dealt_from`` on)."""
         self._random_of: dict[int, Any] = {}
         """:meth:`_random_steps` compiled, per number of steps."""
+        self._refill_of: dict[int, Any] = {}
+        """:meth:`_refill_steps` compiled, per number of steps."""
+        self._pool: Pool | None = None
+        """The games dealt ahead for :meth:`play_random`'s auto-reset."""
+        self._ahead: tuple[int, np.ndarray] | None = None
+        """The first seed of the block after the pool's, and the states of its first
+        generators (:meth:`_streams`), hashed while the compiled program plays."""
+        self._shift_of: Any = None
+        """:meth:`_shift` compiled."""
+        self._last_count = 0
+        """How many games the last call of :meth:`_play_refilled` replaced."""
 
     # ------------------------------------------------------------------ given by the game
 
     def deal(self, seeds: Any) -> np.ndarray:
         """``(len(seeds), rows)``: the new games of ``seeds`` as the batch's columns."""
         raise NotImplementedError
+
+    deal_streams: tuple[str, ...] = ()
+    """The streams of a game's seed that its deal draws from (:meth:`deal_block`)."""
+
+    def deal_block(self, seeds: Sequence[int], states: np.ndarray) -> Any:
+        """``(rows, len(seeds))`` int16, an array of the backend: the new games of
+        ``seeds`` as the batch's columns, from the states of their generators of
+        :attr:`deal_streams` (``(streams, len(seeds))`` uint64)."""
+        dealt = self.deal(np.array([int(x) for x in seeds], dtype=np.uint64))
+        return self.backend.xp.asarray(dealt.T.astype(np.int16))
 
     def _refuse(self, batch: Any, game: int, action: int) -> None:
         raise NotImplementedError
@@ -213,22 +250,158 @@ class Slots:
         """
         if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
             raise ArgumentError(f"steps must be a whole number >= 1, not {steps!r:.20}")
-        if seats.players != self.players or seats.state.shape != (self.players, self.size):
+        if seats.players != self.players or seats.shape != (self.players, self.size):
             raise ArgumentError(
-                f"the seats are {seats.players} seats of {seats.state.shape[1]} games; this "
+                f"the seats are {seats.players} seats of {seats.shape[1]} games; this "
                 f"batch holds {self.size} games of {self.players} players"
             )
+        if (
+            self.autoreset
+            and batch.seeds is not None
+            and batch.next_seed + 3 * self.size <= SEED_LIMIT
+        ):
+            return self._play_refilled(batch, seats, steps)
         data, reset, seeds, next_seed = self._resets(batch)
         fresh = np.flatnonzero(reset)
         if fresh.size:
             seats.reseed(fresh, [int(x) for x in seeds[fresh]])
         if steps not in self._random_of:
             self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,))
-        lo, hi = words_of(seats.state)
+        lo, hi = seats.words()
         data, rows, counts, lo, hi, ended, played = self._random_of[steps](data, lo, hi, steps)
-        seats.state = state_of(lo, hi)
+        seats.hold(lo, hi)
         after = self._after((data, ended), reset, seeds, next_seed, (rows, counts))
         return after, int(played)
+
+    # ------------------------------------------------------------------ auto-reset ahead
+
+    def _play_refilled(self, batch: Any, seats: RandomSeats, steps: int) -> tuple[Any, int]:
+        """:meth:`play_random` with auto-reset, the games over replaced inside the
+        compiled call by games of the :class:`Pool` (and their bots' generators), so
+        that only the call's counts and which games were replaced come back."""
+        pool = self._pool_at(batch.next_seed)
+        if steps not in self._refill_of:
+            self._refill_of[steps] = self.backend.jit(self._refill_steps, static=(7,))
+        lo, hi = seats.words()
+        at = np.int32(batch.next_seed - pool.first)
+        out = self._refill_of[steps](batch.data, lo, hi, pool.columns, pool.lo, pool.hi, at, steps)
+        # The host hashes ahead while the compiled call plays (its call returns at once).
+        self._hash_ahead(self._last_count)
+        data, rows, counts, lo, hi, ended, played, reset, count = out
+        seats.hold(lo, hi)
+        self._last_count = int(count)
+        after = self._refilled(batch, (data, ended), reset, self._last_count, (rows, counts))
+        return after, int(played)
+
+    def _refilled(
+        self, batch: Any, out: tuple[Any, Any], reset: Any, count: int, legal: tuple[Any, Any]
+    ) -> Any:
+        """The batch after a call of :meth:`_refill_steps` that replaced ``count`` games
+        (``reset``): their seeds are the next ones, in the games' order."""
+        if not count:
+            return self._after(out, self._none_reset, batch.seeds, batch.next_seed, legal)
+        replaced = np.asarray(reset)
+        seeds = np.array(batch.seeds, copy=True)
+        seeds[replaced] = np.arange(count, dtype=np.uint64) + np.uint64(batch.next_seed)
+        return self._after(out, replaced, seeds, batch.next_seed + count, legal)
+
+    def _refill_steps(
+        self,
+        data: Any,
+        lo: Any,
+        hi: Any,
+        columns: Any,
+        pool_lo: Any,
+        pool_hi: Any,
+        at: Any,
+        steps: int,
+    ) -> tuple[Any, ...]:
+        """The games over replaced by the pool's from column ``at`` on (in the games'
+        order), their bots' generators with them; then :meth:`_random_steps`.  Also
+        which games were replaced, and how many."""
+        xp = self.backend.xp
+        over = data[self._seat_row] < 0
+        rank = xp.cumsum(over.astype(xp.int32)) - 1
+        take = xp.where(over, rank + at, 0)
+        new = over[None, :]
+        data = xp.where(new, xp.take(columns, take, axis=1), data)
+        lo = xp.where(new, xp.take(pool_lo, take, axis=1), lo)
+        hi = xp.where(new, xp.take(pool_hi, take, axis=1), hi)
+        out = self._random_steps(data, lo, hi, steps)
+        return (*out, over, over.astype(xp.int32).sum())
+
+    def _bot_streams(self) -> tuple[str, ...]:
+        return tuple(f"play.bot.{seat}" for seat in range(self.players))
+
+    def _streams(self, first: int) -> np.ndarray:
+        """The states of the generators of seeds ``first .. first + size - 1``: their
+        deal's streams (:attr:`deal_streams`), then each seat's bot's (those hashed
+        ahead, :meth:`_hash_ahead`, and the rest)."""
+        done: list[np.ndarray] = []
+        if self._ahead is not None and self._ahead[0] == first:
+            done = [self._ahead[1]]
+        have = sum(x.shape[1] for x in done)
+        streams = (*self.deal_streams, *self._bot_streams())
+        rest = block_states(range(first + have, first + self.size), streams)
+        return np.concatenate([*done, rest], axis=1) if done else rest
+
+    def _block(self, first: int) -> tuple[Any, Any, Any]:
+        """The games of seeds ``first .. first + size - 1`` (columns, bots' low and high
+        words), on the backend."""
+        xp, states = self.backend.xp, self._streams(first)
+        deal = len(self.deal_streams)
+        lo, hi = words_of(states[deal:])
+        seeds = range(first, first + self.size)
+        return self.deal_block(seeds, states[:deal]), xp.asarray(lo), xp.asarray(hi)
+
+    def _shift(self, pool: tuple[Any, ...], block: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The pool's arrays without their first block, ``block``'s after them."""
+        xp, size = self.backend.xp, self.size
+        return tuple(
+            xp.concatenate([old[:, size:], new], axis=1)
+            for old, new in zip(pool, block, strict=True)
+        )
+
+    def _pool_at(self, seed: int) -> Pool:
+        """The pool whose first block holds ``seed`` (dealt, or moved on by a block)."""
+        pool, size = self._pool, self.size
+        if pool is not None and pool.first <= seed < pool.first + size:
+            return pool
+        if self._shift_of is None:
+            self._shift_of = self.backend.jit(self._shift)
+        if pool is not None and pool.first + size <= seed < pool.first + 2 * size:
+            arrays = (pool.columns, pool.lo, pool.hi)
+            arrays = self._shift_of(arrays, self._block(pool.first + 2 * size))
+            self._pool = Pool(pool.first + size, *arrays)
+            return self._pool
+        xp, rows = self.backend.xp, self.layout.rows
+        arrays = (
+            xp.zeros((rows, 2 * size), dtype=xp.int16),
+            xp.zeros((self.players, 2 * size), dtype=xp.uint32),
+            xp.zeros((self.players, 2 * size), dtype=xp.uint32),
+        )
+        for first in (seed, seed + size):  # the same compiled shift as later blocks
+            arrays = self._shift_of(arrays, self._block(first))
+        self._pool = Pool(seed, *arrays)
+        return self._pool
+
+    def _hash_ahead(self, count: int) -> None:
+        """Part of the generators of the block after the pool's, hashed now (on the host,
+        while the backend plays): twice the ``count`` games just replaced, or a
+        sixteenth of a block, so that it is ready when the pool moves on."""
+        if self._pool is None:
+            return
+        first = self._pool.first + 2 * self.size
+        if first + self.size > SEED_LIMIT:
+            return
+        if self._ahead is None or self._ahead[0] != first:
+            self._ahead = (first, np.empty((len(self.deal_streams) + self.players, 0), np.uint64))
+        have = self._ahead[1].shape[1]
+        more = min(max(2 * count, self.size // 16, 1), self.size - have)
+        if more:
+            streams = (*self.deal_streams, *self._bot_streams())
+            part = block_states(range(first + have, first + have + more), streams)
+            self._ahead = (first, np.concatenate([self._ahead[1], part], axis=1))
 
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
         """``size`` new games; game ``i`` is the engine's ``new_game(players, rules,

@@ -24,7 +24,7 @@ import numpy as np
 
 from castlerules import throne
 from castlerules.batch.arrays import ArrayOps
-from castlerules.batch.chance import Streams
+from castlerules.batch.chance import Streams, below_words, words_of
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import CONCRETE, merge
@@ -176,12 +176,15 @@ class Batch:
     """With auto-reset: the seed of the next game dealt."""
     reset: Any = None
     """``(size,)``: the game was reset (a new game dealt) in the last step."""
-    host: np.ndarray = attrs.field(default=None, repr=False)
-    """:attr:`data` as a numpy array (the same memory where the backend allows it)."""
+    _host: np.ndarray | None = attrs.field(default=None, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        if self.host is None:
-            object.__setattr__(self, "host", np.asarray(self.data))
+    @property
+    def host(self) -> np.ndarray:
+        """:attr:`data` as a numpy array (the same memory where the backend allows it;
+        copied from the device when first read)."""
+        if self._host is None:
+            object.__setattr__(self, "_host", np.asarray(self.data))
+        return self._host  # type: ignore[return-value]
 
     @property
     def legal_action_mask(self) -> Any:
@@ -231,8 +234,12 @@ def deal(rules: throne.Rules, players: int, seeds: Any) -> np.ndarray:
     as :func:`castlerules.throne.sampling.deal_objectives` deals them (B4), for all
     the seeds at once."""
     seeds = [int(x) for x in np.asarray(seeds).reshape(-1)]
-    games = len(seeds)
-    streams = Streams.from_seeds(seeds, "throne/objectives")
+    return deal_from(rules, players, Streams.from_seeds(seeds, "throne/objectives"))
+
+
+def deal_from(rules: throne.Rules, players: int, streams: Streams) -> np.ndarray:
+    """:func:`deal` from the games' generators of stream ``throne/objectives``."""
+    games = streams.state.shape[0]
     out = np.zeros((games, rules.rounds, players), dtype=np.int64)
     if not games:
         return out
@@ -257,6 +264,80 @@ def deal(rules: throne.Rules, players: int, seeds: Any) -> np.ndarray:
             out[place, r, have[place]] = mask[place]
             have += fresh
     return out
+
+
+def deal_words(
+    xp: Any, loop: Any, rules: throne.Rules, players: int, lo: Any, hi: Any
+) -> tuple[tuple[Any, ...], ...]:
+    """:func:`deal` as array code (numpy, or traced for a compiled program): every
+    round's objectives of each game as ``int32`` bit masks, a vector per round and
+    seat, drawn from the games' generators of stream ``throne/objectives`` held as
+    32-bit words (:func:`~castlerules.batch.chance.below_words`, the same draws)."""
+    i32, u = xp.int32, xp.uint32
+    games = lo.shape
+
+    def below(lo: Any, hi: Any, bound: int) -> tuple[Any, Any, Any]:
+        value, lo, hi = below_words(xp, lo, hi, xp.full(games, bound, dtype=u), loop)
+        return value.astype(i32), lo, hi
+
+    def swap_in(items: list[Any], j: Any, value: Any) -> list[Any]:
+        """``items`` with ``value`` at each game's index ``j``."""
+        return [xp.where(j == t, value, x) for t, x in enumerate(items)]
+
+    def at(items: list[Any], j: Any, low: int) -> Any:
+        """Each game's item ``j`` (``j >= low``)."""
+        out = items[-1]
+        for t in range(len(items) - 2, low - 1, -1):
+            out = xp.where(j == t, items[t], out)
+        return out
+
+    start = [xp.full(games, t, dtype=i32) for t in range(rules.characters)]
+    rounds: list[tuple[Any, ...]] = []
+    if rules.objective_deck is not None:
+        cards = xp.asarray([letters_mask(rules, c) for c in rules.objective_deck], dtype=i32)
+        size = len(rules.objective_deck)
+        for _r in range(rules.rounds):
+            order = [xp.full(games, t, dtype=i32) for t in range(size)]
+            for i in range(size - 1, 0, -1):  # Rng.shuffled: Fisher-Yates from the end
+                j, lo, hi = below(lo, hi, i + 1)
+                here, there = order[i], at(order, j, 0)
+                order = swap_in(order, j, here)
+                order[i] = there
+            rounds.append(tuple(cards[order[q]] for q in range(players)))
+        return tuple(rounds)
+
+    def sample_mask(lo: Any, hi: Any) -> tuple[Any, Any, Any]:
+        """Rng.sample_mask(characters, objective_size): a partial Fisher-Yates shuffle."""
+        out, mask = list(start), xp.zeros(games, dtype=i32)
+        for i in range(rules.objective_size):
+            drawn, lo, hi = below(lo, hi, rules.characters - i)
+            j = drawn + i
+            picked = at(out, j, i)
+            out = swap_in(out, j, out[i])
+            mask = mask | (xp.ones(games, dtype=i32) << picked)
+        return mask, lo, hi
+
+    def draw(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One more mask for every game short of ``players`` masks; kept if new (B4)."""
+        lo, hi, have, masks = carry
+        todo = have < players
+        mask, lo2, hi2 = sample_mask(lo, hi)
+        lo, hi = xp.where(todo, lo2, lo), xp.where(todo, hi2, hi)
+        seen = xp.zeros(games, dtype=bool)
+        for q in range(players):
+            seen = xp.logical_or(seen, xp.logical_and(masks[q] == mask, have > q))
+        fresh = xp.logical_and(todo, xp.logical_not(seen))
+        masks = tuple(
+            xp.where(xp.logical_and(fresh, have == q), mask, m) for q, m in enumerate(masks)
+        )
+        return lo, hi, have + fresh.astype(i32), masks
+
+    for _r in range(rules.rounds):
+        empty = tuple(xp.zeros(games, dtype=i32) for _ in range(players))
+        carry = (lo, hi, xp.zeros(games, dtype=i32), empty)
+        lo, hi, _have, masks = loop(lambda c: (c[2] < players).any(), draw, carry)
+        rounds.append(masks)
+    return tuple(rounds)
 
 
 def _numpy_kstate(k: K.KState) -> K.KState:
@@ -315,6 +396,7 @@ class ThroneEnv(Slots):
         self._step = backend.jit(self._transition)
         self._step_kth = backend.jit(self._transition_kth)
         self._probe = backend.jit(self.first_broken)
+        self._deal_words = backend.jit(self._dealt_columns)
         start = K.from_state(throne.new_game(self.players, self.rules))
         plain = K.Position(CONCRETE, self.shape, K.Options.of(CONCRETE, self.rules), start)
         move = K.decode(plain, 0)
@@ -409,13 +491,46 @@ class ThroneEnv(Slots):
     def deal(self, seeds: Any) -> np.ndarray:
         """``(len(seeds), rows)``: new games dealt from ``seeds``, as :attr:`Batch.data`'s
         columns (``throne.new_game(players, rules, seed)`` of each seed)."""
-        masks = deal(self.rules, self.players, seeds)
+        return self._games_of(deal(self.rules, self.players, seeds))
+
+    def _games_of(self, masks: np.ndarray) -> np.ndarray:
+        """``(games, rows)``: new games of the objectives ``masks`` (:func:`deal`'s)."""
         games = np.tile(self._blank, (masks.shape[0], 1))
         lay = self.layout
         for r in range(lay.rounds):
             for q in range(lay.players):
                 games[:, lay.objective(r, q)] = masks[:, r, q]
         return games
+
+    deal_streams = ("throne/objectives",)
+
+    def deal_block(self, seeds: Sequence[int], states: np.ndarray) -> Any:
+        """The games of ``seeds`` as columns, from the states of their generators of
+        stream ``throne/objectives``: numpy deals them as :func:`deal`, JAX in a
+        compiled program (:func:`deal_words`, the same draws)."""
+        if self.backend.name == "numpy":
+            return self.deal_states(states)
+        return self._deal_words(*words_of(states[0]))
+
+    def deal_states(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`deal_block` in numpy, whatever the backend (no compilation)."""
+        masks = deal_from(self.rules, self.players, Streams(states[0]))
+        return self._games_of(masks).T.astype(np.int16)
+
+    def _dealt_columns(self, lo: Any, hi: Any) -> Any:
+        """``(rows, games)`` int16: the new games of the generators ``lo``, ``hi``
+        (:func:`deal_words`), as traced code."""
+        xp, lay = self.backend.xp, self.layout
+        masks = deal_words(xp, self.backend.loop, self.rules, self.players, lo, hi)
+        rows = {
+            lay.objective(r, q): masks[r][q] for r in range(lay.rounds) for q in range(lay.players)
+        }
+        return xp.stack(
+            [
+                rows[i].astype(xp.int16) if i in rows else xp.full(lo.shape, x, dtype=xp.int16)
+                for i, x in enumerate(self._blank.tolist())
+            ]
+        )
 
     def from_states(self, states: Sequence[throne.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""

@@ -35,8 +35,7 @@ import numpy as np
 
 from castlerules import batch as batch_pkg
 from castlerules import throne
-from castlerules.batch.chance import Streams, below_words, words_of
-from castlerules.batch.play import RandomSeats
+from castlerules.batch.chance import below_words, block_states, words_of
 from castlerules.study.games import GameResult, alphabet
 from castlerules.throne import kernel as K
 
@@ -102,6 +101,7 @@ def play_random(
     seen_all = np.zeros((len(env.effects) + 2, count), dtype=np.int64)
     broken_all = np.zeros((len(env.guard_clauses), count), dtype=np.int64)
     following = min(size, count)
+    pending = _Pending(env, [int(x) for x in seeds[following:]])
     carry = tuple(xp.asarray(x) for x in host)
     while True:
         carry = tally.run(*carry)
@@ -119,7 +119,7 @@ def play_random(
             if refill.size:
                 new = np.arange(following, following + refill.size)
                 following += refill.size
-                for x, y in zip(host, _fresh(env, [int(seeds[int(g)]) for g in new]), strict=True):
+                for x, y in zip(host, pending.take(refill.size), strict=True):
                     x[..., refill] = y
                 slot_game[refill] = new
             carry = tuple(xp.asarray(x) for x in host)
@@ -145,14 +145,49 @@ def play_random(
     ]
 
 
+class _Pending:
+    """The loop's arrays of the study's next games (:func:`_fresh`), made ``env.size``
+    games at a time (one shape, one compilation of the deal) and taken as the slots
+    free up."""
+
+    def __init__(self, env: Any, seeds: Sequence[int]) -> None:
+        self._env, self._seeds, self._made = env, seeds, 0
+        self._ready: tuple[np.ndarray, ...] | None = None
+
+    def take(self, count: int) -> tuple[np.ndarray, ...]:
+        """The arrays of the next ``count`` games."""
+        size = self._env.size
+        while self._ready is None or self._ready[0].shape[-1] < count:
+            part = list(self._seeds[self._made : self._made + size])
+            self._made += len(part)
+            block = _fresh(self._env, part + part[-1:] * (size - len(part)))
+            block = tuple(x[..., : len(part)] for x in block)
+            ready = self._ready
+            self._ready = (
+                block
+                if ready is None
+                else tuple(
+                    np.concatenate([a, b], axis=-1) for a, b in zip(ready, block, strict=True)
+                )
+            )
+        out = tuple(x[..., :count] for x in self._ready)
+        self._ready = tuple(x[..., count:] for x in self._ready)
+        return out
+
+
 def _fresh(env: Any, seeds: Sequence[int]) -> tuple[np.ndarray, ...]:
     """The loop's arrays of new games of ``seeds`` (their columns): the deal, the bots'
-    and the probe's generators as 32-bit words, every count at 0."""
-    lo, hi = words_of(RandomSeats(seeds, env.players).state)
-    plo, phi = words_of(Streams.from_seeds(seeds, "study.probe").state)
+    and the probe's generators as 32-bit words, every count at 0.  Every generator's
+    seed is hashed in one pass (``block_states``); the deal is numpy's (a block of
+    slots at a time: compiling it would cost more than it saves a study)."""
+    deal = len(env.deal_streams)
+    bots = tuple(f"play.bot.{seat}" for seat in range(env.players))
+    states = block_states(seeds, (*env.deal_streams, *bots, "study.probe"))
+    lo, hi = words_of(states[deal:-1])
+    plo, phi = words_of(states[-1])
     n = len(seeds)
     return (
-        env.deal(np.array(seeds, dtype=np.uint64)).T.astype(np.int16),
+        env.deal_states(states[:deal]),
         lo,
         hi,
         plo,

@@ -1,0 +1,104 @@
+"""Auto-reset inside the compiled call: the games dealt ahead (the seeds' hashes for
+many streams at once, Throne's deal as array code) and ``play_random``'s games with
+the replacement inside the call are those of the host's path, step for step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from castlerules import batch, throne
+from castlerules.batch import slots
+from castlerules.batch.chance import block_states, words_of
+from castlerules.batch.play import RandomSeats
+from castlerules.batch.throne import deal, deal_words
+from castlerules.core.chance import SEED_LIMIT, seed_states
+
+
+def python_loop(cond: Any, body: Any, carry: Any) -> Any:
+    while cond(carry):
+        carry = body(carry)
+    return carry
+
+
+def test_block_states_are_the_seeding_of_every_stream() -> None:
+    seeds = [0, 9, 10, 2**32, 10**19, SEED_LIMIT - 1, *range(500, 530)]
+    streams = ("throne/objectives", "play.bot.0", "study.probe", "")
+    states = block_states(seeds, streams)
+    for row, stream in zip(states, streams, strict=True):
+        assert [int(x) for x in row] == seed_states(seeds, stream)
+    assert np.array_equal(block_states(range(500, 530), streams), states[:, 6:])
+
+
+DECK = ("ABCDEF", "BCDEFG", "GHIJKL", "ABCGHI", "DEFJKL", "ACEGIK", "BDFHJL")
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [
+        (throne.Rules(), 4),
+        (throne.Rules.preset("ORIGINAL"), 6),
+        (throne.Rules(objective_deck=DECK), 3),
+        (throne.Rules(objective_size=2, characters=5), 5),
+    ],
+)
+def test_the_deal_as_array_code_is_the_engines(rules: throne.Rules, players: int) -> None:
+    """B4: deal_words draws what deal (and new_game) draws, redraws of equal cards
+    included (5 characters, cards of 2: equal cards are frequent)."""
+    seeds = range(40, 440)
+    lo, hi = words_of(block_states(seeds, ("throne/objectives",))[0])
+    with np.errstate(over="ignore"):
+        masks = deal_words(np, python_loop, rules, players, lo, hi)
+    got = np.stack([np.stack(r, axis=-1) for r in masks], axis=1)
+    assert np.array_equal(got, deal(rules, players, np.array(seeds, dtype=np.uint64)))
+
+
+def host_path(env: Any, b: Any, seats: RandomSeats, steps: int) -> tuple[Any, int]:
+    """``play_random`` by the host's auto-reset (taken where the seeds run out)."""
+    limit = slots.SEED_LIMIT
+    slots.SEED_LIMIT = 0  # type: ignore[misc]
+    try:
+        out: tuple[Any, int] = env.play_random(b, seats, steps)
+        return out
+    finally:
+        slots.SEED_LIMIT = limit  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("backend", "players", "size", "steps", "calls"),
+    [("numpy", 3, 8, 9, 90), ("numpy", 6, 3, 1, 900), ("jax", 4, 16, 16, 60)],
+)
+def test_play_random_replaces_inside_the_call_as_the_host_does(
+    backend: str, players: int, size: int, steps: int, calls: int
+) -> None:
+    """Every call: the same games, masks, ends, replaced games, seeds, next seed, moves
+    and bots' generators, over several moves of the pool by a block."""
+    if backend == "jax":
+        pytest.importorskip("jax")
+    env = batch.make("throne", players=players, size=size, backend=backend, autoreset=True)
+    a, b = env.init(seed=40), env.init(seed=40)
+    sa, sb = RandomSeats(range(40, 40 + size), players), RandomSeats(range(40, 40 + size), players)
+    for _ in range(calls):
+        a, moves_a = env.play_random(a, sa, steps)
+        b, moves_b = host_path(env, b, sb, steps)
+        assert (moves_a, a.next_seed) == (moves_b, b.next_seed)
+        assert np.array_equal(np.asarray(a.data), np.asarray(b.data))
+        assert np.array_equal(np.asarray(a.mask_rows), np.asarray(b.mask_rows))
+        assert np.array_equal(np.asarray(a.ended), np.asarray(b.ended))
+        assert np.array_equal(np.asarray(a.reset), np.asarray(b.reset))
+        assert np.array_equal(a.seeds, b.seeds) and a.seeds.dtype == np.uint64
+        assert np.array_equal(sa.state, sb.state)
+    assert env._pool.first >= 40 + 2 * size  # the pool moved on by a block at least once
+
+
+def test_random_seats_hold_the_compiled_words_until_read() -> None:
+    seats = RandomSeats(range(3), 2)
+    before = seats.state.copy()
+    lo, hi = seats.words()
+    seats.hold(lo + np.uint32(1), hi)
+    assert seats.shape == (2, 3)
+    assert np.array_equal(seats.state, before + np.uint64(1))
+    seats.reseed(np.array([1]), [0])
+    assert int(seats.state[0, 1]) == int(before[0, 0])

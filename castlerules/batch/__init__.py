@@ -20,6 +20,7 @@ the style of Pgx and Gymnasium's vector environments::
 Finished games stay finished: their actions are ignored.  Nothing of this
 package is imported by ``import castlerules``.
 
+>>> from castlerules import throne
 >>> env = make("throne", players=4, size=3, backend="numpy")
 >>> b = env.init(seed=7)
 >>> b.legal_action_mask.shape, env.num_actions
@@ -42,7 +43,6 @@ except ImportError:  # pragma: no cover - the extra is missing
 
 import attrs
 
-from castlerules import throne
 from castlerules.core.errors import ArgumentError
 
 BACKENDS = ("numpy", "jax")
@@ -176,4 +176,4 @@ def make(
     raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
 
 
-__all__ = ["BACKENDS", "JaxBackend", "NumpyBackend", "backend_of", "make", "throne"]
+__all__ = ["BACKENDS", "JaxBackend", "NumpyBackend", "backend_of", "make"]

@@ -120,7 +120,7 @@ COSTS: dict[str, float] = {
     "ascent: induction": 21.8,
     "ascent: induction highest": 23.4,
     "ascent: sensitivity": 22.5,
-    "throne: premises": 2.1,
+    "throne: premises": 0.7,
     "ascent: premises": 1.0,
 }
 """The schedule's estimate of each job's CPU seconds on one core (``python

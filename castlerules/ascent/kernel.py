@@ -7,7 +7,8 @@ exposed remainder), the end of a turn and of the game (A14, every
 ``end_test``), the turn order and the scores (A15-A17) are stated here once, as
 functions of values.  The same functions run on plain Python values
 (:data:`~castlerules.core.ops.CONCRETE`: the reference the fast engine
-:mod:`castlerules.ascent.transitions` is checked against, move for move, in
+:mod:`castlerules.ascent.transitions` is checked against, move for move, on every
+position of small games: ``python -m proofs.equivalence``, run by
 ``tests/ascent/test_kernel.py``), and on Z3 terms (:mod:`castlerules.symbolic`).
 
 **Positions.**  A :class:`KState` keeps, for every card in play (the slots of

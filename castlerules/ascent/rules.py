@@ -242,7 +242,7 @@ class Rules:
         cards on the Starts; the other cards of the sets in play are out of
         play, as if removed before the game (they score nothing).  It is not
         a reading of the seed: it exists so that the exhaustive engine-kernel
-        tie (``tests/ascent/test_kernel.py``) can visit every position of
+        tie (``python -m proofs.equivalence``) can visit every position of
         small games that still reach favours, removals and game ends; do not
         use it to play.  No preset sets it.
     """

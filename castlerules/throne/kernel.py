@@ -4,7 +4,8 @@ Every guard of a move (tagged with the clause it enforces), every effect, the
 end of a round and of the game and the scores are stated here once, as
 functions of values.  The same functions run on plain Python values
 (:data:`~castlerules.core.ops.CONCRETE`: the reference the fast engine
-:mod:`castlerules.throne.transitions` is checked against, move for move, in
+:mod:`castlerules.throne.transitions` is checked against, move for move, on every
+position of small games: ``python -m proofs.equivalence``, run by
 ``tests/throne/test_kernel.py``), and on Z3 terms (:mod:`castlerules.symbolic`).
 
 A move is a number of :func:`universe_of` (``a``): first the adapters' action

@@ -17,14 +17,13 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 
-from castlerules.core.chance import check_seed, seed_states
+from castlerules.core.chance import check_seed, seed_digests, seed_states
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -40,22 +39,17 @@ def _mix(state: np.ndarray) -> np.ndarray:
 
 def block_states(seeds: Sequence[int], streams: Sequence[str]) -> np.ndarray:
     """``(len(streams), len(seeds))`` ``uint64``: the states of ``Rng.from_seed(seed,
-    stream)`` for each stream and each seed: the hash of
-    :func:`~castlerules.core.chance.seed_states`, each seed written once for all the
-    streams and the digests read as one buffer."""
-    if isinstance(seeds, range):
-        ends = [seeds[0], seeds[-1]] if len(seeds) else []
-    else:
+    stream)`` for each stream and each seed (the range of the seeds checked once), each
+    stream's hashes (:func:`~castlerules.core.chance.seed_digests`) read as one buffer."""
+    if not isinstance(seeds, range):
         seeds = [int(seed) for seed in seeds]
-        ends = [min(seeds), max(seeds)] if seeds else []
-    for seed in ends:
-        check_seed(seed)
-    digits = [b"%d" % seed for seed in seeds]
-    blake2b, out = hashlib.blake2b, np.empty((len(streams), len(digits)), dtype=np.uint64)
+    if seeds:  # a range's ends are its first and last seeds
+        ends = (seeds[0], seeds[-1]) if isinstance(seeds, range) else (min(seeds), max(seeds))
+        for seed in ends:
+            check_seed(seed)
+    out = np.empty((len(streams), len(seeds)), dtype=np.uint64)
     for i, stream in enumerate(streams):
-        tail = f"\x00{stream}".encode()
-        digests = b"".join([blake2b(d + tail, digest_size=8).digest() for d in digits])
-        out[i] = np.frombuffer(digests, dtype="<u8")
+        out[i] = np.frombuffer(seed_digests(seeds, stream), dtype="<u8")
     return out
 
 

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -113,15 +114,22 @@ def _draw(state: int, n: int) -> tuple[int, int]:
             return z % n, state
 
 
+def seed_digests(seeds: Iterable[int], stream: str = "") -> bytes:
+    """The one seeding of every generator: for each seed (checked by the caller) a
+    hash of the seed and the stream's name, 8 bytes, the state of
+    ``Rng.from_seed(seed, stream)`` read little-endian; the seeds' hashes one after
+    another (so that many games read them as one buffer)."""
+    tail = f"\x00{stream}".encode()
+    blake2b = hashlib.blake2b
+    return b"".join([blake2b(b"%d" % seed + tail, digest_size=8).digest() for seed in seeds])
+
+
 def seed_states(seeds: Iterable[int], stream: str = "") -> list[int]:
     """The states of ``Rng.from_seed(seed, stream)`` for each seed (checked by the
-    caller): a hash of the seed and the stream's name, the one seeding of every
-    generator (one hash per seed, no :class:`Rng` built, for many games at once)."""
-    tail = f"\x00{stream}".encode()
-    blake2b, from_bytes = hashlib.blake2b, int.from_bytes
-    return [
-        from_bytes(blake2b(b"%d" % seed + tail, digest_size=8).digest(), "little") for seed in seeds
-    ]
+    caller): :func:`seed_digests` as numbers (no :class:`Rng` built, for many games
+    at once)."""
+    digests = seed_digests(seeds, stream)
+    return list(struct.unpack(f"<{len(digests) // 8}Q", digests))
 
 
 @attrs.frozen(slots=True)

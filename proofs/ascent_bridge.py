@@ -1,6 +1,4 @@
-"""Ascent proofs — owned by the Ascent proofs helper; the Throne proofs helper must not write this file.
-
-Between the Ascent engine and its symbolic model (:mod:`castlerules.symbolic.ascent_model`).
+"""Between the Ascent engine and its symbolic model (:mod:`castlerules.symbolic.ascent_model`).
 
 - :func:`fields` reads an engine :class:`~castlerules.ascent.State` as the
   model's per-card fields and turn; :func:`concrete` makes them a position of
@@ -12,7 +10,6 @@ Between the Ascent engine and its symbolic model (:mod:`castlerules.symbolic.asc
 - :func:`replay` plays a move list through the engine, so that every
   counterexample is checked by the engine itself and can be drawn.
 """
-# ruff: noqa: E501 (only the ownership line of the docstring is longer than 100)
 
 from __future__ import annotations
 

@@ -42,6 +42,7 @@ from castlerules.ascent.rules import Tables
 from castlerules.ascent.setup import deal_in_order, first_player_of
 from castlerules.core import IllegalMove
 from castlerules.core.ops import CONCRETE
+from castlerules.symbolic.ascent_model import seat_advances
 from castlerules.throne import kernel as tkernel
 from castlerules.throne.state import ELECTION, MOVEMENT
 from castlerules.throne.transitions import legal_codes
@@ -725,6 +726,15 @@ def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
             judged = akernel.check_position(shape, state, position)
         except akernel.Disagreement as err:
             return Visit(len(shape.moves), (), (), tuple(marks), (str(err),))
+        # The proofs' model reads who may advance in a form of its own: it must be the
+        # kernel's on every position.
+        derived = seat_advances(CONCRETE, shape, options, position.s, lambda: position.board)
+        if derived != position.board.advances:
+            problem = (
+                f"{ascent.to_text(state)}: the proofs' model's seat_advances {derived}, "
+                f"the kernel's Board.advances {position.board.advances}"
+            )
+            return Visit(len(shape.moves), (), (), tuple(marks), (problem,))
         refusals: list[str] = []
         successors: list[ascent.State] = []
         for a, verdict, after in judged:

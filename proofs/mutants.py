@@ -16,8 +16,9 @@ each mutation), and up to four layers are run on it:
 ``equivalence``
     the boundary-driven bridge (``tests/proofs/test_boundaries.py``), then for
     Throne the kernel on Z3 terms against the kernel on plain values
-    (``tests/symbolic/test_throne.py``), for Ascent the sampled bridge
-    (``tests/proofs/test_ascent_bridge.py``), in that order;
+    (``tests/symbolic/test_throne.py``), for Ascent the exhaustive tie (which also
+    compares the proofs' model's reading of who may advance with the kernel's) and
+    the sampled bridge (``tests/proofs/test_ascent_bridge.py``), in that order;
 ``proofs``
     ``python -m proofs --fast --only ...``: for an engine mutation the jobs that
     run the engine (premises, witnesses, sensitivity replays); for a rule
@@ -240,6 +241,12 @@ def commands(m: Mutation) -> dict[str, list[str]]:
     if game == "throne":
         equiv.append("tests/symbolic/test_throne.py")
     else:
+        # the exhaustive tie: it also holds the proofs' model's own reading of who may
+        # advance to the kernel's
+        equiv.append(
+            "tests/ascent/test_kernel.py::"
+            "test_a1_to_a18_the_engine_is_the_kernel_on_every_reachable_position"
+        )
         equiv.append("tests/proofs/test_ascent_bridge.py")
     proofs = ["-m", "proofs", "--fast", "--json", "--jobs", "1"]
     for task in proof_tasks(m):

@@ -855,13 +855,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         '    if test in ("unflipped", "unreached"):\n        return True\n',
     ),
     M(
-        "ascent.model_end_test_unflipped",
+        "ascent.kernel.end_test_unflipped",
         "A14",
-        "the model's reference end test counts every unflipped card",
-        AM,
-        "all_of([here, u.sq < self.arr(u)]) for here, u",
-        "all_of([here, True]) for here, u",
-        kind="model",
+        "the kernel's end test unreached counts every unflipped card",
+        "castlerules/ascent/kernel.py",
+        "    return ops.all([racing(ops, u), u.sq < arrival])\n",
+        "    return ops.all([racing(ops, u)])\n",
     ),
     M(
         "ascent.favour_all_lower_top_only",
@@ -900,17 +899,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A18",
         "the kernel puts the cards left over by the deal on a Start",
         "castlerules/ascent/kernel.py",
-        "sq=tuple(ops.ite(own[j] >= 0, 0, REMOVED) for j in k),",
-        "sq=tuple(ops.lit(0) for j in k),",
+        "        sq=ops.ite(own >= 0, 0, REMOVED),\n",
+        "        sq=ops.lit(0),\n",
     ),
     M(
-        "ascent.model_favour_all_lower_ignored",
+        "ascent.kernel.all_lower_ignored",
         "A10",
-        "the model's favour_takes=all_lower takes any part, as the default",
-        AM,
-        "implies(all_of([self.o.fall, taken]), self.rank_ok(",
-        "implies(all_of([self.o.fall, taken, False]), self.rank_ok(",
-        kind="model",
+        "the kernel's favour_takes=all_lower takes any part, as the default",
+        "castlerules/ascent/kernel.py",
+        "    return ops.all([all_lower, taken, ops.not_(ranks_lower(ops, value, taker))])\n",
+        "    return ops.all([all_lower, taken, ops.not_(ranks_lower(ops, value, taker)), False])\n",
     ),
     M(
         "ascent.stack_rank_highest_exposure_top",
@@ -960,7 +958,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A14",
         "the kernel lets moves be played after the end",
         "castlerules/ascent/kernel.py",
-        '("A14", "the game is not over", p.over),',
+        '("A14", "the game is not over", game_over(o, s.actor)),',
         '("A14", "the game is not over", o.lit(False)),',
     ),
     M(
@@ -984,8 +982,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A8",
         "the kernel does not refuse a flipped card for being flipped",
         "castlerules/ascent/kernel.py",
-        '("A8", "a flipped card never moves", both([advance, m.flp])),',
-        '("A8", "a flipped card never moves", both([advance, m.flp, m.sq == 0])),',
+        '("A8", "a flipped card never moves", both([advance, never_moves(o, m.flp)])),',
+        '("A8", "a flipped card never moves", both([advance, never_moves(o, m.flp), m.sq == 0])),',
     ),
     M(
         "ascent.kernel.no_free_square",
@@ -1017,16 +1015,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A11",
         "the kernel lets a favour be taken with no stack just moved",
         "castlerules/ascent/kernel.py",
-        '("A11", "a favour follows an Advance", both([favour, o.not_(s.mid)])),',
-        '("A11", "a favour follows an Advance", both([favour, o.not_(s.mid), s.sk > 0])),',
+        '("A11", "a favour follows an Advance", both([favour, o.not_(after_advance(o, s.mid))])),',
+        (
+            '("A11", "a favour follows an Advance", both([favour,'
+            " o.not_(after_advance(o, s.mid)), s.sk > 0])),"
+        ),
     ),
     M(
         "ascent.kernel.one_favour_too_many",
         "A10",
-        "the kernel allows one favour more than favours_per_move",
+        (
+            "the kernel allows one favour more than favours_per_move"
+            " (the proofs' model reads the same function)"
+        ),
         "castlerules/ascent/kernel.py",
-        "both([favour, s.sk >= opt.limit])",
-        "both([favour, s.sk > opt.limit])",
+        "    return taken < limit\n",
+        "    return taken <= limit\n",
     ),
     M(
         "ascent.kernel.other_row_cites_a10",
@@ -1049,23 +1053,29 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A10",
         "the kernel lets a favour take a flipped stack",
         "castlerules/ascent/kernel.py",
-        '("A10", "flipped cards are never taken", both([favour, m.flp])),',
-        '("A10", "flipped cards are never taken", both([favour, m.flp, m.sq == 0])),',
+        '("A10", "flipped cards are never taken", both([favour, never_moves(o, m.flp)])),',
+        (
+            '("A10", "flipped cards are never taken", both([favour,'
+            " never_moves(o, m.flp), m.sq == 0])),"
+        ),
     ),
     M(
         "ascent.kernel.favour_takes_equal",
         "A10",
-        "the kernel lets a favour take a stack of equal rank",
+        (
+            "the kernel lets a favour take a stack of equal rank (the"
+            " proofs' model reads the same function)"
+        ),
         "castlerules/ascent/kernel.py",
-        "both([favour, o.select(b.stack_rank, m.k) >= p.taker])",
-        "both([favour, o.select(b.stack_rank, m.k) > p.taker])",
+        "    return low < high\n",
+        "    return low <= high\n",
     ),
     M(
         "ascent.kernel.flipped_never_takes",
         "A10",
         "the kernel refuses every favour of a just-flipped stack, favour_after_arrival or not",
         "castlerules/ascent/kernel.py",
-        "both([favour, o.not_(opt.after_arrival), p.taker_flipped]),",
+        "both([favour, o.not_(may_take_after(o, opt.after_arrival, p.taker_flipped))]),",
         "both([favour, p.taker_flipped]),",
     ),
     M(
@@ -1073,16 +1083,124 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A10",
         "under favour_takes=all_lower the kernel checks only a take of one card",
         "castlerules/ascent/kernel.py",
-        "both([favour, opt.all_lower, bad_taken]),",
-        "both([favour, opt.all_lower, bad_taken, m.dep == 0]),",
+        "both([favour, bad_taken]),",
+        "both([favour, bad_taken, m.dep == 0]),",
     ),
     M(
         "ascent.kernel.end_anytime",
         "A3",
         "the kernel lets a turn end before its Advance",
         "castlerules/ascent/kernel.py",
-        '("A3", "a turn ends only after an Advance", both([end, o.not_(s.mid)])),',
-        '("A3", "a turn ends only after an Advance", both([end, o.not_(s.mid), s.sk > 0])),',
+        (
+            '("A3", "a turn ends only after an Advance", both([end,'
+            " o.not_(after_advance(o, s.mid))])),"
+        ),
+        (
+            '("A3", "a turn ends only after an Advance", both([end,'
+            " o.not_(after_advance(o, s.mid)), s.sk > 0])),"
+        ),
+    ),
+    M(
+        "ascent.kernel.flipped_cards_race_on",
+        "A8",
+        (
+            "the kernel's flipped cards are not there for good (the"
+            " proofs' model reads the same function)"
+        ),
+        "castlerules/ascent/kernel.py",
+        "    return flp\n",
+        "    return ops.lit(False)\n",
+    ),
+    M(
+        "ascent.kernel.step_always_open",
+        "A11",
+        (
+            "the kernel reads every turn as after an Advance (the"
+            " proofs' model reads the same function)"
+        ),
+        "castlerules/ascent/kernel.py",
+        "    return mid\n",
+        "    return ops.lit(True)\n",
+    ),
+    M(
+        "ascent.kernel.part_one_too_big",
+        "A3",
+        "the kernel counts one card too many in a moving or taken part",
+        "castlerules/ascent/kernel.py",
+        "    return x.dep + 1\n",
+        "    return x.dep + 2\n",
+    ),
+    M(
+        "ascent.kernel.highest_ignored",
+        "A3",
+        "the kernel's stacks act with their top card under stack_rank=highest too",
+        "castlerules/ascent/kernel.py",
+        "    return ops.ite(highest, best_value, top_value)\n",
+        "    return top_value\n",
+    ),
+    M(
+        "ascent.kernel.flips_a_square_early",
+        "A8",
+        "the kernel flips a part one square below its arrival square too",
+        "castlerules/ascent/kernel.py",
+        "    return d == ceiling\n",
+        "    return d >= ceiling - 1\n",
+    ),
+    M(
+        "ascent.kernel.after_arrival_always",
+        "A10",
+        "the kernel lets a just-flipped stack take favours whatever favour_after_arrival says",
+        "castlerules/ascent/kernel.py",
+        "    return ops.any([after_arrival, ops.not_(flipped)])\n",
+        "    return ops.lit(True)\n",
+    ),
+    M(
+        "ascent.kernel.favour_offered_without_target",
+        "A12",
+        "the kernel offers a favour after an Advance even when no stack can be taken",
+        "castlerules/ascent/kernel.py",
+        "    return ops.all([may_take_after(ops, after_arrival, flipped), ops.any(targets)])\n",
+        "    return ops.all([may_take_after(ops, after_arrival, flipped)])\n",
+    ),
+    M(
+        "ascent.kernel.goes_on_by_favours_only",
+        "A12",
+        "the kernel's play goes on after a favour only for another favour, never for a replay",
+        "castlerules/ascent/kernel.py",
+        "    return ops.any([favour_open, replay])\n",
+        "    return ops.any([favour_open])\n",
+    ),
+    M(
+        "ascent.kernel.advance_counts_a_favour",
+        "A10",
+        "the kernel's Advance opens its step with one favour already counted",
+        "castlerules/ascent/kernel.py",
+        "    return Step(ops.lit(True), d, size, ops.lit(0))\n",
+        "    return Step(ops.lit(True), d, size, ops.lit(1))\n",
+    ),
+    M(
+        "ascent.kernel.game_opens_mid_step",
+        "A12",
+        "the kernel's new game opens in a step (no Advance to start with)",
+        "castlerules/ascent/kernel.py",
+        "    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0))\n",
+        "    return Step(ops.lit(True), ops.lit(0), ops.lit(0), ops.lit(0))\n",
+    ),
+    M(
+        "ascent.kernel.flipped_still_racing",
+        "A14",
+        "the kernel's race counts flipped cards as still racing",
+        "castlerules/ascent/kernel.py",
+        "    return ops.all([u.sq >= 0, ops.not_(u.flp)])\n",
+        "    return ops.all([u.sq >= 0])\n",
+    ),
+    M(
+        "ascent.kernel.seat_zero_over",
+        "A14",
+        "the kernel reads seat 0 to act as the end of the game",
+        "castlerules/ascent/kernel.py",
+        "    return actor < 0\n",
+        "    return actor <= 0\n",
     ),
     M(
         "ascent.kernel.ceiling_off_by_one",
@@ -1123,8 +1241,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A7",
         "the kernel's moving part acts with the moved card's rank, not its leader's",
         "castlerules/ascent/kernel.py",
-        "o.ite(opt.highest, highest_of(o, [(part[k][j], value[j]) for j in slots]), top_value[k])",
-        "o.ite(opt.highest, highest_of(o, [(part[k][j], value[j]) for j in slots]), value[k])",
+        "o, opt.highest, top_value[k], highest_of(o, [(part[k][j], value[j]) for j in slots])",
+        "o, opt.highest, value[k], highest_of(o, [(part[k][j], value[j]) for j in slots])",
     ),
     M(
         "ascent.kernel.highest_of_stack",
@@ -1203,16 +1321,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A10",
         "the kernel offers a favour to a just-flipped stack under favour_after_arrival=False",
         "castlerules/ascent/kernel.py",
-        "o.any([opt.after_arrival, o.not_(flip)]),",
-        "o.lit(True),",
+        "            opt.after_arrival,\n            lands_flipped(o, d, o.select(b.ceil, m.k)),\n",
+        "            opt.after_arrival,\n            o.lit(False),\n",
     ),
     M(
         "ascent.kernel.favours_not_counted",
         "A10",
         "the kernel does not count the favours taken since the Advance",
         "castlerules/ascent/kernel.py",
-        "sm=s.sm + m.dep + 1, sk=s.sk + 1)",
-        "sm=s.sm + m.dep + 1, sk=s.sk)",
+        "return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1)",
+        "return Step(ops.lit(True), step.sd, step.sm + size, step.sk)",
     ),
     M(
         "ascent.kernel.no_replay",
@@ -1227,47 +1345,47 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A14",
         "the kernel's end test counts a card on its own arrival square as unreached",
         "castlerules/ascent/kernel.py",
-        "live[j], s.sq[j] < shape.arrival[j]]",
-        "live[j], s.sq[j] <= shape.arrival[j]]",
+        "    return ops.all([racing(ops, u), u.sq < arrival])\n",
+        "    return ops.all([racing(ops, u), u.sq <= arrival])\n",
     ),
     M(
         "ascent.kernel.unflipped_read_as_unreached",
         "A14",
         "the kernel reads end_test=unflipped as unreached",
         "castlerules/ascent/kernel.py",
-        "o.ite(opt.end_test == 1, unflipped[q], b.advances[q])",
-        "o.ite(opt.end_test == 1, unreached[q], b.advances[q])",
+        "o.ite(end_test == 1, unflipped, can_move)",
+        "o.ite(end_test == 1, unreached, can_move)",
     ),
     M(
         "ascent.kernel.can_move_read_as_unflipped",
         "A14",
         "the kernel reads end_test=can_move as unflipped",
         "castlerules/ascent/kernel.py",
-        "o.ite(opt.end_test == 1, unflipped[q], b.advances[q])",
-        "o.ite(opt.end_test == 1, unflipped[q], unflipped[q])",
+        "o.ite(end_test == 1, unflipped, can_move)",
+        "o.ite(end_test == 1, unflipped, unflipped)",
     ),
     M(
         "ascent.kernel.last_player_stops",
         "A14",
         "the kernel ignores last_player_continues",
         "castlerules/ascent/kernel.py",
-        "[o.all([o.not_(opt.continues), o.count(race) <= 1]),",
-        "[o.all([o.count(race) <= 1]),",
+        "o.all([o.not_(continues), o.count(race) <= 1])",
+        "o.all([o.count(race) <= 1])",
     ),
     M(
         "ascent.kernel.never_stuck",
         "A14",
         "the kernel's game does not end when no player has a legal Advance",
         "castlerules/ascent/kernel.py",
-        "o.not_(o.any(list(b.advances)))]",
-        "o.lit(False)]",
+        "o.not_(o.any(advances))])",
+        "o.lit(False)])",
     ),
     M(
         "ascent.kernel.no_skip",
         "A14",
         "the kernel passes the turn to the next seat even if it has no Advance",
         "castlerules/ascent/kernel.py",
-        "found = o.first([o.select(b.advances, seat) for seat in after])",
+        "found = o.first([o.select(advances, seat) for seat in after])",
         "found = o.lit(0)",
     ),
     M(
@@ -1325,22 +1443,27 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     # ---------------------------------------------------------- Ascent model
     M(
-        "ascent.model.turn_reversed",
+        "ascent.kernel.turn_reversed",
         "A3",
-        "the model's turn order reversed",
-        AM,
-        "                q = (me + k) % n",
-        "                q = (me - k) % n",
-        kind="model",
+        "the kernel's turn order reversed (the proofs' model reads the same function)",
+        "castlerules/ascent/kernel.py",
+        (
+            "o.ite(mover + j >= players, mover + j - players, mover"
+            " + j) for j in range(1, players + 1)"
+        ),
+        "o.ite(mover - j < 0, mover - j + players, mover - j) for j in range(1, players + 1)",
         issue=True,
     ),
     M(
         "ascent.model.favour_flipped",
         "A8",
-        "the model lets a favour take a flipped stack",
+        (
+            "the model lets a favour take a flipped stack (its hook"
+            " for the sensitivity mutation always on)"
+        ),
         AM,
-        'return True if self.p.mutation == "favour_flipped" else neg(u.flp)',
-        "return True",
+        'flipped = False if self.p.mutation == "favour_flipped" else u.flp',
+        "flipped = False",
         kind="model",
         breaks=("ascent.flipped",),
     ),
@@ -1354,11 +1477,33 @@ MUTATIONS: tuple[Mutation, ...] = (
         kind="model",
         more=(
             (
-                'return low <= high if self.p.mutation == "favour_equal_rank" else low < high',
-                "return low <= high",
+                (
+                    "                kernel.ranks_lower(FOLD,"
+                    " self.target_rank(m), self.taker_bound(m)),\n"
+                ),
+                (
+                    "                kernel.ranks_lower(FOLD,"
+                    " self.target_rank(m), self.taker_rank(m) + 1),\n"
+                ),
             ),
         ),
         breaks=("ascent.flipped",),
+    ),
+    M(
+        "ascent.model.every_card_by_its_own_ceiling",
+        "A14",
+        "the proofs' model, asking who may advance, lets every card of a stack move by its own "
+        "ceiling, not only the top card",
+        AM,
+        (
+            "                        u.dep == 0,\n                      "
+            "  o.not_(kernel.never_moves(o, u.flp)),\n"
+        ),
+        (
+            "                        u.dep >= 0,\n                      "
+            "  o.not_(kernel.never_moves(o, u.flp)),\n"
+        ),
+        kind="model",
     ),
     M(
         "ascent.model.top_above_ceiling",
@@ -1403,10 +1548,13 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "ascent.model.end_turn_opens_a_turn",
         "A12",
-        "the model lets EndTurn open a turn (a turn with no move)",
+        (
+            "the model lets EndTurn open a turn (a turn with no move): its"
+            " EndTurn guard leaves out the kernel's after_advance"
+        ),
         AM,
-        "return all_of([m.kind == END, t.actor >= 0, t.mid, between(",
-        "return all_of([m.kind == END, t.actor >= 0, between(",
+        "                kernel.after_advance(FOLD, t.mid),  # A3: a turn ends after its Advance\n",
+        "",
         kind="model",
         breaks=("ascent.termination",),
     ),
@@ -1453,9 +1601,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "ascent.model.highest_taker_ranks_by_top",
         "A10",
-        "stack_rank=highest: a favour's taker acts with its top card's rank",
+        "stack_rank=highest: the model's favour taker acts with its top card's rank",
         AM,
-        "return m.tb.rv if self.high else m.tt.val",
+        "return kernel.acts_with(FOLD, self.high, m.tt.val, m.tb.rv)",
         "return m.tt.val",
         kind="model",
     ),

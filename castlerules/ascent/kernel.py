@@ -377,7 +377,7 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
     together = with_card(o, a.x, u, is_x)
     part, rest = split_at(o, together, a.x, u)
     target = o.all([u.col == a.actor, u.sq == a.d])
-    size = a.x.dep + 1
+    size = part_size(o, a.x)
     return Slot(
         col=u.col,
         sq=o.ite(part, a.d, u.sq),
@@ -401,7 +401,7 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     taken, rest = split_at(o, together, f.x, u)
     leaves = o.all([rest, f.gone])
     below = o.all([u.col == f.actor, u.sq == f.sd, u.dep >= f.sm])
-    size = f.x.dep + 1
+    size = part_size(o, f.x)
     return Slot(
         col=o.ite(
             taken,
@@ -495,7 +495,174 @@ def favour_target(ops: Ops, taker: Value, d: Value, r: Value, u: Slot, u_rank: V
     whose rank ``u_rank`` is lower than ``r``: a favour may take it (rule 13, A10;
     never a flipped stack, A8)."""
     o = ops
-    return o.all([on_the_row(o, taker, d, u.col, u.sq), u.dep == 0, o.not_(u.flp), u_rank < r])
+    return o.all(
+        [
+            on_the_row(o, taker, d, u.col, u.sq),
+            u.dep == 0,
+            o.not_(never_moves(o, u.flp)),
+            ranks_lower(o, u_rank, r),
+        ]
+    )
+
+
+def game_over(ops: Ops, actor: Value) -> Value:
+    """No seat is to act: the game is over, and no move is played any more (A14)."""
+    return actor < 0
+
+
+def never_moves(ops: Ops, flp: Value) -> Value:
+    """A card lying flipped (``flp``) has arrived for good: it never moves again, and no
+    favour takes it (A8, rule 13)."""
+    return flp
+
+
+def after_advance(ops: Ops, mid: Value) -> Value:
+    """A step of the turn is open (``mid``): the player has advanced this turn, so a favour
+    (A11) or the end of the turn (A3, A12) may follow."""
+    return mid
+
+
+def part_size(ops: Ops, x: Slot) -> Value:
+    """How many cards move when ``x`` moves or is taken: ``x`` and every card above it
+    (A3, A10)."""
+    return x.dep + 1
+
+
+def acts_with(ops: Ops, highest: Value, top_value: Value, best_value: Value) -> Value:
+    """The rank value a stack (a part, a remainder) acts with: its top card's
+    (``top_value``), or with ``stack_rank="highest"`` (``highest``) the highest in it
+    (``best_value``; A3)."""
+    return ops.ite(highest, best_value, top_value)
+
+
+def lands_flipped(ops: Ops, d: Value, ceiling: Value) -> Value:
+    """A part that lands on ``d``, the arrival square ``ceiling`` of the rank it acts
+    with, lies flipped there (A8, rule 12)."""
+    return d == ceiling
+
+
+def ranks_lower(ops: Ops, low: Value, high: Value) -> Value:
+    """Rank value ``low`` is lower than ``high``: what a favour asks of the stack it takes
+    (A10, rule 13)."""
+    return low < high
+
+
+def takes_too_high(ops: Ops, all_lower: Value, taken: Value, value: Value, taker: Value) -> Value:
+    """With ``favour_takes="all_lower"`` (``all_lower``), a card that a favour would take
+    (``taken``) whose value does not rank lower than the taker's rank: the favour is
+    refused (A10)."""
+    return ops.all([all_lower, taken, ops.not_(ranks_lower(ops, value, taker))])
+
+
+def favours_left(ops: Ops, taken: Value, limit: Value) -> Value:
+    """Fewer than ``favours_per_move`` favours (``limit``, :data:`UNLIMITED` for None) were
+    taken in this step (``taken``; A10)."""
+    return taken < limit
+
+
+def may_take_after(ops: Ops, after_arrival: Value, flipped: Value) -> Value:
+    """A stack that lies flipped (``flipped``: it has just arrived) may take a favour only
+    with ``favour_after_arrival`` (``after_arrival``; A10)."""
+    return ops.any([after_arrival, ops.not_(flipped)])
+
+
+def favour_offered(
+    ops: Ops, after_arrival: Value, flipped: Value, targets: Sequence[Value]
+) -> Value:
+    """After an Advance, or a favour with more to come, the stack just moved is offered a
+    favour: it may take (:func:`may_take_after`) and some stack is a target
+    (``targets``, :func:`favour_target` of each card; rule 16, A10)."""
+    return ops.all([may_take_after(ops, after_arrival, flipped), ops.any(targets)])
+
+
+def play_goes_on(ops: Ops, favour_open: Value, replay: Value) -> Value:
+    """After a favour the turn goes on while another favour is open (``favour_open``) or
+    the player has an Advance to replay (``replay``; A12, rule 16)."""
+    return ops.any([favour_open, replay])
+
+
+@attrs.frozen(slots=True)
+class Step:
+    """The open step of a turn (rule 16): whether one is open, the square of the stack
+    just moved, how many cards it holds, the favours taken (:class:`KState`'s ``mid``,
+    ``sd``, ``sm``, ``sk``)."""
+
+    mid: Value
+    sd: Value
+    sm: Value
+    sk: Value
+
+
+def no_step(ops: Ops) -> Step:
+    """No step open: the start of a turn (all 0, so that a position has one encoding)."""
+    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0))
+
+
+def step_after_advance(ops: Ops, d: Value, size: Value) -> Step:
+    """The step an Advance opens: its part of ``size`` cards on square ``d``, no favour
+    taken yet (rule 16, A12)."""
+    return Step(ops.lit(True), d, size, ops.lit(0))
+
+
+def step_after_favour(ops: Ops, step: Step, size: Value) -> Step:
+    """The step after a favour that took ``size`` cards: they joined the stack just moved,
+    one favour more; the step stays open (rule 14, A10)."""
+    return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1)
+
+
+def dealt_card(ops: Ops, own: Value) -> Slot:
+    """A card of a new game: alone on its owner's Start, or out of play when the deal
+    left it over (``own`` -1; spec rule 7, A18)."""
+    return Slot(
+        col=own,
+        sq=ops.ite(own >= 0, 0, REMOVED),
+        dep=ops.lit(0),
+        flp=ops.lit(False),
+        own=own,
+    )
+
+
+def racing(ops: Ops, u: Slot) -> Value:
+    """Card ``u`` is still racing: on its Start or the path, not flipped (A14)."""
+    return ops.all([u.sq >= 0, ops.not_(u.flp)])
+
+
+def short_of_arrival(ops: Ops, u: Slot, arrival: Value) -> Value:
+    """Card ``u`` is racing below its own arrival square ``arrival`` (A14,
+    ``end_test="unreached"``)."""
+    return ops.all([racing(ops, u), u.sq < arrival])
+
+
+def in_race(
+    ops: Ops, end_test: Value, unreached: Value, unflipped: Value, can_move: Value
+) -> Value:
+    """A seat is still in the race, by option ``end_test`` (A14, spec rule 18): a card of
+    its column short of its arrival square (``unreached``), any unflipped card on its
+    column (``unflipped``), or a legal Advance (``can_move``)."""
+    o = ops
+    return o.ite(end_test == 0, unreached, o.ite(end_test == 1, unflipped, can_move))
+
+
+def game_ends(
+    ops: Ops, continues: Value, race: Sequence[Value], advances: Sequence[Value]
+) -> Value:
+    """At the end of a turn the game is over when at most one seat is in the race
+    (``race``), unless ``last_player_continues`` (``continues``), or when no seat has a
+    legal Advance (``advances``; A14, spec rules 17-18)."""
+    o = ops
+    return o.any([o.all([o.not_(continues), o.count(race) <= 1]), o.not_(o.any(advances))])
+
+
+def next_seat(ops: Ops, players: int, mover: Value, advances: Sequence[Value]) -> Value:
+    """The seat that plays after ``mover``'s turn: the next one after it, cyclically, with
+    a legal Advance (``advances``, per seat); a seat with none is skipped, the mover comes
+    last (spec rule 17, A14; meaningful when some seat has one)."""
+    o = ops
+    after = [
+        o.ite(mover + j >= players, mover + j - players, mover + j) for j in range(1, players + 1)
+    ]
+    found = o.first([o.select(advances, seat) for seat in after])
+    return o.select(after, o.ite(found >= 0, found, 0))
 
 
 def initial(
@@ -510,17 +677,19 @@ def initial(
     if (deal is None) != (shape.rules.deal == "sets"):
         raise ArgumentError("initial: a deal is given under deal='shuffled', and only then")
     own = tuple(ops.lit(shape.owner[j]) for j in k) if deal is None else tuple(deal)
+    cards = [dealt_card(ops, own[j]) for j in k]
+    first = no_step(ops)
     return KState(
-        col=own,
-        sq=tuple(ops.ite(own[j] >= 0, 0, REMOVED) for j in k),
-        dep=tuple(ops.lit(0) for _ in k),
-        flp=tuple(ops.lit(False) for _ in k),
+        col=tuple(u.col for u in cards),
+        sq=tuple(u.sq for u in cards),
+        dep=tuple(u.dep for u in cards),
+        flp=tuple(u.flp for u in cards),
         own=own,
         actor=ops.ite(options.die_none, 0, roll),
-        mid=ops.lit(False),
-        sd=ops.lit(0),
-        sm=ops.lit(0),
-        sk=ops.lit(0),
+        mid=first.mid,
+        sd=first.sd,
+        sm=first.sm,
+        sk=first.sk,
     )
 
 
@@ -580,21 +749,26 @@ class Board:
             for k in slots
         )
         self.stack_rank = tuple(
-            o.ite(opt.highest, highest_of(o, [(stk[k][j], value[j]) for j in slots]), top_value[k])
+            acts_with(
+                o, opt.highest, top_value[k], highest_of(o, [(stk[k][j], value[j]) for j in slots])
+            )
             for k in slots
         )
         self.part_rank = tuple(
-            o.ite(opt.highest, highest_of(o, [(part[k][j], value[j]) for j in slots]), top_value[k])
+            acts_with(
+                o, opt.highest, top_value[k], highest_of(o, [(part[k][j], value[j]) for j in slots])
+            )
             for k in slots
         )
         self.has_rest = tuple(o.any(list(rest[k])) for k in slots)
         self.rest_rank = tuple(
-            o.ite(
+            acts_with(
+                o,
                 opt.highest,
-                highest_of(o, [(rest[k][j], value[j]) for j in slots]),
                 o.total(
                     [o.ite(o.all([stk[k][j], dep[j] == dep[k] + 1]), value[j], 0) for j in slots]
                 ),
+                highest_of(o, [(rest[k][j], value[j]) for j in slots]),
             )
             for k in slots
         )
@@ -642,7 +816,7 @@ class Board:
             o.all(
                 [
                     self.on_board[k],
-                    o.not_(flp[k]),
+                    o.not_(never_moves(o, flp[k])),
                     self.reach[k],
                     o.not_(self.exposed[k]),
                     o.any([opt.protection, o.not_(self.strict[k])]),
@@ -659,29 +833,35 @@ class Board:
         stack just moved, with the cards it took (A10, option ``stack_rank``)."""
         o, s, value, slots = self.o, self.s, self.shape.value, self.shape.slots
         here = [o.all([s.col[j] == p, s.sq[j] == d]) for j in slots]
-        return o.ite(
+        return acts_with(
+            o,
             self.opt.highest,
-            highest_of(o, [(o.all([here[j], s.dep[j] < m]), value[j]) for j in slots]),
             o.total([o.ite(o.all([here[j], s.dep[j] == 0]), value[j], 0) for j in slots]),
+            highest_of(o, [(o.all([here[j], s.dep[j] < m]), value[j]) for j in slots]),
         )
+
+    def target_cards(self, p: Value, d: Value, r: Value) -> list[Value]:
+        """Per card: it tops a stack that a favour of seat ``p``'s stack of rank ``r`` may
+        take on row ``d`` (:func:`favour_target`)."""
+        o = self.o
+        return [
+            favour_target(o, p, d, r, self.cards[j], self.stack_rank[j]) for j in self.shape.slots
+        ]
 
     def targets(self, p: Value, d: Value, r: Value) -> Value:
         """Some stack of another column on row ``d`` is unflipped and ranks lower than
         ``r``: a favour is available (rule 13, A10; never on a flipped stack, A8)."""
-        o = self.o
-        return o.any(
-            [favour_target(o, p, d, r, self.cards[j], self.stack_rank[j]) for j in self.shape.slots]
-        )
+        return self.o.any(self.target_cards(p, d, r))
 
     def favours_open(self, p: Value, d: Value, m: Value, k: Value, flipped: Value) -> Value:
         """A favour is still open in the step ``(d, m, k)`` of seat ``p`` (A10, A11;
         options ``favours_per_move``, ``favour_after_arrival``)."""
         o = self.o
+        targets = self.target_cards(p, d, self.taker_rank(p, d, m))
         return o.all(
             [
-                k < self.opt.limit,
-                o.any([self.opt.after_arrival, o.not_(flipped)]),
-                self.targets(p, d, self.taker_rank(p, d, m)),
+                favours_left(o, k, self.opt.limit),
+                favour_offered(o, self.opt.after_arrival, flipped, targets),
             ]
         )
 
@@ -693,7 +873,7 @@ class Position:
         self.o, self.shape, self.opt, self.s = ops, shape, options, s
         o = ops
         self.board = Board(ops, shape, options, s)
-        self.over = s.actor < 0
+        self.over = game_over(o, s.actor)
         self.actor = o.ite(self.over, 0, s.actor)
         """The seat to act, 0 once the game is over (an index that is always in range)."""
         # The stack just moved (mid-turn): its rank and whether it was flipped (A10).
@@ -716,7 +896,12 @@ class Position:
         # Per card: a favour of it would take a card that does not rank lower than the
         # stack just moved (favour_takes="all_lower", A10).
         self.bad_taken = tuple(
-            o.any([o.all([b.part[k][j], shape.value[j] >= self.taker]) for j in slots])
+            o.any(
+                [
+                    takes_too_high(o, options.all_lower, b.part[k][j], shape.value[j], self.taker)
+                    for j in slots
+                ]
+            )
             for k in slots
         )
 
@@ -770,7 +955,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     )
     bad_taken = o.select(p.bad_taken, m.k)
     return (
-        ("A14", "the game is not over", p.over),
+        ("A14", "the game is not over", game_over(o, s.actor)),
         # Advance (rules 8-11).
         (
             "A12",
@@ -778,7 +963,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             both([advance, step_open(o, s.mid, s.sk)]),
         ),
         ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
-        ("A8", "a flipped card never moves", both([advance, m.flp])),
+        ("A8", "a flipped card never moves", both([advance, never_moves(o, m.flp)])),
         (
             "A6",
             "a free square up to the leader's arrival square",
@@ -795,28 +980,36 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             both([advance, o.not_(opt.protection), o.select(b.strict, m.k)]),
         ),
         # Favour (rules 13-15).
-        ("A11", "a favour follows an Advance", both([favour, o.not_(s.mid)])),
-        ("A10", "at most favours_per_move favours", both([favour, s.sk >= opt.limit])),
+        ("A11", "a favour follows an Advance", both([favour, o.not_(after_advance(o, s.mid))])),
+        (
+            "A10",
+            "at most favours_per_move favours",
+            both([favour, o.not_(favours_left(o, s.sk, opt.limit))]),
+        ),
         (
             "A11",
             "only the stack just moved takes a favour",
             both([favour, o.not_(found), elsewhere_own]),
         ),
         ("A10", "a card of another column on the row just reached", both([favour, o.not_(found)])),
-        ("A10", "flipped cards are never taken", both([favour, m.flp])),
-        ("A10", "a stack of lower rank", both([favour, o.select(b.stack_rank, m.k) >= p.taker])),
+        ("A10", "flipped cards are never taken", both([favour, never_moves(o, m.flp)])),
+        (
+            "A10",
+            "a stack of lower rank",
+            both([favour, o.not_(ranks_lower(o, o.select(b.stack_rank, m.k), p.taker))]),
+        ),
         (
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
-            both([favour, o.not_(opt.after_arrival), p.taker_flipped]),
+            both([favour, o.not_(may_take_after(o, opt.after_arrival, p.taker_flipped))]),
         ),
         (
             "A10",
             "every taken card of lower rank (favour_takes=all_lower)",
-            both([favour, opt.all_lower, bad_taken]),
+            both([favour, bad_taken]),
         ),
         # EndTurn (rule 16).
-        ("A3", "a turn ends only after an Advance", both([end, o.not_(s.mid)])),
+        ("A3", "a turn ends only after an Advance", both([end, o.not_(after_advance(o, s.mid))])),
     )
 
 
@@ -854,11 +1047,6 @@ def winners(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
     return tuple(x == best for x in points)
 
 
-def seat_after(ops: Ops, shape: Shape, seat: Value, j: int) -> Value:
-    """The seat ``j`` places after ``seat`` in turn order (1 <= j <= players)."""
-    return ops.ite(seat + j >= shape.players, seat + j - shape.players, seat + j)
-
-
 def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -> Outcome:
     """The end of ``mover``'s turn on board ``b`` (rules 17-18, A14): over when at most
     one player is still in the race (option ``end_test``; unless
@@ -867,32 +1055,22 @@ def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -
     skipped; the mover last)."""
     o, s, opt = ops, b.s, options
     n, slots = shape.players, shape.slots
-    live = [o.all([s.sq[j] >= 0, o.not_(s.flp[j])]) for j in slots]
-    unflipped = tuple(o.any([o.all([s.col[j] == q, live[j]]) for j in slots]) for q in range(n))
-    unreached = tuple(
-        o.any([o.all([s.col[j] == q, live[j], s.sq[j] < shape.arrival[j]]) for j in slots])
-        for q in range(n)
-    )
-    race = tuple(
-        o.ite(
-            opt.end_test == 0, unreached[q], o.ite(opt.end_test == 1, unflipped[q], b.advances[q])
+    cards = [slot(s, j) for j in slots]
+    live = [racing(o, u) for u in cards]
+    short = [short_of_arrival(o, u, shape.arrival[j]) for j, u in enumerate(cards)]
+    race = [
+        in_race(
+            o,
+            opt.end_test,
+            o.any([o.all([s.col[j] == q, short[j]]) for j in slots]),
+            o.any([o.all([s.col[j] == q, live[j]]) for j in slots]),
+            b.advances[q],
         )
         for q in range(n)
-    )
-    over = o.any(
-        [o.all([o.not_(opt.continues), o.count(race) <= 1]), o.not_(o.any(list(b.advances)))]
-    )
-    after = [seat_after(o, shape, mover, j) for j in range(1, n + 1)]
-    found = o.first([o.select(b.advances, seat) for seat in after])
-    nxt = o.select(after, o.ite(found >= 0, found, 0))
-    post = attrs.evolve(
-        s,
-        actor=o.ite(over, -1, nxt),
-        mid=o.lit(False),
-        sd=o.lit(0),
-        sm=o.lit(0),
-        sk=o.lit(0),
-    )
+    ]
+    over = game_ends(o, opt.continues, race, b.advances)
+    nxt = next_seat(o, n, mover, b.advances)
+    post = _with_step(attrs.evolve(s, actor=o.ite(over, -1, nxt)), no_step(o))
     return Outcome(post, over, scores(o, shape, post))
 
 
@@ -905,7 +1083,7 @@ def _advanced(p: Position, m: Parts) -> KState:
         s.actor,
         Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)),
         d,
-        d == o.select(b.ceil, m.k),
+        lands_flipped(o, d, o.select(b.ceil, m.k)),
     )
     after = [advanced_card(o, a, slot(s, j), j == m.k) for j in p.shape.slots]
     return _with_cards(s, after)
@@ -934,7 +1112,7 @@ def _favoured(p: Position, m: Parts) -> KState:
         opt.to_owner,
     )
     after = [favoured_card(o, f, slot(s, j), j == m.k) for j in shape.slots]
-    return attrs.evolve(_with_cards(s, after), sm=s.sm + m.dep + 1, sk=s.sk + 1)
+    return _with_step(_with_cards(s, after), step_after_favour(o, _step_of(s), part_size(o, f.x)))
 
 
 def _with_cards(s: KState, cards: Sequence[Slot]) -> KState:
@@ -948,11 +1126,20 @@ def _with_cards(s: KState, cards: Sequence[Slot]) -> KState:
     )
 
 
-def _step(p: Position, board: KState, d: Value, m: Value, k: Value) -> Outcome:
-    """Play goes on in the step ``(d, m, k)`` of the mover (rule 16)."""
-    o = p.o
-    post = attrs.evolve(board, mid=o.lit(True), sd=d, sm=m, sk=k)
-    return Outcome(post, o.lit(False), scores(o, p.shape, post))
+def _step_of(s: KState) -> Step:
+    """The open step of ``s``."""
+    return Step(s.mid, s.sd, s.sm, s.sk)
+
+
+def _with_step(s: KState, step: Step) -> KState:
+    """``s`` with its step replaced by ``step``."""
+    return attrs.evolve(s, mid=step.mid, sd=step.sd, sm=step.sm, sk=step.sk)
+
+
+def _goes_on(p: Position, board: KState, step: Step) -> Outcome:
+    """Play goes on in the mover's ``step`` on ``board`` (rule 16)."""
+    post = _with_step(board, step)
+    return Outcome(post, p.o.lit(False), scores(p.o, p.shape, post))
 
 
 def cases(p: Position, m: Parts) -> list[Case]:
@@ -986,18 +1173,19 @@ def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
         # the other columns are as before the move, so the position's board says.
         moved = _advanced(p, m)
         d = o.select(b.dest, m.k)
-        flip = d == o.select(b.ceil, m.k)
-        offer = o.all(
-            [
-                o.any([opt.after_arrival, o.not_(flip)]),
-                b.targets(s.actor, d, o.select(b.part_rank, m.k)),
-            ]
+        r = o.select(b.part_rank, m.k)
+        offer = favour_offered(
+            o,
+            opt.after_arrival,
+            lands_flipped(o, d, o.select(b.ceil, m.k)),
+            b.target_cards(s.actor, d, r),
         )
+        size = part_size(o, Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)))
         return [
             Case(
                 "advance, a favour is offered",
                 offer,
-                lambda: _step(p, moved, d, m.dep + 1, o.lit(0)),
+                lambda: _goes_on(p, moved, step_after_advance(o, d, size)),
             ),
             Case(
                 "advance, the turn ends",
@@ -1009,16 +1197,13 @@ def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
         # Play goes on while a favour or a replay is available (A12).
         taken = _favoured(p, m)
         after = Board(o, shape, opt, taken)
-        goes_on = o.any(
-            [
-                after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
-                o.select(after.advances, p.actor),
-            ]
+        goes_on = play_goes_on(
+            o,
+            after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
+            o.select(after.advances, p.actor),
         )
         return [
-            Case(
-                "favour, play goes on", goes_on, lambda: _step(p, taken, s.sd, taken.sm, taken.sk)
-            ),
+            Case("favour, play goes on", goes_on, lambda: _goes_on(p, taken, _step_of(taken))),
             Case(
                 "favour, the turn ends",
                 o.not_(goes_on),

@@ -38,27 +38,38 @@ against the kernel's fields (``below`` one place deeper in the same stack,
 (:func:`~castlerules.ascent.kernel.advanced_card`,
 :func:`~castlerules.ascent.kernel.favoured_card`, given the move's selections:
 the moved card, the destination, whether it flips, whether the remainder
-leaves), and so are the card-local conditions of the guards: which cards move
-with a card (:func:`~castlerules.ascent.kernel.with_card`, ``in_part``,
-``in_rest``), a square free for a part
-(:func:`~castlerules.ascent.kernel.free_for`), within reach
-(:func:`~castlerules.ascent.kernel.within_reach`), the remainder's exposure
-(:func:`~castlerules.ascent.kernel.exposes`), the strict reading
-(:func:`~castlerules.ascent.kernel.beyond_own`), the removal
-(:func:`~castlerules.ascent.kernel.removal_on`,
-:func:`~castlerules.ascent.kernel.remainder_leaves`), a favour's target
-(:func:`~castlerules.ascent.kernel.favour_target`), a card of the mover's
-column (:func:`~castlerules.ascent.kernel.own_card`, A2), a card on the row
-just reached (:func:`~castlerules.ascent.kernel.on_the_row`, A10), the step
-an Advance opens (:func:`~castlerules.ascent.kernel.step_open`, A12) and a
-card's points (:func:`~castlerules.ascent.kernel.card_points`), built through
-:data:`FOLD`.  Still stated here: the other conditions on the selections and
-the turn (the part's leader and rank cards, the favour's taker and its step,
-the number of favours and ``favour_after_arrival``, A8's flip and A10's rank
-order of the moved and taken cards, which the sensitivity mutations change),
-the turn's successor, and the full model's turn passing
-(:meth:`AscentModel.alive`, :meth:`AscentModel.has_advance`,
-:meth:`AscentModel.next_actor`), which the small model leaves free.
+leaves), and so is every condition the guards put on a card, a selection or
+the turn, built through :data:`FOLD`: which cards move with a card
+(:func:`~castlerules.ascent.kernel.with_card`, ``in_part``, ``in_rest``,
+``part_size``), the rank a stack acts with (``acts_with``), a square free for
+a part (``free_for``), within reach (``within_reach``), the remainder's
+exposure (``exposes``), the strict reading (``beyond_own``), the flip on
+arrival and the flipped card that never moves (``lands_flipped``,
+``never_moves``), the removal (``removal_on``, ``remainder_leaves``), a
+favour's target and its rank order (``favour_target``, ``ranks_lower``,
+``takes_too_high``), the favours left and after arrival (``favours_left``,
+``may_take_after``, ``favour_offered``), a card of the mover's column
+(``own_card``), a card on the row just reached (``on_the_row``), the step an
+Advance opens and a favour extends (``step_open``, ``after_advance``,
+``step_after_advance``, ``step_after_favour``, ``no_step``, ``play_goes_on``),
+the deal (``dealt_card``), the end of the game (``game_over``), and a card's
+points (``card_points``).  The full model's turn passing
+(:meth:`AscentModel.next_actor`, :meth:`AscentModel.alive`) is the kernel's race
+(``racing``, ``short_of_arrival``, ``in_race``, ``game_ends``, ``next_seat``),
+given who may advance (:meth:`AscentModel.has_advance`): :func:`seat_advances`, a
+form of the kernel's ``Board.advances`` that a solver takes quickly, compared with
+it on every position of the exhaustive tie's scopes; the small model leaves the
+turn passing free.
+
+What this module adds is the proof's encoding, not a rule: the selections
+(cards a move names, tied to the position by equalities on their fields and
+the auxiliaries: the part's leader is ``x.top``, the card under it
+``x.below``; with ``stack_rank="highest"`` the rank cards ``pr``, ``rb`` are the
+highest of the cards they stand for, :meth:`AscentModel.rank_card_of`), the
+successors of the auxiliaries, the split of the transition into guarded
+commands (:data:`CASES`) and the two sensitivity mutations, each made by
+perturbing what the kernel is given (:meth:`AscentModel.takeable`,
+:meth:`AscentModel.taker_bound`).
 
 The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
 step is open) with the engine's step ``(sd, sm, sk)`` (square, moved cards,
@@ -151,7 +162,7 @@ from castlerules.ascent.rules import (
 )
 from castlerules.ascent.state import State, locate
 from castlerules.core.errors import ArgumentError
-from castlerules.core.ops import Value, first_of, fold
+from castlerules.core.ops import Ops, Value, first_of, fold
 from castlerules.symbolic import smt
 from castlerules.symbolic.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
 from castlerules.symbolic.smt import Model as Z3Model
@@ -239,13 +250,6 @@ def total(items: Iterable[Expr]) -> Expr:
     return smt.total(rest) + known if known else smt.total(rest)
 
 
-def at_most_one(conditions: Sequence[Expr]) -> Expr:
-    """At most one of the conditions holds (pairwise, so that no integer term is built)."""
-    return all_of(
-        neg(all_of([a, b])) for i, a in enumerate(conditions) for b in conditions[i + 1 :]
-    )
-
-
 def between(x: Expr, low: Expr, high: Expr) -> Expr:
     return all_of([x >= low, x <= high])
 
@@ -262,12 +266,25 @@ class Folding:
     the guards) build its formulas through them, over integers or bit-vectors, folding
     Python constants."""
 
-    __slots__ = ()
+    __slots__ = ("k",)
+
+    def __init__(self, k: Callable[[int], Expr] | None = None) -> None:
+        self.k = k
+        """The maker of number constants of the bit-vector model (None: Python ints),
+        for the terms built of constants alone (a count, a table read, a chain of
+        constants), so that every number term has the model's sort."""
+
+    def _num(self, value: Value) -> Value:
+        if self.k is not None and isinstance(value, int) and not isinstance(value, bool):
+            return self.k(value)
+        return value
 
     def lit(self, value: int | bool) -> Value:
         return value
 
     def ite(self, cond: Value, then: Value, other: Value) -> Value:
+        if self.k is not None and not isinstance(cond, bool):
+            return ite(cond, self._num(then), self._num(other))
         return ite(cond, then, other)
 
     def all(self, items: Iterable[Value]) -> Value:
@@ -283,16 +300,16 @@ class Folding:
         return total(items)
 
     def count(self, conditions: Iterable[Value]) -> Value:
-        return total(ite(c, 1, 0) for c in conditions)
+        return total(self.ite(c, 1, 0) for c in conditions)
 
     def select(self, items: Sequence[Value], index: Value, low: int = 0) -> Value:
-        return select(index - low, items)
+        return select(index - low, [self._num(x) for x in items] if self.k else items)
 
     def lookup(self, table: Sequence[int], index: Value, low: int = 0) -> Value:
-        return select(index - low, list(table))
+        return select(index - low, [self._num(x) for x in table])
 
     def store(self, items: Sequence[Value], index: Value, value: Value) -> tuple[Value, ...]:
-        return tuple(ite(index == i, value, x) for i, x in enumerate(items))
+        return tuple(self.ite(index == i, value, x) for i, x in enumerate(items))
 
     def first(self, conditions: Sequence[Value]) -> Value:
         return first_of(self, conditions)
@@ -567,9 +584,19 @@ class Turn:
     sm: Expr
     sk: Expr
 
+    def step(self) -> kernel.Step:
+        """The open step (the kernel's :class:`~castlerules.ascent.kernel.Step`)."""
+        return kernel.Step(self.mid, self.sd, self.sm, self.sk)
+
+    def within(self, step: kernel.Step) -> Turn:
+        """The same player, in ``step``."""
+        return Turn(self.actor, step.mid, step.sd, step.sm, step.sk)
+
     def over(self, nxt: Expr) -> Turn:
-        """The turn after a turn ends: ``nxt`` plays (or -1: the game is over)."""
-        return Turn(nxt, False, 0, 0, 0)
+        """The turn after a turn ends: ``nxt`` plays (or -1: the game is over), no step
+        open (:func:`~castlerules.ascent.kernel.no_step`)."""
+        step = kernel.no_step(FOLD)
+        return Turn(nxt, step.mid, step.sd, step.sm, step.sk)
 
 
 def fresh_turn(tag: str, var: NumVar = int_var) -> Turn:
@@ -664,6 +691,70 @@ CASES: tuple[Case, ...] = (
 """The transition as guarded commands: mutually exclusive, covering every legal move."""
 
 
+def seat_advances(
+    ops: Ops,
+    shape: kernel.Shape,
+    options: kernel.Options,
+    s: kernel.KState,
+    board: Callable[[], kernel.Board],
+) -> tuple[Value, ...]:
+    """Per seat: it has a legal Advance, the kernel's
+    :attr:`~castlerules.ascent.kernel.Board.advances` (``board``), in a form a solver
+    takes in a fraction of the time under ``stack_rank="top"``: some card of the seat's
+    column that tops its stack, not flipped, has a square free for its own rank within
+    its own arrival square.
+
+    Why this is the kernel's on every reachable position: under ``"top"`` a stack acts
+    with its top card, so moving the whole stack (its bottom card) has the top card's
+    ceiling and leaves no remainder to expose; under the strict reading
+    (``protection=False``) no card ever stands above its own arrival square (the proved
+    property ``ascent.strict_ceiling``), so the whole stack may go wherever its top
+    card may.  It is not taken on trust: the exhaustive tie
+    (``python -m proofs.equivalence``) compares it with the kernel's ``Board.advances``
+    on every position of every Ascent scope.  Under ``"highest"`` a part may move
+    where its whole stack may not, and this is the kernel's ``Board.advances`` itself."""
+    if options.highest is True:
+        return board().advances
+    if options.highest is not False:
+        raise ValueError("seat_advances: stack_rank must be a constant")
+    o, slots, top = ops, shape.slots, shape.squares
+    cards = [kernel.slot(s, j) for j in slots]
+    out: list[Value] = []
+    for q in range(shape.players):
+        mine = [kernel.own_card(o, q, u.col, u.sq) for u in cards]
+        occ = [o.any([o.all([mine[j], cards[j].sq == d]) for j in slots]) for d in range(top + 1)]
+        flipped = [
+            o.any([o.all([mine[j], cards[j].sq == d, cards[j].flp]) for j in slots])
+            for d in range(top + 1)
+        ]
+        movers = []
+        for j, u in enumerate(cards):
+            ceiling = shape.arrival[j]
+            reach = o.any(
+                [
+                    o.all(
+                        [
+                            kernel.within_reach(o, u.sq, d, ceiling),
+                            kernel.free_for(o, occ[d], flipped[d], d, ceiling),
+                        ]
+                    )
+                    for d in range(1, top + 1)
+                ]
+            )
+            movers.append(
+                o.all(
+                    [
+                        mine[j],
+                        u.dep == 0,
+                        o.not_(kernel.never_moves(o, u.flp)),
+                        reach,
+                    ]
+                )
+            )
+        out.append(o.any(movers))
+    return tuple(out)
+
+
 class AscentModel:
     """The rules of one :class:`Params` as formulas over cards, turns and moves."""
 
@@ -676,6 +767,9 @@ class AscentModel:
         self.var = params.var
         self.k = params.k
         self.high = params.highest
+        self.fold = Folding(params.k if params.bitvector else None)
+        """The kernel's operations over this model's numbers (:class:`Folding`)."""
+        self._advances: dict[int, tuple[AState, tuple[Expr, ...]]] = {}
 
     # ------------------------------------------------------------------ options
     def assumptions(self) -> list[Expr]:
@@ -707,8 +801,9 @@ class AscentModel:
     # carries (``rv``); a moving part's and a remainder's are the selections'
     # ``pr`` and ``rb`` (with "top": the leader and the card under the part).
     def rank(self, top: Card) -> Expr:
-        """The rank value of the stack whose top card is ``top`` (A3, ``stack_rank``)."""
-        return top.rv if self.high else top.val
+        """The rank value of the stack whose top card is ``top`` (A3, ``stack_rank``;
+        :func:`~castlerules.ascent.kernel.acts_with`)."""
+        return kernel.acts_with(FOLD, self.high, top.val, top.rv)
 
     def ceiling(self, top: Card) -> Expr:
         """The arrival square of the rank of the stack whose top is ``top`` (A6): the
@@ -717,23 +812,35 @@ class AscentModel:
 
     def part_rank(self, m: Move) -> Card:
         """The moving part's rank card (A3, A6): its leader, or with ``"highest"`` its
-        highest card ``pr``."""
+        highest card ``pr`` (the selection whose value
+        :func:`~castlerules.ascent.kernel.acts_with` gives)."""
         return m.pr if self.high and m.pr is not None else m.lead
+
+    def part_value(self, m: Move) -> Expr:
+        """The rank value the moving part acts with (A3;
+        :func:`~castlerules.ascent.kernel.acts_with`)."""
+        return kernel.acts_with(FOLD, self.high, m.lead.val, self.part_rank(m).val)
 
     def rest_rank(self, m: Move) -> Card:
         """The rank card of the remainder left under the part / the taken cards (A7,
         A13): the card under them, or with ``"highest"`` the remainder's highest ``rb``."""
         return m.rb if self.high and m.rb is not None else m.bx
 
+    def rest_value(self, m: Move) -> Expr:
+        """The rank value the remainder acts with (A3;
+        :func:`~castlerules.ascent.kernel.acts_with`)."""
+        return kernel.acts_with(FOLD, self.high, m.bx.val, self.rest_rank(m).val)
+
     def taker_rank(self, m: Move) -> Expr:
         """The rank value a favour's taker acts with (A10): the moved stack's top card's,
-        or with ``"highest"`` the moved stack's rank."""
-        return m.tb.rv if self.high else m.tt.val
+        or with ``"highest"`` the moved stack's rank (A3;
+        :func:`~castlerules.ascent.kernel.acts_with`)."""
+        return kernel.acts_with(FOLD, self.high, m.tt.val, m.tb.rv)
 
     def target_rank(self, m: Move) -> Expr:
         """The rank value of the stack a favour takes from (A10): its top card's, or with
-        ``"highest"`` its highest."""
-        return m.x.rv if self.high else m.qt.val
+        ``"highest"`` its highest (A3; :func:`~castlerules.ascent.kernel.acts_with`)."""
+        return kernel.acts_with(FOLD, self.high, m.qt.val, m.x.rv)
 
     def rank_card_of(self, m: Move, r: Card, member: Callable[[Card], Expr], u: Card) -> Expr:
         """With ``"highest"``: ``r`` is the rank card of the cards ``member`` selects, for
@@ -777,13 +884,24 @@ class AscentModel:
             [top.sq > self.ceiling(top), any_of([self.o.aes, neg(self.o.removal(top.sq))])]
         )
 
-    def rank_ok(self, low: Expr, high: Expr) -> Expr:
-        """A10: a favour takes a stack whose leader ranks lower (the mutation: or equal)."""
-        return low <= high if self.p.mutation == "favour_equal_rank" else low < high
+    def taker_bound(self, m: Move) -> Expr:
+        """The rank a favour's takes are compared with (A10): the taker's; the sensitivity
+        mutation ``favour_equal_rank`` reads it one higher, so that an equal rank passes
+        :func:`~castlerules.ascent.kernel.ranks_lower`."""
+        r = self.taker_rank(m)
+        return r + 1 if self.p.mutation == "favour_equal_rank" else r
 
     def takeable(self, u: Card) -> Expr:
-        """A8, rule 13: flipped cards are never taken (the mutation: they may be)."""
-        return True if self.p.mutation == "favour_flipped" else neg(u.flp)
+        """A8, rule 13: a flipped card is never taken
+        (:func:`~castlerules.ascent.kernel.never_moves`); the sensitivity mutation
+        ``favour_flipped`` reads every card as unflipped."""
+        flipped = False if self.p.mutation == "favour_flipped" else u.flp
+        return neg(kernel.never_moves(FOLD, flipped))
+
+    def limit(self) -> Expr:
+        """``favours_per_move`` as the kernel's number
+        (:data:`~castlerules.ascent.kernel.UNLIMITED` for None; A10)."""
+        return ite(self.o.unlimited, kernel.UNLIMITED, self.o.limit)
 
     def target(self, taker: Expr, d: Expr, r: Expr, u: Card) -> Expr:
         """``u`` tops a stack a favour of a stack of rank ``r`` of column ``taker`` may take
@@ -808,23 +926,25 @@ class AscentModel:
     def advance_views(self, t: Turn, m: Move) -> Expr:
         """The Advance's guard on the move's selections (rules 8-12)."""
         o, p, x, lead, d = self.o, t.actor, m.x, m.lead, m.d
-        ttop, rank = m.ttop, self.part_rank(m)
+        ttop, rank = m.ttop, self.part_value(m)
         return all_of(
             [
                 m.kind == ADVANCE,
-                t.actor >= 0,
+                neg(kernel.game_over(FOLD, t.actor)),  # A14
                 neg(kernel.step_open(FOLD, t.mid, t.sk)),  # A12: the replay after a favour
                 between(x.idx, 0, self.N - 1),
                 kernel.own_card(FOLD, p, x.col, x.sq),  # A2: the player's own column
-                neg(x.flp),  # A8: flipped cards never move
+                neg(kernel.never_moves(FOLD, x.flp)),  # A8: flipped cards never move
                 lead.idx == x.top,  # rule 8: the part's leader is the stack's top
                 self.part_views(t, m),  # A3: the part's rank card (stack_rank)
                 # A4, A6: up, not above the ceiling of the part's rank
-                kernel.within_reach(FOLD, x.sq, d, self.arr(rank)),
+                kernel.within_reach(FOLD, x.sq, d, o.arrival_of(rank)),
                 m.bx.idx == x.below,
                 self.rest_views(x, m.rb),
                 neg(  # A7, rule 11: the remainder's rank is not exposed
-                    kernel.exposes(FOLD, x.sq, x.below != NONE, o.aes, self.arr(self.rest_rank(m)))
+                    kernel.exposes(
+                        FOLD, x.sq, x.below != NONE, o.aes, o.arrival_of(self.rest_value(m))
+                    )
                 ),
                 between(ttop.idx, NONE, self.N - 1),
                 implies(  # A9: a square holding cards (ttop on top) is free only as the
@@ -833,7 +953,7 @@ class AscentModel:
                         [
                             ttop.at(p, d),
                             ttop.dep == 0,
-                            kernel.free_for(FOLD, True, ttop.flp, d, self.arr(rank)),
+                            kernel.free_for(FOLD, True, ttop.flp, d, o.arrival_of(rank)),
                         ]
                     ),
                 ),
@@ -880,18 +1000,19 @@ class AscentModel:
     def advance_exists(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
         """What the Advance's guard says of some card: every square jumped over is
         not free (A3: the destination is the *lowest* free square)."""
-        x, ceiling = m.x, self.arr(self.part_rank(m))
+        x, ceiling = m.x, self.o.arrival_of(self.part_value(m))
         return all_of(
             implies(all_of([x.sq < e, e < m.d]), neg(self.free(cards, t.actor, e, ceiling)))
             for e in range(1, self.smax + 1)
         )
 
     def pending(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
-        """After the Advance, a favour is available (rules 13, 16; A10)."""
-        rank = self.part_rank(m)
-        flip_now = m.d == self.arr(rank)
-        targets = [self.target(t.actor, m.d, rank.val, u) for u in cards]
-        return all_of([any_of([self.o.faa, neg(flip_now)]), any_of(targets)])
+        """After the Advance, a favour is offered (rules 13, 16; A10;
+        :func:`~castlerules.ascent.kernel.favour_offered`)."""
+        rank = self.part_value(m)
+        flip_now = kernel.lands_flipped(FOLD, m.d, self.o.arrival_of(rank))
+        targets = [self.target(t.actor, m.d, rank, u) for u in cards]
+        return kernel.favour_offered(FOLD, self.o.faa, flip_now, targets)
 
     def advance_card_post(self, t: Turn, m: Move, u: Card) -> Card:
         """A card after the Advance: the part lands on ``d``, on top of any flipped
@@ -901,8 +1022,10 @@ class AscentModel:
         part = self.in_part(t, m, u)
         target = u.at(p, d)
         rest = self.rest_of(x, u)
-        rank = self.part_rank(m)
-        moved = kernel.Advanced(p, x.slot(), d, d == self.arr(rank))
+        rank = self.part_value(m)
+        moved = kernel.Advanced(
+            p, x.slot(), d, kernel.lands_flipped(FOLD, d, self.o.arrival_of(rank))
+        )
         new = kernel.advanced_card(FOLD, moved, u.slot(), u.idx == x.idx)
         after = attrs.evolve(
             u,
@@ -918,12 +1041,14 @@ class AscentModel:
             return after
         # A3: the part (and the flipped stack it lands on) acts with the part's rank,
         # the remainder with its own
-        rv = ite(any_of([part, target]), rank.val, ite(rest, self.rest_rank(m).val, u.rv))
+        rv = ite(any_of([part, target]), rank, ite(rest, self.rest_value(m), u.rv))
         return attrs.evolve(after, rv=rv)
 
     def advance_turn(self, t: Turn, m: Move, pending: bool) -> Turn:
+        """The turn after the Advance: the step it opens (rule 16), or the next turn."""
         if pending:
-            return Turn(t.actor, True, m.d, m.x.dep + 1, 0)
+            size = kernel.part_size(FOLD, m.x.slot())
+            return t.within(kernel.step_after_advance(FOLD, m.d, size))
         return t.over(m.nxt)
 
     # ------------------------------------------------------------------ Favour
@@ -933,19 +1058,20 @@ class AscentModel:
         return all_of(
             [
                 m.kind == FAVOUR,
-                t.actor >= 0,
-                t.mid,  # A11: only the stack just moved takes
-                any_of([o.unlimited, t.sk < o.limit]),  # A10: favours_per_move
+                neg(kernel.game_over(FOLD, t.actor)),  # A14
+                kernel.after_advance(FOLD, t.mid),  # A11: only the stack just moved takes
+                kernel.favours_left(FOLD, t.sk, self.limit()),  # A10: favours_per_move
                 between(tb.idx, 0, self.N - 1),
                 tb.at(p, t.sd),
                 tb.dep == t.sm - 1,  # tb: the moved stack's bottom card
-                any_of([o.faa, neg(tb.flp)]),  # favour_after_arrival
+                kernel.may_take_after(FOLD, o.faa, tb.flp),  # A10: favour_after_arrival
                 m.tt.idx == tb.top,
                 between(x.idx, 0, self.N - 1),
                 kernel.on_the_row(FOLD, p, t.sd, x.col, x.sq),  # A10: another column, this row
                 self.takeable(x),  # A8
                 m.qt.idx == x.top,
-                self.rank_ok(self.target_rank(m), self.taker_rank(m)),  # A10: a lower rank
+                # A10: a lower rank
+                kernel.ranks_lower(FOLD, self.target_rank(m), self.taker_bound(m)),
                 m.bx.idx == x.below,
                 self.rest_views(x, m.rb),
                 between(m.nxt, -1, self.n - 1),
@@ -956,10 +1082,10 @@ class AscentModel:
         """What the Favour's guard says of every card ``u``: with ``favour_takes="all_lower"``
         every taken card ranks lower than the taker's leader (A10)."""
         x = m.x
-        taken = all_of([u.at(x.col, t.sd), u.dep <= x.dep])
+        taken = self.in_part(t, m, u)
         return all_of(
             [
-                implies(all_of([self.o.fall, taken]), self.rank_ok(u.val, self.taker_rank(m))),
+                neg(kernel.takes_too_high(FOLD, self.o.fall, taken, u.val, self.taker_bound(m))),
                 # A3 (stack_rank="highest"): rb is the remainder's rank card
                 self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(x, v), u),
             ]
@@ -970,7 +1096,7 @@ class AscentModel:
         square where A13 removes it (rule 15)."""
         o = self.o
         return kernel.remainder_leaves(
-            FOLD, m.x.below != NONE, o.rilh, o.upper, t.sd, self.arr(self.rest_rank(m))
+            FOLD, m.x.below != NONE, o.rilh, o.upper, t.sd, o.arrival_of(self.rest_value(m))
         )
 
     def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
@@ -1000,18 +1126,27 @@ class AscentModel:
             return after
         # A3: the taken cards join the taker's rank; the remainder acts with its own
         # (a removed card: its own value)
-        rest_rv = u.val if removed else self.rest_rank(m).val
+        rest_rv = u.val if removed else self.rest_value(m)
         return attrs.evolve(after, rv=ite(taken, m.tb.rv, ite(rest, rest_rv, u.rv)))
 
     def favour_turn(self, t: Turn, m: Move, cont: bool) -> Turn:
+        """The turn after the favour: its step goes on (rule 14), or the next turn."""
         if cont:
-            return Turn(t.actor, True, t.sd, t.sm + m.x.dep + 1, t.sk + 1)
+            size = kernel.part_size(FOLD, m.x.slot())
+            return t.within(kernel.step_after_favour(FOLD, t.step(), size))
         return t.over(m.nxt)
 
     # ------------------------------------------------------------------ EndTurn
     def end_views(self, t: Turn, m: Move) -> Expr:
-        """EndTurn declines a favour or the replay (A12)."""
-        return all_of([m.kind == END, t.actor >= 0, t.mid, between(m.nxt, -1, self.n - 1)])
+        """EndTurn declines a favour or the replay (A3, A12)."""
+        return all_of(
+            [
+                m.kind == END,
+                neg(kernel.game_over(FOLD, t.actor)),  # A14
+                kernel.after_advance(FOLD, t.mid),  # A3: a turn ends after its Advance
+                between(m.nxt, -1, self.n - 1),
+            ]
+        )
 
     # ------------------------------------------------------------------ cases
     def views_guard(self, case: Case, t: Turn, m: Move) -> Expr:
@@ -1197,24 +1332,34 @@ class AscentModel:
         ]
 
     def init_card(self, u: Card) -> Expr:
-        """A new game: every card alone on its owner's Start (spec rule 7)."""
+        """A new game: every card alone on its owner's Start (spec rule 7;
+        :func:`~castlerules.ascent.kernel.dealt_card`)."""
+        dealt = kernel.dealt_card(FOLD, u.owner)
         return all_of(
             [
-                u.col == u.owner,
-                u.sq == 0,
-                u.dep == 0,
+                u.col == dealt.col,
+                u.sq == dealt.sq,
+                u.dep == dealt.dep,
                 u.below == NONE,
                 u.top == u.idx,
-                neg(u.flp),
+                u.flp == dealt.flp,
                 # A3 (stack_rank="highest"): a card alone acts with its own rank
                 u.rv == u.val if self.high else True,
             ]
         )
 
     def init_turn(self, t: Turn) -> Expr:
-        """Any first player (the die, or ``new_game(first_player=...)``), no step open."""
+        """Any first player (the die, or ``new_game(first_player=...)``), no step open
+        (:func:`~castlerules.ascent.kernel.no_step`)."""
+        first = kernel.no_step(FOLD)
         return all_of(
-            [between(t.actor, 0, self.n - 1), neg(t.mid), t.sd == 0, t.sm == 0, t.sk == 0]
+            [
+                between(t.actor, 0, self.n - 1),
+                t.mid == first.mid,
+                t.sd == first.sd,
+                t.sm == first.sm,
+                t.sk == first.sk,
+            ]
         )
 
     # ------------------------------------------------------------------ full model
@@ -1348,155 +1493,100 @@ class AscentModel:
         its column (Start included) not flipped and below its own arrival square
         (``unreached``), any card not flipped (``unflipped``), or a legal Advance
         (``can_move``)."""
-        end = self.o.end
-        mine = [all_of([u.col == q, u.sq >= 0, neg(u.flp)]) for u in s.cards]
-        tests = {
-            "unreached": lambda: any_of(
-                all_of([here, u.sq < self.arr(u)]) for here, u in zip(mine, s.cards, strict=True)
+        o = self.fold
+        mine = [u.col == q for u in s.cards]
+        return kernel.in_race(
+            o,
+            self.o.end,
+            any_of(
+                all_of([here, kernel.short_of_arrival(o, u.slot(), self.arr(u))])
+                for here, u in zip(mine, s.cards, strict=True)
             ),
-            "unflipped": lambda: any_of(mine),
-            "can_move": lambda: self.has_advance(s, q),
-        }
-        if isinstance(end, int):
-            return tests[END_TESTS[end]]()
-        return select(end, [tests[name]() for name in END_TESTS])
+            any_of(
+                all_of([here, kernel.racing(o, u.slot())])
+                for here, u in zip(mine, s.cards, strict=True)
+            ),
+            self.has_advance(s, q),
+        )
 
     def has_advance(self, s: AState, q: int) -> Expr:
-        """Seat ``q`` has a legal Advance (rules 8-11).
-
-        A Start card or a stack whose leader has a free square within its
-        ceiling gives one: its bottom card, which exposes nothing; with the
-        strict reading, the leader alone if that exposes nothing (any deeper
-        card would carry the card under the leader, which then stands above
-        its ceiling already).  The bridge tests check this against the
-        engine's ``advances_of``.
-        """
-        cards = s.cards
-        occ = [False] + [any_of(u.at(q, e) for u in cards) for e in range(1, self.smax + 1)]
-        flipped = [False] + [
-            any_of(all_of([u.at(q, e), u.flp]) for u in cards) for e in range(1, self.smax + 1)
-        ]
-        if self.high:
-            return self.has_advance_highest(s, q, occ, flipped)
-        out = []
-        for u in cards:
-            ceiling = self.arr(u)
-            reach = any_of(
-                all_of(
-                    [
-                        kernel.within_reach(FOLD, u.sq, e, ceiling),
-                        kernel.free_for(FOLD, occ[e], flipped[e], e, ceiling),
-                    ]
-                )
-                for e in range(1, self.smax + 1)
+        """Seat ``q`` has a legal Advance (rules 8-11): :func:`seat_advances`, the kernel's
+        :attr:`~castlerules.ascent.kernel.Board.advances` of the position."""
+        hit = self._advances.get(id(s))
+        if hit is None or hit[0] is not s:
+            ks = self.kstate(s)
+            shape = self.shape()
+            opts = self.kernel_options()
+            found = seat_advances(
+                self.fold, shape, opts, ks, lambda: kernel.Board(self.fold, shape, opts, ks)
             )
-            parts = [u.col == q, u.sq >= 0, u.dep == 0, neg(u.flp), reach]
-            if "protection" in self.p.symbolic or not self.p.rules.protection:
-                exposes_nothing = any_of(
-                    [
-                        u.below == NONE,
-                        *(
-                            all_of(
-                                [
-                                    u.below == b.idx,
-                                    neg(kernel.exposes(FOLD, u.sq, True, self.o.aes, self.arr(b))),
-                                ]
-                            )
-                            for b in cards
-                        ),
-                    ]
-                )
-                parts.append(any_of([self.o.prot, exposes_nothing]))
-            out.append(all_of(parts))
-        return any_of(out)
+            hit = (s, found)
+            self._advances[id(s)] = hit
+        return hit[1][q]
 
-    def has_advance_highest(
-        self, s: AState, q: int, occ: Sequence[Expr], flipped: Sequence[Expr]
-    ) -> Expr:
-        """Seat ``q`` has a legal Advance under ``stack_rank="highest"`` (rules 8-11, A3):
-        a part may move where its whole stack may not (a lower rank reaches a flipped
-        square on its own arrival), so every card ``x`` is tried: the part's highest
-        rank bounds it and names the flipped square it may land on, the destination
-        is the lowest free square, the remainder's highest rank must not be exposed,
-        and the strict reading bounds every moving card."""
-        cards, o = s.cards, self.o
+    def shape(self) -> kernel.Shape:
+        """The kernel's :class:`~castlerules.ascent.kernel.Shape` of this model (concrete
+        sizes only: the full model's turn passing reads it)."""
+        if {"squares", "arrival", "upper_half"} & set(self.p.symbolic):
+            raise ValueError("the turn passing reads the kernel's shape: concrete sizes only")
+        return kernel.Shape.of(self.p.rules, self.n)
 
-        def highest(members: Sequence[Expr], start: Expr) -> Expr:
-            best = start
-            for u, mine in zip(cards, members, strict=True):
-                best = ite(all_of([mine, u.val > best]), u.val, best)
-            return best
+    def kstate(self, s: AState) -> kernel.KState:
+        """A position of the full model as the kernel's
+        :class:`~castlerules.ascent.kernel.KState` (the same terms, without the
+        auxiliaries)."""
+        cards = [s.cards[c] for c in self.shape().cards]
+        t = s.turn
+        return kernel.KState(
+            col=tuple(u.col for u in cards),
+            sq=tuple(u.sq for u in cards),
+            dep=tuple(u.dep for u in cards),
+            flp=tuple(u.flp for u in cards),
+            own=tuple(u.owner for u in cards),
+            actor=t.actor,
+            mid=t.mid,
+            sd=t.sd,
+            sm=t.sm,
+            sk=t.sk,
+        )
 
-        out = []
-        for x in cards:
-            xs = x.slot()
-            part = [
-                kernel.in_part(
-                    FOLD, kernel.with_card(FOLD, xs, u.slot(), u.idx == x.idx), xs, u.slot()
-                )
-                for u in cards
-            ]
-            rest = [self.rest_of(x, u) for u in cards]
-            ceiling = o.arrival_of(highest(part, x.val))
-            bare = o.arrival_of(highest(rest, VALUES[0]))
-
-            def strict(e: int, part: Sequence[Expr] = part) -> Expr:
-                # the strict reading (protection=False): every moving card by its ceiling
-                return all_of(
-                    neg(kernel.beyond_own(FOLD, mine, self.arr(u), e))
-                    for u, mine in zip(cards, part, strict=True)
-                )
-
-            free = [False] + [
-                kernel.free_for(FOLD, occ[e], flipped[e], e, ceiling)
-                for e in range(1, self.smax + 1)
-            ]
-            lands = any_of(
-                all_of(
-                    [
-                        kernel.within_reach(FOLD, x.sq, e, ceiling),
-                        free[e],
-                        # A3: the lowest free square (every one jumped over is taken)
-                        *(implies(x.sq < f, neg(free[f])) for f in range(1, e)),
-                        any_of([o.prot, strict(e)]),
-                    ]
-                )
-                for e in range(1, self.smax + 1)
-            )
-            out.append(
-                all_of(
-                    [
-                        x.col == q,
-                        x.sq >= 0,
-                        neg(x.flp),
-                        lands,
-                        neg(kernel.exposes(FOLD, x.sq, x.below != NONE, o.aes, bare)),
-                    ]
-                )
-            )
-        return any_of(out)
+    def kernel_options(self) -> kernel.Options:
+        """The options as the kernel's :class:`~castlerules.ascent.kernel.Options`."""
+        o = self.o
+        return kernel.Options(
+            exposing=o.aes,
+            limit=self.limit(),
+            highest=self.high,
+            all_lower=o.fall,
+            after_arrival=o.faa,
+            removal_lower=o.rilh,
+            to_owner=o.pown,
+            end_test=o.end,
+            continues=o.lpc,
+            die_none=False,
+            protection=o.prot,
+        )
 
     def next_actor(self, s: AState, p: Expr) -> Expr:
-        """Who plays after ``p``'s turn ends on board ``s`` (rules 17, 18; A14)."""
-        n = self.n
-        alive = [self.alive(s, q) for q in range(n)]
-        can = [all_of([alive[q], self.has_advance(s, q)]) for q in range(n)]
-        chains = []
-        for me in range(n):
-            out = self.k(-1)
-            for k in range(n, 0, -1):
-                q = (me + k) % n
-                out = ite(can[q], self.k(q), out)
-            chains.append(out)
-        early = all_of([neg(self.o.lpc), at_most_one(alive)])
-        return ite(early, -1, select(p, chains))
+        """Who plays after ``p``'s turn ends on board ``s``, -1 when the game is over
+        (rules 17, 18; A14: :func:`~castlerules.ascent.kernel.game_ends`,
+        :func:`~castlerules.ascent.kernel.next_seat`)."""
+        o, n = self.fold, self.n
+        race = [self.alive(s, q) for q in range(n)]
+        advances = [self.has_advance(s, q) for q in range(n)]
+        over = kernel.game_ends(o, self.o.lpc, race, advances)
+        return o.ite(over, -1, kernel.next_seat(o, n, p, advances))
 
     def favours_open(self, s: AState, t: Turn, m: Move) -> Expr:
-        """After a favour, further favours are open (A10 and its options)."""
-        o = self.o
-        targets = any_of(self.target(t.actor, t.sd, self.taker_rank(m), u) for u in s.cards)
+        """After a favour, further favours are open (A10 and its options:
+        :func:`~castlerules.ascent.kernel.favours_left`,
+        :func:`~castlerules.ascent.kernel.favour_offered`)."""
+        targets = [self.target(t.actor, t.sd, self.taker_rank(m), u) for u in s.cards]
         return all_of(
-            [any_of([o.unlimited, t.sk + 1 < o.limit]), any_of([o.faa, neg(m.tb.flp)]), targets]
+            [
+                kernel.favours_left(FOLD, t.sk + 1, self.limit()),
+                kernel.favour_offered(FOLD, self.o.faa, m.tb.flp, targets),
+            ]
         )
 
     def exact_turn(self, pre: AState, m: Move, post: AState) -> Expr:
@@ -1504,7 +1594,7 @@ class AscentModel:
         p = pre.turn.actor
         ends = post.turn.actor == self.next_actor(post, p)
         replay = select(p, [self.has_advance(post, q) for q in range(self.n)])
-        go_on = any_of([self.favours_open(post, pre.turn, m), replay])
+        go_on = kernel.play_goes_on(FOLD, self.favours_open(post, pre.turn, m), replay)
         return all_of(
             [
                 implies(all_of([m.kind == ADVANCE, neg(post.turn.mid)]), ends),

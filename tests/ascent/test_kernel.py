@@ -168,6 +168,23 @@ def test_a6_the_tie_catches_a_kernel_without_the_ceiling(monkeypatch: pytest.Mon
     assert found.mismatches and not found.ok
 
 
+def test_a14_the_tie_catches_a_proof_model_that_lets_a_blocked_seat_advance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The proofs' model reads who may advance in a form of its own
+    (:func:`castlerules.symbolic.ascent_model.seat_advances`, its turn passing, A14); one
+    that lets every seat advance parts from the kernel's ``Board.advances`` in the first
+    scope."""
+    from proofs import equivalence
+
+    def every_seat(*args: object) -> tuple[bool, ...]:
+        return (True, True)
+
+    monkeypatch.setattr(equivalence, "seat_advances", every_seat)
+    found = search(SCOPES[0])
+    assert any("seat_advances" in line for line in found.mismatches), found.mismatches
+
+
 # ---------------------------------------------------------------------------
 # The same kernel on Z3 terms
 

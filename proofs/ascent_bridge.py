@@ -256,7 +256,7 @@ class Bridge:
         elif kind == FAVOUR:
             removed = model.removes(t, m) is True
             board = model.post(_favour_case(removed, True), pre, m)
-            go_on = any_of([model.favours_open(board, t, m), model.has_advance(board, t.actor)])
+            go_on = model.goes_on(board, t, m)
             m = attrs.evolve(m, cont=go_on is True)
             case = _favour_case(removed, go_on is True)
         else:

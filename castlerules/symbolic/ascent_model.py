@@ -1589,12 +1589,18 @@ class AscentModel:
             ]
         )
 
+    def goes_on(self, post: AState, t: Turn, m: Move) -> Expr:
+        """After the favour ``m`` of turn ``t``, whose board is ``post``'s, play goes on
+        (A12, rule 16: :func:`~castlerules.ascent.kernel.play_goes_on`): a favour is
+        still open, or the player may advance again."""
+        replay = select(t.actor, [self.has_advance(post, q) for q in range(self.n)])
+        return kernel.play_goes_on(FOLD, self.favours_open(post, t, m), replay)
+
     def exact_turn(self, pre: AState, m: Move, post: AState) -> Expr:
         """The engine's turn passing, on the successor's board (rules 16-18)."""
         p = pre.turn.actor
         ends = post.turn.actor == self.next_actor(post, p)
-        replay = select(p, [self.has_advance(post, q) for q in range(self.n)])
-        go_on = kernel.play_goes_on(FOLD, self.favours_open(post, pre.turn, m), replay)
+        go_on = self.goes_on(post, pre.turn, m)
         return all_of(
             [
                 implies(all_of([m.kind == ADVANCE, neg(post.turn.mid)]), ends),

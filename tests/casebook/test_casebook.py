@@ -99,9 +99,13 @@ def test_the_cases_players_ask_about_are_there() -> None:
 
 
 def test_the_jump_over_several_squares_jumps_over_at_least_two() -> None:
+    """The witness's move passes over two squares or more: one event names them all
+    (A3), or each is told apart (an occupied square, A3; flipped cards on another
+    rank's arrival square, A9)."""
     shown = casebook.show("ascent-jump-several", FOUND)
     assert isinstance(shown.focus, Moment)
-    assert shown.focus.says("squares ", "A3")
+    jumped = [e for e in shown.focus.events if e.text.startswith("It jumps over")]
+    assert shown.focus.says("squares ", "A3") or len(jumped) >= 2, shown.focus.events
 
 
 def test_a_case_that_no_longer_shows_its_claim_fails() -> None:

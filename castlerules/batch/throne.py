@@ -16,6 +16,7 @@ the batch plays through either adapter unchanged.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -416,6 +417,18 @@ class ThroneEnv(Slots):
         )[:, 0]
         """A new game's rows, objectives 0 (the kernel's initial position, B3, B6)."""
         self._slots_init()
+
+    def under(self, options: K.Options, placeable: Any, placements: Any) -> ThroneEnv:
+        """This env with the kernel's options and the two tables of its shape that
+        placement changes (``placeable``, per move number of :attr:`shape`'s moves;
+        ``placements``) replaced, e.g. by the operands of a compiled program, so that
+        one program serves the rules that differ only there.  For traced code (the
+        building blocks :meth:`random_move`, :meth:`first_broken`); the rest of the env
+        is shared with this one."""
+        other = copy.copy(self)
+        other._options = options
+        other.shape = attrs.evolve(self.shape, placeable=placeable, placements=placements)
+        return other
 
     # ------------------------------------------------------------------ the kernel on arrays
 

@@ -432,17 +432,19 @@ class ThroneEnv(Slots):
 
     # ------------------------------------------------------------------ the kernel on arrays
 
-    def _obj(self, masks: tuple[tuple[Any, ...], ...], rnd: Any) -> tuple[tuple[Any, ...], ...]:
+    def _obj(
+        self, masks: tuple[tuple[Any, ...], ...], rnd: Any, o: ArrayOps
+    ) -> tuple[tuple[Any, ...], ...]:
         """The favourites of round ``rnd`` of each game, as the kernel reads them."""
-        o, xp = self._ops, self.backend.xp
+        xp = self.backend.xp
         return tuple(
             _bits(o.select([row[q] for row in masks], rnd, low=1), self.shape.characters, xp)
             for q in range(self.players)
         )
 
-    def _mask_of(self, k: K.KState) -> Any:
+    def _mask_of(self, k: K.KState, o: ArrayOps) -> Any:
         """``(num_actions, size)``: the kernel's guards of every action number, a row each."""
-        xp, o = self.backend.xp, self._ops
+        xp = self.backend.xp
         p = K.Position(o, self.shape, self._options, k)
         ones = xp.ones(k.turn.shape, dtype=bool)
         return xp.stack(
@@ -455,14 +457,16 @@ class ThroneEnv(Slots):
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
         """The kernel's step for every game still playing; finished games stay, and so
         do the games of ``hold`` (just dealt by an auto-reset)."""
-        xp, o, shape, lay = self.backend.xp, self._ops, self.shape, self.layout
+        xp, o, shape, lay = self.backend.xp, self._ops.scoped(), self.shape, self.layout
         k, masks, scores, kings = lay.unpack(data)
         over = xp.logical_or(k.phase == OVER, hold)
-        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd, o))
         p = K.Position(o, shape, self._options, k)
-        nxt = xp.minimum(k.rnd + 1, shape.rounds)
         m = K.decode(p, xp.where(over, 0, actions))
-        found = K.cases(p, m, self._obj(masks, nxt))
+        # The next round's objectives are the kernel's chance input, kept in its next
+        # position only: the rows keep every round's objectives already, and the next
+        # position's are not packed, so the round's own stand in (no select traced).
+        found = K.cases(p, m, k.obj)
         out = o.pick([c.when for c in found], [c.make for c in found])  # kernel.step
         effect = o.first([c.when for c in found])
         post = merge(o, over, k, out.post)
@@ -481,17 +485,19 @@ class ThroneEnv(Slots):
         return lay.pack(xp, post, masks, scores, kings), ended, effect
 
     def _legal_rows(self, data: Any) -> Any:
+        o = self._ops.scoped()
         k, masks, _s, _k = self.layout.unpack(data)
-        return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
+        return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd, o)), o)
 
     def first_broken(self, data: Any, actions: Any) -> Any:
         """Per game of ``data``, the index of the first of the kernel's guards that
         ``actions`` breaks (-1: legal), for any move number of the notation; traced
         code, for compiled loops (:meth:`refusals` is its compiled call on a batch)."""
+        o = self._ops.scoped()
         k, masks, _s, _k = self.layout.unpack(data)
-        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
-        p = K.Position(self._ops, self.shape, self._options, k)
-        return K.first_broken(self._ops, K.guards(p, K.decode(p, actions)))
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd, o))
+        p = K.Position(o, self.shape, self._options, k)
+        return K.first_broken(o, K.guards(p, K.decode(p, actions)))
 
     def refusals(self, batch: Batch, moves: Any) -> Any:
         """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number

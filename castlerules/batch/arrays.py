@@ -24,9 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+import attrs
+
 from castlerules.core.ops import Value, first_of, fold
 
 T = TypeVar("T")
+
+_STACKED = 4
+"""From this many conditions on, a scoped :meth:`ArrayOps.first` is one reduction (and
+:meth:`ArrayOps.pick` selects by its index) rather than a chain of selects."""
 
 _CHAIN = 16
 """Tables up to this length are read by comparisons (vector operations), longer ones
@@ -185,7 +191,61 @@ class ArrayOps:
         return stored
 
     def first(self, conditions: Sequence[Value]) -> Value:
-        return first_of(self, conditions)
+        conditions = tuple(conditions)
+        if self._memo is None or len(conditions) < _STACKED:
+            return first_of(self, conditions)
+        return self._recall("first", conditions, lambda: self._first(conditions))
+
+    def _first(self, conditions: Sequence[Value]) -> Value:
+        """:meth:`first` as one reduction: the conditions stacked, and each game's first
+        row that holds (a row that always holds after them: -1).  The compiler computes
+        it once, where a chain of selects would be copied into each of its uses."""
+        xp = self.xp
+        if any(isinstance(c, bool) for c in conditions):
+            return first_of(self, conditions)
+        shape = xp.broadcast_shapes(*(c.shape for c in conditions))
+        rows = [xp.broadcast_to(c, shape) for c in conditions]
+        found = xp.argmax(xp.stack([*rows, xp.ones(shape, dtype=bool)]), axis=0)
+        return xp.where(found == len(conditions), -1, found)
 
     def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
-        return fold(self, conditions, makers)
+        if self._memo is None or len(conditions) < _STACKED:
+            return fold(self, conditions, makers)
+        return self.pick_first(self.first(conditions), [make() for make in makers])
+
+    def pick_first(self, first: Value, results: Sequence[T]) -> T:
+        """:meth:`pick` of ``results`` where ``first`` is :meth:`first` of its
+        conditions: field by field, the results that are one value (a field the cases
+        leave as it was) one select, on whether ``first`` is one of theirs; the last
+        result where no other's condition holds."""
+        last = len(results) - 1
+        hits: dict[int, Value] = {}
+
+        def member(indices: Sequence[int]) -> Value:
+            for i in indices:
+                if i not in hits:
+                    hits[i] = first == i
+            return self.any(hits[i] for i in indices)
+
+        def leaf(values: Sequence[Value]) -> Value:
+            groups: dict[Any, list[int]] = {}
+            for i, v in enumerate(values):
+                groups.setdefault(_key(v), []).append(i)
+            out = values[last]
+            for indices in groups.values():
+                if last not in indices:
+                    out = self.ite(member(indices), values[indices[0]], out)
+            return out
+
+        def merged(items: Sequence[Any]) -> Any:
+            head = items[0]
+            if isinstance(head, tuple):
+                return tuple(merged(parts) for parts in zip(*items, strict=True))
+            if attrs.has(type(head)):
+                names = [f.name for f in attrs.fields(type(head))]
+                fields = {n: merged([getattr(x, n) for x in items]) for n in names}
+                return attrs.evolve(head, **fields)
+            return leaf(items)
+
+        out: T = merged(results)
+        return out

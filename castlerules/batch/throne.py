@@ -458,11 +458,11 @@ class ThroneEnv(Slots):
         """The kernel's step for every game still playing; finished games stay, and so
         do the games of ``hold`` (just dealt by an auto-reset)."""
         xp, o, shape, lay = self.backend.xp, self._ops.scoped(), self.shape, self.layout
-        k, masks, scores, kings = lay.unpack(data)
+        k, masks, _scores, _kings = lay.unpack(data)
         over = xp.logical_or(k.phase == OVER, hold)
         k = attrs.evolve(k, obj=self._obj(masks, k.rnd, o))
         p = K.Position(o, shape, self._options, k)
-        m = K.decode(p, xp.where(over, 0, actions))
+        m = self._decode(p, xp.where(over, 0, actions))
         # The next round's objectives are the kernel's chance input, kept in its next
         # position only: the rows keep every round's objectives already, and the next
         # position's are not packed, so the round's own stand in (no select traced).
@@ -471,18 +471,49 @@ class ThroneEnv(Slots):
         effect = o.first([c.when for c in found])
         post = merge(o, over, k, out.post)
         now = xp.logical_and(xp.logical_not(over), out.scored)  # this step scored a round
-        scores = tuple(
-            tuple(
-                xp.where(xp.logical_and(now, k.rnd == r + 1), out.score[q], row[q])
-                for q in range(self.players)
-            )
-            for r, row in enumerate(scores)
-        )
-        kings = tuple(
-            xp.where(xp.logical_and(now, k.rnd == r + 1), out.king, x) for r, x in enumerate(kings)
-        )
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
-        return lay.pack(xp, post, masks, scores, kings), ended, effect
+        # The rows of the round scores and of the kings as two blocks, each one select:
+        # the compiler computes a block in one piece (a seat's score of the round once),
+        # where a row each would copy what the rows share into every row.
+        n, rounds, size = self.players, shape.rounds, k.turn.shape
+        first, kings_at = lay.score(0, 0), lay.king(0)
+        this = xp.logical_and(
+            now[None, :], k.rnd[None, :] == xp.arange(1, rounds + 1, dtype=k.rnd.dtype)[:, None]
+        )
+        block = data[first:kings_at].reshape(rounds, n, *size)
+        scored = xp.stack(
+            [  # per seat, its rounds (a seat's score computed in one piece), then by round
+                xp.where(this, xp.asarray(x, dtype=xp.int16), block[:, q])
+                for q, x in enumerate(out.score)
+            ],
+            axis=1,
+        )
+        king = xp.asarray(out.king, dtype=xp.int16)
+        rows = [
+            lay.pack(xp, post, (), (), ()),
+            scored.reshape(rounds * n, *size),
+            xp.where(this, king, data[kings_at : kings_at + rounds]),
+            data[kings_at + rounds :],
+        ]
+        return xp.concatenate(rows), ended, effect
+
+    def _decode(self, p: K.Position, a: Any) -> K.Parts:
+        """:func:`~castlerules.throne.kernel.decode` of the move numbers ``a`` (one per
+        game), the tables of the move numbers read in one gather: the compiler computes
+        ``a`` (the k-th legal action, say) once, where a gather per table would copy its
+        computation into each."""
+        xp, shape = self.backend.xp, self.shape
+        tables = [xp.asarray(t, dtype=xp.int16) for t in (shape.kind, shape.character, shape.floor)]
+        read = xp.stack([*tables, xp.asarray(shape.placeable, dtype=xp.int16)])[:, a]
+        kind, character, floor, placeable = (read[i] for i in range(4))
+        return K.Parts(
+            a=a,
+            kind=kind,
+            character=character,
+            floor=floor,
+            placeable=placeable,
+            mine=p.o.select(p.s.fl, character),
+        )
 
     def _legal_rows(self, data: Any) -> Any:
         o = self._ops.scoped()

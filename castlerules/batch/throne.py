@@ -16,6 +16,7 @@ the batch plays through either adapter unchanged.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -417,19 +418,33 @@ class ThroneEnv(Slots):
         """A new game's rows, objectives 0 (the kernel's initial position, B3, B6)."""
         self._slots_init()
 
+    def under(self, options: K.Options, placeable: Any, placements: Any) -> ThroneEnv:
+        """This env with the kernel's options and the two tables of its shape that
+        placement changes (``placeable``, per move number of :attr:`shape`'s moves;
+        ``placements``) replaced, e.g. by the operands of a compiled program, so that
+        one program serves the rules that differ only there.  For traced code (the
+        building blocks :meth:`random_move`, :meth:`first_broken`); the rest of the env
+        is shared with this one."""
+        other = copy.copy(self)
+        other._options = options
+        other.shape = attrs.evolve(self.shape, placeable=placeable, placements=placements)
+        return other
+
     # ------------------------------------------------------------------ the kernel on arrays
 
-    def _obj(self, masks: tuple[tuple[Any, ...], ...], rnd: Any) -> tuple[tuple[Any, ...], ...]:
+    def _obj(
+        self, masks: tuple[tuple[Any, ...], ...], rnd: Any, o: ArrayOps
+    ) -> tuple[tuple[Any, ...], ...]:
         """The favourites of round ``rnd`` of each game, as the kernel reads them."""
-        o, xp = self._ops, self.backend.xp
+        xp = self.backend.xp
         return tuple(
             _bits(o.select([row[q] for row in masks], rnd, low=1), self.shape.characters, xp)
             for q in range(self.players)
         )
 
-    def _mask_of(self, k: K.KState) -> Any:
+    def _mask_of(self, k: K.KState, o: ArrayOps) -> Any:
         """``(num_actions, size)``: the kernel's guards of every action number, a row each."""
-        xp, o = self.backend.xp, self._ops
+        xp = self.backend.xp
         p = K.Position(o, self.shape, self._options, k)
         ones = xp.ones(k.turn.shape, dtype=bool)
         return xp.stack(
@@ -442,43 +457,78 @@ class ThroneEnv(Slots):
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
         """The kernel's step for every game still playing; finished games stay, and so
         do the games of ``hold`` (just dealt by an auto-reset)."""
-        xp, o, shape, lay = self.backend.xp, self._ops, self.shape, self.layout
-        k, masks, scores, kings = lay.unpack(data)
+        xp, o, shape, lay = self.backend.xp, self._ops.scoped(), self.shape, self.layout
+        k, masks, _scores, _kings = lay.unpack(data)
         over = xp.logical_or(k.phase == OVER, hold)
-        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd, o))
         p = K.Position(o, shape, self._options, k)
-        nxt = xp.minimum(k.rnd + 1, shape.rounds)
-        m = K.decode(p, xp.where(over, 0, actions))
-        found = K.cases(p, m, self._obj(masks, nxt))
+        m = self._decode(p, xp.where(over, 0, actions))
+        # The next round's objectives are the kernel's chance input, kept in its next
+        # position only: the rows keep every round's objectives already, and the next
+        # position's are not packed, so the round's own stand in (no select traced).
+        found = K.cases(p, m, k.obj)
         out = o.pick([c.when for c in found], [c.make for c in found])  # kernel.step
         effect = o.first([c.when for c in found])
         post = merge(o, over, k, out.post)
         now = xp.logical_and(xp.logical_not(over), out.scored)  # this step scored a round
-        scores = tuple(
-            tuple(
-                xp.where(xp.logical_and(now, k.rnd == r + 1), out.score[q], row[q])
-                for q in range(self.players)
-            )
-            for r, row in enumerate(scores)
-        )
-        kings = tuple(
-            xp.where(xp.logical_and(now, k.rnd == r + 1), out.king, x) for r, x in enumerate(kings)
-        )
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
-        return lay.pack(xp, post, masks, scores, kings), ended, effect
+        # The rows of the round scores and of the kings as two blocks, each one select:
+        # the compiler computes a block in one piece (a seat's score of the round once),
+        # where a row each would copy what the rows share into every row.
+        n, rounds, size = self.players, shape.rounds, k.turn.shape
+        first, kings_at = lay.score(0, 0), lay.king(0)
+        this = xp.logical_and(
+            now[None, :], k.rnd[None, :] == xp.arange(1, rounds + 1, dtype=k.rnd.dtype)[:, None]
+        )
+        block = data[first:kings_at].reshape(rounds, n, *size)
+        scored = xp.stack(
+            [  # per seat, its rounds (a seat's score computed in one piece), then by round
+                xp.where(this, xp.asarray(x, dtype=xp.int16), block[:, q])
+                for q, x in enumerate(out.score)
+            ],
+            axis=1,
+        )
+        king = xp.asarray(out.king, dtype=xp.int16)
+        rows = [
+            lay.pack(xp, post, (), (), ()),
+            scored.reshape(rounds * n, *size),
+            xp.where(this, king, data[kings_at : kings_at + rounds]),
+            data[kings_at + rounds :],
+        ]
+        return xp.concatenate(rows), ended, effect
+
+    def _decode(self, p: K.Position, a: Any) -> K.Parts:
+        """:func:`~castlerules.throne.kernel.decode` of the move numbers ``a`` (one per
+        game), the tables of the move numbers read in one gather: the compiler computes
+        ``a`` (the k-th legal action, say) once, where a gather per table would copy its
+        computation into each."""
+        xp, shape = self.backend.xp, self.shape
+        tables = [xp.asarray(t, dtype=xp.int16) for t in (shape.kind, shape.character, shape.floor)]
+        read = xp.stack([*tables, xp.asarray(shape.placeable, dtype=xp.int16)])[:, a]
+        kind, character, floor, placeable = (read[i] for i in range(4))
+        return K.Parts(
+            a=a,
+            kind=kind,
+            character=character,
+            floor=floor,
+            placeable=placeable,
+            mine=p.o.select(p.s.fl, character),
+        )
 
     def _legal_rows(self, data: Any) -> Any:
+        o = self._ops.scoped()
         k, masks, _s, _k = self.layout.unpack(data)
-        return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd)))
+        return self._mask_of(attrs.evolve(k, obj=self._obj(masks, k.rnd, o)), o)
 
     def first_broken(self, data: Any, actions: Any) -> Any:
         """Per game of ``data``, the index of the first of the kernel's guards that
         ``actions`` breaks (-1: legal), for any move number of the notation; traced
         code, for compiled loops (:meth:`refusals` is its compiled call on a batch)."""
+        o = self._ops.scoped()
         k, masks, _s, _k = self.layout.unpack(data)
-        k = attrs.evolve(k, obj=self._obj(masks, k.rnd))
-        p = K.Position(self._ops, self.shape, self._options, k)
-        return K.first_broken(self._ops, K.guards(p, K.decode(p, actions)))
+        k = attrs.evolve(k, obj=self._obj(masks, k.rnd, o))
+        p = K.Position(o, self.shape, self._options, k)
+        return K.first_broken(o, K.guards(p, K.decode(p, actions)))
 
     def refusals(self, batch: Batch, moves: Any) -> Any:
         """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number

@@ -20,7 +20,9 @@ drawn and judged, the bot's move drawn and played, the counts kept per game:
 how often each effect fired and each guard refused); between calls the host
 only collects the games that are over and puts the study's next games in
 their slots, so that the batch stays full.  The clauses are read from the
-counts at the end.  ``tests/study/test_batched.py`` checks the rows against
+counts at the end.  Readings that differ only in the kernel's options and the
+placement floors (SEED and ORIGINAL) share one compiled loop (:func:`family`),
+which takes those as operands.  ``tests/study/test_batched.py`` checks the rows against
 the engine's on whole studies.
 """
 
@@ -36,6 +38,7 @@ import numpy as np
 from castlerules import batch as batch_pkg
 from castlerules import throne
 from castlerules.batch.chance import below_words, block_states, words_of
+from castlerules.core.errors import ArgumentError
 from castlerules.study.games import GameResult, alphabet
 from castlerules.throne import kernel as K
 
@@ -90,7 +93,7 @@ def play_random(
         return []
     size = min(padded_size(count), slots)
     env = _env(rules, players, size, backend)
-    tally = _tally(env)
+    tally, tables = _loop(env, backend)
     xp, lay = env.backend.xp, env.layout
     slot_game = np.full(size, -1, dtype=np.int64)
     """The game (an index of ``seeds``) each slot plays, -1 for none."""
@@ -104,7 +107,7 @@ def play_random(
     pending = _Pending(env, [int(x) for x in seeds[following:]])
     carry = tuple(xp.asarray(x) for x in host)
     while True:
-        carry = tally.run(*carry)
+        carry = tally.run(tables, *carry)
         over = np.asarray(carry[0][lay.turn]) < 0
         done = np.flatnonzero(over & (slot_game >= 0))
         if done.size:
@@ -206,6 +209,86 @@ def padded_size(count: int) -> int:
     return -(-count // 1024) * 1024
 
 
+SHARED = ("jax",)
+"""The backends on which the readings of a :func:`family` share one compiled loop
+(numpy compiles nothing: each reading keeps its options as constants, which it folds)."""
+
+_VARYING = ("rules", "moves", "actions", "kind", "character", "floor", "placeable", "placements")
+"""The fields of the kernel's :class:`~castlerules.throne.kernel.Shape` in which the
+readings of a family may differ (the numbering of the moves follows the placement
+floors; the loop takes ``placeable`` and ``placements`` as operands)."""
+
+
+def family(rules: throne.Rules) -> throne.Rules:
+    """The rules whose compiled loop plays the games of ``rules`` on a backend of
+    :data:`SHARED`: ``rules`` with the kernel's options at their defaults and the
+    placement floors of ``rules`` and the default's together, so that SEED and
+    ORIGINAL, say, are one family; the loop takes the options, which moves are
+    placements and how many a round has as operands.  ``rules`` itself where those
+    rules are not valid."""
+    default = throne.Rules()
+    try:
+        return throne.Rules(
+            **{
+                **attrs.asdict(rules, recurse=False),
+                "placement_floors": sorted({*rules.placement_floors, *default.placement_floors}),
+                "equal_placement": default.equal_placement,
+                "movement_starter": default.movement_starter,
+                "no_cards_reset_each_round": default.no_cards_reset_each_round,
+                "first_player_rotates": default.first_player_rotates,
+                "no_cards_public": default.no_cards_public,
+            }
+        )
+    except ArgumentError:
+        return rules
+
+
+def _loop(env: Any, backend: str) -> tuple[_Tally, tuple[Any, ...]]:
+    """The compiled loop that plays the games of ``env`` and its operands (the kernel's
+    options of ``env``'s rules, ``placeable`` per move number of the loop's env, and
+    ``placements``): on a backend of :data:`SHARED`, the loop of its :func:`family`
+    where that plays the same moves (:func:`_fits`), else its own."""
+    if env.backend.name not in SHARED:
+        return _tally(env), (
+            tuple(getattr(env._options, f.name) for f in attrs.fields(K.Options)),
+            env.shape.placeable,
+            env.shape.placements,
+        )
+    base = _env(family(env.rules), env.players, env.size, backend)
+    if not _fits(base, env):
+        base = env
+    xp = env.backend.xp
+    own = dict(zip(env.shape.moves, env.shape.placeable, strict=True))
+    return _tally(base), (
+        tuple(xp.asarray(getattr(env._options, f.name)) for f in attrs.fields(K.Options)),
+        xp.asarray([own[m] for m in base.shape.moves], dtype=xp.int16),
+        xp.asarray(env.shape.placements, dtype=xp.int16),
+    )
+
+
+def _fits(base: Any, env: Any) -> bool:
+    """Whether the loop of ``base``, given the options and tables of ``env``, plays the
+    games of ``env``: the same shape but for :data:`_VARYING`, the same moves, effects
+    and guards, ``env``'s action numbers in the same order among ``base``'s, and
+    ``base``'s others places onto floors that are not placement floors of ``env``
+    (never legal there, B6), so that the k-th legal action is the same move."""
+    a, b = base.shape, env.shape
+    shared = [f.name for f in attrs.fields(K.Shape) if f.name not in _VARYING]
+    codes, own = a.moves[: base.num_actions], b.moves[: env.num_actions]
+    rest = iter(codes)
+    return (
+        all(getattr(a, name) == getattr(b, name) for name in shared)
+        and set(a.moves) == set(b.moves)
+        and (base.layout, base.effects, base.guard_clauses)
+        == (env.layout, env.effects, env.guard_clauses)
+        and all(m in rest for m in own)
+        and all(
+            isinstance(m, throne.Place) and m.floor not in env.rules.placement_floors
+            for m in set(codes) - set(own)
+        )
+    )
+
+
 @attrs.frozen(eq=False)
 class _Tally:
     """A study's compiled loop of :data:`STEPS` moves over one env, and how its counts
@@ -219,8 +302,10 @@ class _Tally:
     refusals_of: np.ndarray
     """``(clauses, guards)``: the clause of each of the kernel's guards."""
     run: Any
-    """The compiled loop: ``(data, lo, hi, probe lo, probe hi, seen, broken)`` -> the
-    same after :data:`STEPS` moves."""
+    """The compiled loop: ``(tables, data, lo, hi, probe lo, probe hi, seen, broken)``
+    -> the same less ``tables`` after :data:`STEPS` moves; ``tables`` is the kernel's
+    options (in the order of their fields), ``placeable`` and ``placements``
+    (:meth:`~castlerules.batch.throne.ThroneEnv.under`)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -230,7 +315,7 @@ def _tally(env: Any) -> _Tally:
     often each effect of the kernel fired (and the leftovers, the bonus seats) and
     each guard refused the probe; the clauses are read from the counts after."""
     xp, o, shape, lay = env.backend.xp, env._ops, env.shape, env.layout
-    universe = K.universe_of(env.rules)
+    universe = shape.moves
     pool = xp.asarray(
         [universe.index(m) for m in alphabet(throne, env.rules, env.players)], dtype=xp.int16
     )
@@ -258,7 +343,7 @@ def _tally(env: Any) -> _Tally:
     worth = xp.asarray(shape.points, dtype=xp.int16)  # at index floor + 1 (-1 eliminated)
     one = xp.int16(1)
 
-    def move(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
+    def move(reading: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
         data, lo, hi, plo, phi, seen, broken_seen = carry
         k, masks, _scores, _kings = lay.unpack(data)
         live = k.turn >= 0
@@ -267,10 +352,10 @@ def _tally(env: Any) -> _Tally:
             xp, plo, phi, xp.full(env.size, pool.shape[0]), env.backend.loop
         )
         plo, phi = xp.where(live, plo2, plo), xp.where(live, phi2, phi)
-        broken = xp.where(live, env.first_broken(data, pool[drawn]), -1)
+        broken = xp.where(live, reading.first_broken(data, pool[drawn]), -1)
         broken_seen = broken_seen + (guard_rows == broken[None, :]).astype(xp.int16)
         # The random bot's move, and what happened.
-        (after, _ended, effect), lo, hi, _live = env.random_move(data, lo, hi)
+        (after, _ended, effect), lo, hi, _live = reading.random_move(data, lo, hi)
         effect = xp.where(live, effect, -1)
         fired = (effect_rows == effect[None, :]).astype(xp.int16)
         # B6: the leftovers of an equal placement go to floor 1 (an event of their own).
@@ -292,8 +377,10 @@ def _tally(env: Any) -> _Tally:
         seen = seen + xp.concatenate([fired, extra])
         return after, lo, hi, plo, phi, seen, broken_seen
 
-    def run(*carry: Any) -> tuple[Any, ...]:
-        out: tuple[Any, ...] = env.backend.repeat(STEPS, move, carry)
+    def run(tables: tuple[Any, ...], *carry: Any) -> tuple[Any, ...]:
+        options, placeable, placements = tables
+        reading = env.under(K.Options(*options), placeable, placements)
+        out: tuple[Any, ...] = env.backend.repeat(STEPS, lambda _i, c: move(reading, c), carry)
         return out
 
     return _Tally(clauses, events_of, refusals_of, env.backend.jit(run))
@@ -309,4 +396,4 @@ def _counted(names: Sequence[str], counts: np.ndarray) -> tuple[tuple[str, int],
     return tuple(sorted((n, int(c)) for n, c in zip(names, counts, strict=True) if c))
 
 
-__all__ = ["EVENT_CLAUSES", "SLOTS", "STEPS", "padded_size", "play_random"]
+__all__ = ["EVENT_CLAUSES", "SHARED", "SLOTS", "STEPS", "family", "padded_size", "play_random"]

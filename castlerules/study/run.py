@@ -179,8 +179,9 @@ compiled batch pays for its compilation (seconds) only over thousands of games."
 AUTO_GAMES = 4096
 """``--engine auto`` also needs some reading to have at least this many games to play
 per process (each Dask worker, or this process): every process traces and compiles
-each reading's program once, which costs about as much as the engine's play of a few
-thousand random games (``benchmarks/bench.py --batch --batch-study-games N`` and the
+the program of each family of readings once (SEED and ORIGINAL are one,
+:func:`castlerules.study.batched.family`), which costs about as much as the engine's
+play of a few thousand random games (``benchmarks/bench.py --batch --batch-study-games N`` and the
 docs page on the batch give the figures)."""
 
 

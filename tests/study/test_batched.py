@@ -44,6 +44,35 @@ def test_the_rows_are_the_engines(name: str) -> None:
     assert got == expected
 
 
+@pytest.mark.parametrize("name", list(READINGS))
+def test_a_family_shares_one_loop_and_gives_each_readings_rows(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop of a reading's family (SEED's for ORIGINAL), the reading's options and
+    placement tables as operands (on numpy here, as on JAX): the engine's rows."""
+    from castlerules.study import batched
+
+    monkeypatch.setattr(batched, "SHARED", ("numpy", "jax"))
+    rules = READINGS[name]
+    seeds = list(range(900, 916))
+    env = batched._env(rules, 4, 16, "numpy")
+    base = batched._env(batched.family(rules), 4, 16, "numpy")
+    assert batched._fits(base, env)
+    assert batched._loop(env, "numpy")[0] is batched._tally(base)
+    got = play_random(name, rules, 4, seeds, list(range(16)), backend="numpy")
+    expected = [
+        play_game(throne, name, rules, 4, ["random"] * 4, seed, i) for i, seed in enumerate(seeds)
+    ]
+    assert got == expected
+
+
+def test_seed_and_original_are_one_family() -> None:
+    from castlerules.study.batched import family
+
+    assert family(READINGS["ORIGINAL"]) == family(READINGS["SEED"]) == throne.Rules()
+    assert family(READINGS["pass, kept No cards"]) == throne.Rules(allow_pass=True)
+
+
 def test_games_stream_through_fewer_slots() -> None:
     """More games than slots: each slot whose game is over takes the next game (its
     deal, bots, probe and counts afresh); the rows are still the engine's."""

@@ -958,7 +958,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A14",
         "the kernel lets moves be played after the end",
         "castlerules/ascent/kernel.py",
-        '("A14", "the game is not over", game_over(o, s.actor)),',
+        '("A14", "the game is not over", p.over),',
         '("A14", "the game is not over", o.lit(False)),',
     ),
     M(

@@ -955,7 +955,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     )
     bad_taken = o.select(p.bad_taken, m.k)
     return (
-        ("A14", "the game is not over", game_over(o, s.actor)),
+        ("A14", "the game is not over", p.over),
         # Advance (rules 8-11).
         (
             "A12",
@@ -1081,7 +1081,7 @@ def _advanced(p: Position, m: Parts) -> KState:
     d = o.select(b.dest, m.k)
     a = Advanced(
         s.actor,
-        Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)),
+        _card(p, m),
         d,
         lands_flipped(o, d, o.select(b.ceil, m.k)),
     )
@@ -1104,7 +1104,7 @@ def _favoured(p: Position, m: Parts) -> KState:
     )
     f = Favoured(
         s.actor,
-        Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)),
+        _card(p, m),
         s.sd,
         s.sm,
         p.taker_flipped,
@@ -1113,6 +1113,11 @@ def _favoured(p: Position, m: Parts) -> KState:
     )
     after = [favoured_card(o, f, slot(s, j), j == m.k) for j in shape.slots]
     return _with_step(_with_cards(s, after), step_after_favour(o, _step_of(s), part_size(o, f.x)))
+
+
+def _card(p: Position, m: Parts) -> Slot:
+    """The fields of the card move ``m`` names (:class:`Slot`)."""
+    return Slot(m.col, m.sq, m.dep, m.flp, p.o.select(p.s.own, m.k))
 
 
 def _with_cards(s: KState, cards: Sequence[Slot]) -> KState:
@@ -1180,7 +1185,7 @@ def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
             lands_flipped(o, d, o.select(b.ceil, m.k)),
             b.target_cards(s.actor, d, r),
         )
-        size = part_size(o, Slot(m.col, m.sq, m.dep, m.flp, o.select(s.own, m.k)))
+        size = part_size(o, _card(p, m))
         return [
             Case(
                 "advance, a favour is offered",

@@ -141,6 +141,7 @@ evaluates to Python values and concrete options give small formulas.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
@@ -1515,8 +1516,8 @@ class AscentModel:
         hit = self._advances.get(id(s))
         if hit is None or hit[0] is not s:
             ks = self.kstate(s)
-            shape = self.shape()
-            opts = self.kernel_options()
+            shape = self.shape
+            opts = self.kernel_options
             found = seat_advances(
                 self.fold, shape, opts, ks, lambda: kernel.Board(self.fold, shape, opts, ks)
             )
@@ -1524,6 +1525,7 @@ class AscentModel:
             self._advances[id(s)] = hit
         return hit[1][q]
 
+    @functools.cached_property
     def shape(self) -> kernel.Shape:
         """The kernel's :class:`~castlerules.ascent.kernel.Shape` of this model (concrete
         sizes only: the full model's turn passing reads it)."""
@@ -1535,7 +1537,7 @@ class AscentModel:
         """A position of the full model as the kernel's
         :class:`~castlerules.ascent.kernel.KState` (the same terms, without the
         auxiliaries)."""
-        cards = [s.cards[c] for c in self.shape().cards]
+        cards = [s.cards[c] for c in self.shape.cards]
         t = s.turn
         return kernel.KState(
             col=tuple(u.col for u in cards),
@@ -1550,6 +1552,7 @@ class AscentModel:
             sk=t.sk,
         )
 
+    @functools.cached_property
     def kernel_options(self) -> kernel.Options:
         """The options as the kernel's :class:`~castlerules.ascent.kernel.Options`."""
         o = self.o

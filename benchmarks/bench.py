@@ -459,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--batch-ascent",
         action="store_true",
-        help="with --batch: Ascent too (numpy: the backend that compiles its kernel)",
+        help="with --batch: Ascent too (on --backends)",
     )
     parser.add_argument(
         "--batch-study-games",
@@ -494,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             ascent_rows = bench_batch.compare(
                 args.players or [2, 4, 6],
                 args.sizes,
-                ["numpy"],
+                args.backends,
                 args.seconds,
                 args.seed,
                 "ascent",

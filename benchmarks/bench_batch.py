@@ -98,8 +98,7 @@ def compare(
     game: str = "throne",
     steps: int = 16,
 ) -> dict[str, Any]:
-    """Scalar, then batch at every size and backend, then scalar, per player count
-    (Ascent: numpy only, the backend that compiles it)."""
+    """Scalar, then batch at every size and backend, then scalar, per player count."""
     from bench import GAMES, playouts
 
     module = GAMES[game]
@@ -109,8 +108,6 @@ def compare(
         before = playouts(module, players, seconds, seed)["actions_per_cpu_s"]
         runs = []
         for backend in backends:
-            if game == "ascent" and backend != "numpy":
-                continue
             for size in sizes:
                 print(
                     f"batch: {game} {players}p, {backend}, size {size} ...",

@@ -9,7 +9,16 @@ functions of values.  The same functions run on plain Python values
 (:data:`~castlerules.core.ops.CONCRETE`: the reference the fast engine
 :mod:`castlerules.ascent.transitions` is checked against, move for move, on every
 position of small games: ``python -m proofs.equivalence``, run by
-``tests/ascent/test_kernel.py``), and on Z3 terms (:mod:`castlerules.symbolic`).
+``tests/ascent/test_kernel.py``), on Z3 terms (:mod:`castlerules.symbolic`), and
+on arrays of many games (:mod:`castlerules.batch`, numpy or compiled by JAX).
+
+**The cards as lanes.**  What a move does to one card, and what a guard asks of
+one, are card-local functions (:func:`with_card`, :func:`advanced_card`,
+:func:`favour_target`, ...); the board's loops over the cards and over pairs of
+cards (:class:`Board`) map them through :mod:`castlerules.core.lanes` and reduce
+over the cards there.  Plain values and Z3 terms lay the cards out as tuples (a
+term per card, per pair of cards); a batch as one more array axis, so that a
+rule over every card (or every pair) of every game is a few array operations.
 
 **Positions.**  A :class:`KState` keeps, for every card in play (the slots of
 :attr:`Shape.cards`), fixed-size fields: ``col`` (the column holding it, or
@@ -51,6 +60,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -58,6 +68,7 @@ from castlerules.ascent.moves import ADVANCES, END, FAVOURS, Advance, Favour, Mo
 from castlerules.ascent.rules import CARDS_PER_SET, MAX_SETS, Rules, Tables, value_of
 from castlerules.ascent.state import State
 from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.lanes import Lanes, lanes_of
 from castlerules.core.ops import CONCRETE, Ops, Value
 
 K_ADVANCE, K_FAVOUR, K_END = range(3)
@@ -693,175 +704,184 @@ def initial(
     )
 
 
-def highest_of(ops: Ops, items: Sequence[tuple[Value, int]]) -> Value:
-    """The largest static number ``v`` whose condition holds among ``(cond, v)``; 0 if none."""
-    out: Value = ops.lit(0)
-    for cond, v in items:
-        out = ops.ite(ops.all([cond, out < v]), v, out)
-    return out
-
-
 class Board:
     """The terms of one board that the guards, the effects and the end of a turn read:
-    the stacks, and for every card what an Advance of it would do (rules 8-11)."""
+    the stacks, and for every card what an Advance of it would do (rules 8-11).
+
+    Every per-card quantity is a lane value of the cards
+    (:mod:`castlerules.core.lanes`: a tuple per card for plain values and Z3 terms, an
+    array axis for a batch), every per-pair one a grid of them; the per-seat and
+    per-square quantities are tuples."""
 
     def __init__(self, ops: Ops, shape: Shape, options: Options, s: KState) -> None:
         self.o, self.shape, self.opt, self.s = ops, shape, options, s
-        o, opt = ops, options
-        n, top, slots = shape.players, shape.squares, shape.slots
-        col, sq, dep, flp = s.col, s.sq, s.dep, s.flp
-        value = shape.value
-        # Per column and path square 1..top (index 0: the Start, never used).
-        self.occ = tuple(
-            (
-                o.lit(False),
-                *(
-                    o.any([o.all([col[j] == q, sq[j] == d]) for j in slots])
-                    for d in range(1, top + 1)
+        o, opt, L = ops, options, lanes_of(ops)
+        self.lanes = L
+        n, top = shape.players, shape.squares
+        card = self.card = Slot(
+            L.items(s.col), L.items(s.sq), L.items(s.dep), L.items(s.flp), L.items(s.own)
+        )
+        """Every card's fields, a lane value each."""
+        col, sq, dep, flp = card.col, card.sq, card.dep, card.flp
+        value, arrival = L.table(shape.value), L.table(shape.arrival)
+        # Per column and path square 1..top (index 0: the Start, never used): some card
+        # stands there, some flipped card does.
+        squares = range(1, top + 1)
+        seen = [
+            L.map(
+                lambda c, x, f, q=q: tuple(
+                    o.all([c == q, x == d, *extra]) for extra in ((), (f,)) for d in squares
                 ),
+                col,
+                sq,
+                flp,
             )
             for q in range(n)
-        )
-        self.flipped = tuple(
-            (
-                o.lit(False),
-                *(
-                    o.any([o.all([col[j] == q, sq[j] == d, flp[j]]) for j in slots])
-                    for d in range(1, top + 1)
-                ),
-            )
-            for q in range(n)
-        )
+        ]
+        self.occ = tuple((o.lit(False), *(L.any(a) for a in seen[q][:top])) for q in range(n))
+        self.flipped = tuple((o.lit(False), *(L.any(a) for a in seen[q][top:])) for q in range(n))
         # stk[k][j]: cards k and j are in one stack (a card on a Start or removed is alone).
-        cards = self.cards = tuple(slot(s, j) for j in slots)
-        self.stk = tuple(
-            tuple(with_card(o, cards[k], cards[j], j == k) for j in slots) for k in slots
-        )
+        self.stk = L.grid(lambda x, u, same: with_card(o, x, u, same), rows=[card], cols=[card])
         stk = self.stk
         # part[k][j]: j moves with k (k and every card above it, A3); rest: j stays.
-        splits = [[split_at(o, stk[k][j], cards[k], cards[j]) for j in slots] for k in slots]
-        self.part = tuple(tuple(moves for moves, _stays in row) for row in splits)
-        self.rest = tuple(tuple(stays for _moves, stays in row) for row in splits)
+        self.part, self.rest = L.grid(
+            lambda x, u, together, _same: split_at(o, together, x, u),
+            rows=[card],
+            cols=[card],
+            cells=[stk],
+        )
         part, rest = self.part, self.rest
         # The rank a part, a stack, a remainder acts with (option stack_rank, A3).
-        top_value = tuple(
-            o.total([o.ite(o.all([stk[k][j], dep[j] == 0]), value[j], 0) for j in slots])
-            for k in slots
-        )
-        self.stack_rank = tuple(
-            acts_with(
-                o, opt.highest, top_value[k], highest_of(o, [(stk[k][j], value[j]) for j in slots])
-            )
-            for k in slots
-        )
-        self.part_rank = tuple(
-            acts_with(
-                o, opt.highest, top_value[k], highest_of(o, [(part[k][j], value[j]) for j in slots])
-            )
-            for k in slots
-        )
-        self.has_rest = tuple(o.any(list(rest[k])) for k in slots)
-        self.rest_rank = tuple(
-            acts_with(
-                o,
-                opt.highest,
-                o.total(
-                    [o.ite(o.all([stk[k][j], dep[j] == dep[k] + 1]), value[j], 0) for j in slots]
+        top_value = L.total(
+            L.grid(
+                lambda u_dep, u_value, together, _same: o.ite(
+                    o.all([together, u_dep == 0]), u_value, 0
                 ),
-                highest_of(o, [(rest[k][j], value[j]) for j in slots]),
+                cols=[dep, value],
+                cells=[stk],
             )
-            for k in slots
+        )
+        self.stack_rank = L.map(
+            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            top_value,
+            L.highest(stk, value),
+        )
+        self.part_rank = L.map(
+            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            top_value,
+            L.highest(part, value),
+        )
+        self.has_rest = L.any(rest)
+        self.rest_rank = L.map(
+            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            L.total(
+                L.grid(
+                    lambda x_dep, u_dep, u_value, together, _same: o.ite(
+                        o.all([together, u_dep == x_dep + 1]), u_value, 0
+                    ),
+                    rows=[dep],
+                    cols=[dep, value],
+                    cells=[stk],
+                )
+            ),
+            L.highest(rest, value),
         )
         # The destination (rules 9-10, A3, A6, A9): the lowest square above the card's
         # that is free for the part's rank, up to that rank's arrival square.
-        self.ceil = tuple(o.lookup(shape.ceiling, self.part_rank[k]) for k in slots)
-        reach: list[Value] = []
-        dest: list[Value] = []
+        self.ceil = L.map(lambda r: o.lookup(shape.ceiling, r), self.part_rank)
         occ_at = [[self.occ[q][d] for q in range(n)] for d in range(top + 1)]
         flipped_at = [[self.flipped[q][d] for q in range(n)] for d in range(top + 1)]
-        for k in slots:
-            c = self.ceil[k]
+
+        def destination(x_sq: Value, x_col: Value, c: Value) -> tuple[Value, Value]:
             cands = [
                 o.all(
                     [
-                        within_reach(o, sq[k], d, c),
+                        within_reach(o, x_sq, d, c),
                         free_for(
-                            o, o.select(occ_at[d], col[k]), o.select(flipped_at[d], col[k]), d, c
+                            o, o.select(occ_at[d], x_col), o.select(flipped_at[d], x_col), d, c
                         ),
                     ]
                 )
-                for d in range(1, top + 1)
+                for d in squares
             ]
-            reach.append(o.any(cands))
-            dest.append(o.first(cands) + 1)
-        self.reach, self.dest = tuple(reach), tuple(dest)
+            return o.any(cands), o.first(cands) + 1
+
+        self.reach, self.dest = L.map(destination, sq, col, self.ceil)
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
-        self.exposed = tuple(
-            exposes(
-                o,
-                sq[k],
-                self.has_rest[k],
-                opt.exposing,
-                o.lookup(shape.ceiling, self.rest_rank[k]),
-            )
-            for k in slots
+        self.exposed = L.map(
+            lambda x_sq, rested, r: exposes(
+                o, x_sq, rested, opt.exposing, o.lookup(shape.ceiling, r)
+            ),
+            sq,
+            self.has_rest,
+            self.rest_rank,
         )
         # protection=False (the strict, wrong reading): every moving card by its own ceiling.
-        self.strict = tuple(
-            o.any([beyond_own(o, part[k][j], shape.arrival[j], self.dest[k]) for j in slots])
-            for k in slots
-        )
-        self.on_board = tuple(sq[k] >= 0 for k in slots)
-        self.can_advance = tuple(
-            o.all(
-                [
-                    self.on_board[k],
-                    o.not_(never_moves(o, flp[k])),
-                    self.reach[k],
-                    o.not_(self.exposed[k]),
-                    o.any([opt.protection, o.not_(self.strict[k])]),
-                ]
+        self.strict = L.any(
+            L.grid(
+                lambda d, u_arrival, moving, _same: beyond_own(o, moving, u_arrival, d),
+                rows=[self.dest],
+                cols=[arrival],
+                cells=[part],
             )
-            for k in slots
+        )
+        self.on_board = L.map(lambda x_sq: x_sq >= 0, sq)
+        self.can_advance = L.map(
+            lambda on, f, reach, exposed, strict: o.all(
+                [
+                    on,
+                    o.not_(never_moves(o, f)),
+                    reach,
+                    o.not_(exposed),
+                    o.any([opt.protection, o.not_(strict)]),
+                ]
+            ),
+            self.on_board,
+            flp,
+            self.reach,
+            self.exposed,
+            self.strict,
         )
         self.advances = tuple(
-            o.any([o.all([col[k] == q, self.can_advance[k]]) for k in slots]) for q in range(n)
+            L.any(L.map(lambda c, can, q=q: o.all([c == q, can]), col, self.can_advance))
+            for q in range(n)
         )
 
     def taker_rank(self, p: Value, d: Value, m: Value) -> Value:
         """The rank of the top ``m`` cards of column ``p``'s stack on square ``d``: the
         stack just moved, with the cards it took (A10, option ``stack_rank``)."""
-        o, s, value, slots = self.o, self.s, self.shape.value, self.shape.slots
-        here = [o.all([s.col[j] == p, s.sq[j] == d]) for j in slots]
+        o, L, u = self.o, self.lanes, self.card
+        value = L.table(self.shape.value)
+        here = L.map(lambda c, x: o.all([c == p, x == d]), u.col, u.sq)
         return acts_with(
             o,
             self.opt.highest,
-            o.total([o.ite(o.all([here[j], s.dep[j] == 0]), value[j], 0) for j in slots]),
-            highest_of(o, [(o.all([here[j], s.dep[j] < m]), value[j]) for j in slots]),
+            L.total(L.map(lambda h, dep, v: o.ite(o.all([h, dep == 0]), v, 0), here, u.dep, value)),
+            L.highest(L.map(lambda h, dep: o.all([h, dep < m]), here, u.dep), value),
         )
 
-    def target_cards(self, p: Value, d: Value, r: Value) -> list[Value]:
-        """Per card: it tops a stack that a favour of seat ``p``'s stack of rank ``r`` may
-        take on row ``d`` (:func:`favour_target`)."""
+    def target_cards(self, p: Value, d: Value, r: Value) -> Any:
+        """Per card (a lane value): it tops a stack that a favour of seat ``p``'s stack of
+        rank ``r`` may take on row ``d`` (:func:`favour_target`)."""
         o = self.o
-        return [
-            favour_target(o, p, d, r, self.cards[j], self.stack_rank[j]) for j in self.shape.slots
-        ]
+        return self.lanes.map(
+            lambda u, rank: favour_target(o, p, d, r, u, rank), self.card, self.stack_rank
+        )
 
     def targets(self, p: Value, d: Value, r: Value) -> Value:
         """Some stack of another column on row ``d`` is unflipped and ranks lower than
         ``r``: a favour is available (rule 13, A10; never on a flipped stack, A8)."""
-        return self.o.any(self.target_cards(p, d, r))
+        return self.lanes.any(self.target_cards(p, d, r))
 
     def favours_open(self, p: Value, d: Value, m: Value, k: Value, flipped: Value) -> Value:
         """A favour is still open in the step ``(d, m, k)`` of seat ``p`` (A10, A11;
         options ``favours_per_move``, ``favour_after_arrival``)."""
         o = self.o
-        targets = self.target_cards(p, d, self.taker_rank(p, d, m))
+        some = self.targets(p, d, self.taker_rank(p, d, m))
         return o.all(
             [
                 favours_left(o, k, self.opt.limit),
-                favour_offered(o, self.opt.after_arrival, flipped, targets),
+                favour_offered(o, self.opt.after_arrival, flipped, [some]),
             ]
         )
 
@@ -876,12 +896,13 @@ class Position:
         self.over = game_over(o, s.actor)
         self.actor = o.ite(self.over, 0, s.actor)
         """The seat to act, 0 once the game is over (an index that is always in range)."""
+        b, n, L = self.board, shape.players, self.board.lanes
+        u = b.card
         # The stack just moved (mid-turn): its rank and whether it was flipped (A10).
-        self.taker = self.board.taker_rank(s.actor, s.sd, s.sm)
-        self.taker_flipped = o.any(
-            [o.all([s.col[j] == s.actor, s.sq[j] == s.sd, s.flp[j]]) for j in shape.slots]
+        self.taker = b.taker_rank(s.actor, s.sd, s.sm)
+        self.taker_flipped = L.any(
+            L.map(lambda c, x, f: o.all([c == s.actor, x == s.sd, f]), u.col, u.sq, u.flp)
         )
-        b, n, slots = self.board, shape.players, shape.slots
         # Per square 0..squares: the mover has an unflipped stack there (only the stack
         # just moved takes a favour, A11; False on the Start).
         self.own = tuple(
@@ -895,14 +916,14 @@ class Position:
         )
         # Per card: a favour of it would take a card that does not rank lower than the
         # stack just moved (favour_takes="all_lower", A10).
-        self.bad_taken = tuple(
-            o.any(
-                [
-                    takes_too_high(o, options.all_lower, b.part[k][j], shape.value[j], self.taker)
-                    for j in slots
-                ]
+        self.bad_taken = L.any(
+            L.grid(
+                lambda u_value, taken, _same: takes_too_high(
+                    o, options.all_lower, taken, u_value, self.taker
+                ),
+                cols=[L.table(shape.value)],
+                cells=[b.part],
             )
-            for k in slots
         )
 
 
@@ -1031,9 +1052,13 @@ def scores(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
     """Each seat's points (rule 19): every card of its column plus its value on or
     above its arrival square (A15), minus it below (A16, the Start included); every
     card of its removed pile minus its value (A13, A16)."""
-    o, arrival, value = ops, shape.arrival, shape.value
+    o, L = ops, lanes_of(ops)
+    col, sq = L.items(s.col), L.items(s.sq)
+    arrival, value = L.table(shape.arrival), L.table(shape.value)
     return tuple(
-        o.total([card_points(o, q, s.col[j], s.sq[j], arrival[j], value[j]) for j in shape.slots])
+        L.total(
+            L.map(lambda c, x, a, v, q=q: card_points(o, q, c, x, a, v), col, sq, arrival, value)
+        )
         for q in range(shape.players)
     )
 
@@ -1053,24 +1078,22 @@ def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -
     ``last_player_continues``), or when no player has a legal Advance; else the next
     seat after the mover, cyclically, with a legal Advance (a player with none is
     skipped; the mover last)."""
-    o, s, opt = ops, b.s, options
-    n, slots = shape.players, shape.slots
-    cards = [slot(s, j) for j in slots]
-    live = [racing(o, u) for u in cards]
-    short = [short_of_arrival(o, u, shape.arrival[j]) for j, u in enumerate(cards)]
+    o, opt, L, u = ops, options, b.lanes, b.card
+    live = L.map(lambda x: racing(o, x), u)
+    short = L.map(lambda x, a: short_of_arrival(o, x, a), u, L.table(shape.arrival))
     race = [
         in_race(
             o,
             opt.end_test,
-            o.any([o.all([s.col[j] == q, short[j]]) for j in slots]),
-            o.any([o.all([s.col[j] == q, live[j]]) for j in slots]),
+            L.any(L.map(lambda c, x, q=q: o.all([c == q, x]), u.col, short)),
+            L.any(L.map(lambda c, x, q=q: o.all([c == q, x]), u.col, live)),
             b.advances[q],
         )
-        for q in range(n)
+        for q in range(shape.players)
     ]
     over = game_ends(o, opt.continues, race, b.advances)
-    nxt = next_seat(o, n, mover, b.advances)
-    post = _with_step(attrs.evolve(s, actor=o.ite(over, -1, nxt)), no_step(o))
+    nxt = next_seat(o, shape.players, mover, b.advances)
+    post = _with_step(attrs.evolve(b.s, actor=o.ite(over, -1, nxt)), no_step(o))
     return Outcome(post, over, scores(o, shape, post))
 
 
@@ -1085,8 +1108,11 @@ def _advanced(p: Position, m: Parts) -> KState:
         d,
         lands_flipped(o, d, o.select(b.ceil, m.k)),
     )
-    after = [advanced_card(o, a, slot(s, j), j == m.k) for j in p.shape.slots]
-    return _with_cards(s, after)
+    L = b.lanes
+    after = L.map(
+        lambda u, j: advanced_card(o, a, u, j == m.k), b.card, L.index(len(p.shape.slots))
+    )
+    return _with_cards(L, s, after)
 
 
 def _favoured(p: Position, m: Parts) -> KState:
@@ -1111,8 +1137,11 @@ def _favoured(p: Position, m: Parts) -> KState:
         gone,
         opt.to_owner,
     )
-    after = [favoured_card(o, f, slot(s, j), j == m.k) for j in shape.slots]
-    return _with_step(_with_cards(s, after), step_after_favour(o, _step_of(s), part_size(o, f.x)))
+    L = b.lanes
+    after = L.map(lambda u, j: favoured_card(o, f, u, j == m.k), b.card, L.index(len(shape.slots)))
+    return _with_step(
+        _with_cards(L, s, after), step_after_favour(o, _step_of(s), part_size(o, f.x))
+    )
 
 
 def _card(p: Position, m: Parts) -> Slot:
@@ -1120,14 +1149,16 @@ def _card(p: Position, m: Parts) -> Slot:
     return Slot(m.col, m.sq, m.dep, m.flp, p.o.select(p.s.own, m.k))
 
 
-def _with_cards(s: KState, cards: Sequence[Slot]) -> KState:
-    """``s`` with every card's fields replaced by ``cards`` (one per slot)."""
+def _with_cards(lanes: Lanes, s: KState, cards: Slot) -> KState:
+    """``s`` with every card's fields replaced by ``cards`` (a :class:`Slot` of lane
+    values, :mod:`castlerules.core.lanes`)."""
+    size = len(s.col)
     return attrs.evolve(
         s,
-        col=tuple(u.col for u in cards),
-        sq=tuple(u.sq for u in cards),
-        dep=tuple(u.dep for u in cards),
-        flp=tuple(u.flp for u in cards),
+        col=lanes.unpack(cards.col, size),
+        sq=lanes.unpack(cards.sq, size),
+        dep=lanes.unpack(cards.dep, size),
+        flp=lanes.unpack(cards.flp, size),
     )
 
 
@@ -1147,21 +1178,44 @@ def _goes_on(p: Position, board: KState, step: Step) -> Outcome:
     return Outcome(post, p.o.lit(False), scores(p.o, p.shape, post))
 
 
-def cases(p: Position, m: Parts) -> list[Case]:
+@attrs.frozen(slots=True)
+class Successors:
+    """The boards a move's cases read, built once for all its kinds (:func:`cases` with
+    ``one_board``): the Advance's and the Favour's successor positions, and one
+    :class:`Board` of the cards after the move, whichever its kind (the moved cards
+    after an Advance, the taken ones after a Favour, the position's after EndTurn)."""
+
+    moved: KState
+    taken: KState
+    after: Board
+
+
+def cases(p: Position, m: Parts, one_board: bool = False) -> list[Case]:
     """The effects of a legal move ``m`` as guarded commands: exclusive conditions
     covering every legal move, one per kind of move; each case's outcome picks among
     the labelled sub-cases of :func:`sub_cases` (so that an interpretation that runs
-    one branch builds only the successor board of the move's own kind)."""
+    one branch builds only the successor board of the move's own kind).
+
+    ``one_board``: for an interpretation that computes every case (arrays), the board
+    after the move is built once, of the cards the move's kind leaves
+    (:class:`Successors`), where each kind would build its own."""
     o = p.o
     kinds = (
         ("advance", m.kind == K_ADVANCE),
         ("favour", m.kind == K_FAVOUR),
         ("end of the turn", m.kind == K_END),
     )
+    shared = None
+    if one_board:
+        moved, taken = _advanced(p, m), _favoured(p, m)
+        cards = o.pick(
+            [kinds[0][1], kinds[1][1], o.lit(True)], [lambda: moved, lambda: taken, lambda: p.s]
+        )
+        shared = Successors(moved, taken, Board(o, p.shape, p.opt, cards))
 
     def maker(label: str) -> Callable[[], Outcome]:
         def make() -> Outcome:
-            found = sub_cases(p, m, label)
+            found = sub_cases(p, m, label, shared)
             return o.pick([c.when for c in found], [c.make for c in found])
 
         return make
@@ -1169,21 +1223,22 @@ def cases(p: Position, m: Parts) -> list[Case]:
     return [Case(label, when, maker(label)) for label, when in kinds]
 
 
-def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
+def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None) -> list[Case]:
     """The effects of a legal move ``m`` of one kind (``"advance"``, ``"favour"`` or
-    ``"end of the turn"``): exclusive conditions covering it, each with its outcome."""
+    ``"end of the turn"``): exclusive conditions covering it, each with its outcome
+    (``shared``: the boards, built once for every kind, :func:`cases`)."""
     o, shape, opt, s, b = p.o, p.shape, p.opt, p.s, p.board
     if kind == "advance":
         # A favour is offered when the moved part may take one on its row (rule 16):
         # the other columns are as before the move, so the position's board says.
-        moved = _advanced(p, m)
+        moved = _advanced(p, m) if shared is None else shared.moved
         d = o.select(b.dest, m.k)
         r = o.select(b.part_rank, m.k)
         offer = favour_offered(
             o,
             opt.after_arrival,
             lands_flipped(o, d, o.select(b.ceil, m.k)),
-            b.target_cards(s.actor, d, r),
+            [b.targets(s.actor, d, r)],
         )
         size = part_size(o, _card(p, m))
         return [
@@ -1195,13 +1250,19 @@ def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
             Case(
                 "advance, the turn ends",
                 o.not_(offer),
-                lambda: end_turn(o, shape, opt, Board(o, shape, opt, moved), s.actor),
+                lambda: end_turn(
+                    o,
+                    shape,
+                    opt,
+                    Board(o, shape, opt, moved) if shared is None else shared.after,
+                    s.actor,
+                ),
             ),
         ]
     if kind == "favour":
         # Play goes on while a favour or a replay is available (A12).
-        taken = _favoured(p, m)
-        after = Board(o, shape, opt, taken)
+        taken = _favoured(p, m) if shared is None else shared.taken
+        after = Board(o, shape, opt, taken) if shared is None else shared.after
         goes_on = play_goes_on(
             o,
             after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
@@ -1216,12 +1277,14 @@ def sub_cases(p: Position, m: Parts, kind: str) -> list[Case]:
             ),
         ]
     # EndTurn declines the favour or the replay (A12).
-    return [Case("end of the turn", o.lit(True), lambda: end_turn(o, shape, opt, b, s.actor))]
+    board = b if shared is None else shared.after
+    return [Case("end of the turn", o.lit(True), lambda: end_turn(o, shape, opt, board, s.actor))]
 
 
-def step(p: Position, m: Parts) -> Outcome:
-    """The outcome of a legal move: the case whose condition holds."""
-    found = cases(p, m)
+def step(p: Position, m: Parts, one_board: bool = False) -> Outcome:
+    """The outcome of a legal move: the case whose condition holds (``one_board``: see
+    :func:`cases`)."""
+    found = cases(p, m, one_board)
     return p.o.pick([c.when for c in found], [c.make for c in found])
 
 

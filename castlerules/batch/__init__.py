@@ -69,6 +69,10 @@ class NumpyBackend:
         """``value``, computed where it stands (numpy computes everything there)."""
         return value
 
+    def keep(self, value: Any) -> Any:
+        """``value``, computed where it stands (numpy computes everything there)."""
+        return value
+
     def loop(self, cond: Any, body: Any, carry: Any) -> Any:
         """``body(carry)`` while ``cond(carry)``."""
         while cond(carry):
@@ -110,6 +114,24 @@ class JaxBackend:
     def loop(self, cond: Any, body: Any, carry: Any) -> Any:
         """``body(carry)`` while ``cond(carry)``, compiled once."""
         return self._jax.lax.while_loop(cond, body, carry)
+
+    def keep(self, value: Any) -> Any:
+        """``value`` (arrays, or a tuple or attrs instance of them), computed once where it
+        stands.  XLA on a CPU copies a cheap computation into each of its uses, and
+        into each element of a use that broadcasts it (a per-card value read in a grid
+        of pairs of cards, a per-game one read per card): a kernel's board then costs
+        hundreds of times its operations.  ``optimization_barrier`` does not stop that
+        there; a conditional does, since the compiler fuses nothing across one: its
+        condition is read from the value and always holds (a 16-bit integer or a Boolean,
+        widened, is never 40000), its other branch (zeros) is never taken."""
+        jax, jnp = self._jax, self._jax.numpy
+        leaves = jax.tree_util.tree_leaves(value)
+        if not leaves:
+            return value
+        holds = jnp.ravel(leaves[0])[0].astype(jnp.int32) != 40000
+        return jax.lax.cond(
+            holds, lambda v: v, lambda v: jax.tree_util.tree_map(jnp.zeros_like, v), value
+        )
 
 
 _REGISTERED: set[type] = set()
@@ -165,13 +187,6 @@ def make(
     if game == "ascent":
         from castlerules.batch.ascent import AscentEnv
 
-        if backend == "auto":
-            chosen = NumpyBackend()
-        elif chosen.name == "jax":
-            raise ArgumentError(
-                "the batch plays Ascent with numpy only: compiling Ascent's kernel with JAX "
-                "does not finish in reasonable time and memory yet (use backend='numpy')"
-            )
         return AscentEnv(players, rules, size, chosen, autoreset)
     raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
 

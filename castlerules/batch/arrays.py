@@ -21,11 +21,12 @@ traced once and compiled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import attrs
 
+from castlerules.core.lanes import Lane
 from castlerules.core.ops import Value, first_of, fold
 
 T = TypeVar("T")
@@ -37,6 +38,10 @@ _STACKED = 4
 _CHAIN = 16
 """Tables up to this length are read by comparisons (vector operations), longer ones
 by a gather (which reads one game at a time)."""
+
+
+def _itself(value: Any) -> Any:
+    return value
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -63,19 +68,26 @@ class ArrayOps:
     effect's round score, say) traces it once, and the selects between cases that
     share a result vanish (:meth:`ite` of one value twice is that value)."""
 
-    __slots__ = ("_memo", "int", "xp")
+    __slots__ = ("_memo", "int", "lanes", "settle", "xp")
 
-    def __init__(self, xp: Any, integers: Any = None) -> None:
+    def __init__(
+        self, xp: Any, integers: Any = None, settle: Callable[[Any], Any] | None = None
+    ) -> None:
         self.xp = xp
+        self.settle = settle if settle is not None else _itself
+        """Computes a value where it stands (a compiler may not copy its computation
+        into each of its uses): the backend's ``settle``, or nothing to do."""
         self.int = xp.int16 if integers is None else integers
         """The integer type of the games' values (16 bits hold every value of the
         kernels, and pack more games into each vector instruction)."""
         self._memo: dict[Any, tuple[Any, Value]] | None = None
+        self.lanes = AxisLanes(self)
+        """The kernels' lanes (the cards) as one more array axis (:class:`AxisLanes`)."""
 
     def scoped(self) -> ArrayOps:
         """These operations with a memo of their own (for one traced call: the memo
         holds its arrays until the copy is dropped)."""
-        out = ArrayOps(self.xp, self.int)
+        out = ArrayOps(self.xp, self.int, self.settle)
         out._memo = {}
         return out
 
@@ -157,9 +169,15 @@ class ArrayOps:
     def select(self, items: Sequence[Value], index: Value, low: int = 0) -> Value:
         if isinstance(index, int):
             return items[index - low]
+        if not isinstance(items, tuple | list):  # lanes (AxisLanes): one reduction
+            return self.lanes.at(items, index - low if low else index)
         return self._recall("select", (items, index, low), lambda: self._select(items, index, low))
 
     def _select(self, items: Sequence[Value], index: Value, low: int) -> Value:
+        if self.settle is not _itself and len(items) > 2 and getattr(index, "ndim", 0) == 1:
+            # one reduction, computed once (a chain of selects would be copied into
+            # each lane that reads it: see settle)
+            return self.lanes.at(self.lanes.items(items), index - low if low else index)
         out = items[-1]
         for i in range(len(items) - 2, -1, -1):
             out = self.xp.where(index == i + low, items[i], out)
@@ -204,6 +222,8 @@ class ArrayOps:
         if any(isinstance(c, bool) for c in conditions):
             return first_of(self, conditions)
         shape = xp.broadcast_shapes(*(c.shape for c in conditions))
+        if len(shape) > 1:  # lanes (AxisLanes): a reduction across them reads strided
+            return first_of(self, conditions)
         rows = [xp.broadcast_to(c, shape) for c in conditions]
         found = xp.argmax(xp.stack([*rows, xp.ones(shape, dtype=bool)]), axis=0)
         return xp.where(found == len(conditions), -1, found)
@@ -249,3 +269,209 @@ class ArrayOps:
 
         out: T = merged(results)
         return out
+
+
+def _expand(arg: Any, axis: int) -> Any:
+    """``arg`` with a lane axis inserted at ``axis`` (its lane values: arrays of two or
+    more axes, and the fields of an attrs instance of them); anything else as it is."""
+    if attrs.has(type(arg)):
+        return attrs.evolve(
+            arg, **{f.name: _expand(getattr(arg, f.name), axis) for f in attrs.fields(type(arg))}
+        )
+    if getattr(arg, "ndim", 0) >= 2:
+        return arg[:, None] if axis == 1 else arg[None]
+    return arg
+
+
+def _leaves(arg: Any) -> list[Any]:
+    """The values of ``arg``: itself, or those of its items (a tuple) or fields (attrs)."""
+    if isinstance(arg, tuple):
+        return [x for item in arg for x in _leaves(item)]
+    if attrs.has(type(arg)):
+        return [x for f in attrs.fields(type(arg)) for x in _leaves(getattr(arg, f.name))]
+    return [arg]
+
+
+def _rebuilt(shape: Any, values: Iterator[Any]) -> Any:
+    """``shape`` (as :func:`_leaves` reads it) with its values taken from ``values``."""
+    if isinstance(shape, tuple):
+        return tuple(_rebuilt(item, values) for item in shape)
+    if attrs.has(type(shape)):
+        return attrs.evolve(
+            shape,
+            **{f.name: _rebuilt(getattr(shape, f.name), values) for f in attrs.fields(type(shape))},
+        )
+    return next(values)
+
+
+class AxisLanes:
+    """The kernels' lanes on arrays: a lane value is an array whose leading axes are the
+    lanes (one for the cards, two for the pairs of cards of
+    :meth:`~castlerules.core.lanes.Lanes.grid`) and whose last axis is the games' (of
+    length 1 for a value the same in every game); a card-local function is called once
+    on the whole array and broadcasts (see :mod:`castlerules.core.lanes`).
+
+    >>> import numpy as np
+    >>> L = ArrayOps(np).lanes
+    >>> sq = L.items((np.array([0, 1]), np.array([2, 2]), np.array([2, 0])))
+    >>> sq.shape                                   # 3 cards, 2 games
+    (3, 2)
+    >>> L.any(L.map(lambda x: x == 2, sq)).tolist(), L.count(L.map(lambda x: x == 2, sq)).tolist()
+    ([True, True], [2, 1])
+    >>> same = L.grid(lambda x, u, diag: x == u, rows=[sq], cols=[sq])
+    >>> same.shape, L.count(same).tolist()         # per card: the cards on its square
+    ((3, 3, 2), [[1, 1], [2, 1], [2, 1]])
+    >>> L.highest(same, L.table((5, 6, 7))).tolist(), L.at(sq, np.array([2, 0])).tolist()
+    ([[5, 5], [7, 6], [7, 7]], [2, 1])
+    """
+
+    __slots__ = ("o",)
+
+    def __init__(self, ops: ArrayOps) -> None:
+        self.o = ops
+
+    def _cast(self, value: Value) -> Any:
+        if isinstance(value, bool):
+            return self.o.xp.asarray(value)
+        if isinstance(value, int):
+            return self.o.xp.asarray(value, dtype=self.o.int)
+        return value
+
+    def items(self, values: Sequence[Value]) -> Lane:
+        xp = self.o.xp
+        if all(isinstance(v, int) for v in values):
+            kind = bool if all(isinstance(v, bool) for v in values) else self.o.int
+            return xp.asarray(values, dtype=kind)[:, None]
+        rows = [self._cast(v) for v in values]
+        games = xp.broadcast_shapes(*(r.shape for r in rows), (1,))
+        return self.o.settle(xp.stack([xp.broadcast_to(r, games) for r in rows]))
+
+    def table(self, numbers: Sequence[int]) -> Lane:
+        return self.o.xp.asarray(numbers, dtype=self.o.int)[:, None]
+
+    def index(self, size: int) -> Lane:
+        return self.o.xp.arange(size, dtype=self.o.int)[:, None]
+
+    def unpack(self, lane: Lane, size: int) -> tuple[Value, ...]:
+        assert lane.shape[0] == size
+        return tuple(lane[i] for i in range(size))
+
+    def _shaped(self, result: Any, lanes: tuple[int, ...]) -> Any:
+        """``result`` (a function's) with every value broadcast over the ``lanes``."""
+        if isinstance(result, tuple):
+            return tuple(self._shaped(r, lanes) for r in result)
+        if attrs.has(type(result)):
+            return attrs.evolve(
+                result,
+                **{
+                    f.name: self._shaped(getattr(result, f.name), lanes)
+                    for f in attrs.fields(type(result))
+                },
+            )
+        xp, value = self.o.xp, self._cast(result)
+        if value.ndim >= len(lanes) + 1:
+            return value
+        return xp.broadcast_to(value, xp.broadcast_shapes(value.shape, (*lanes, 1)))
+
+    def map(self, function: Callable[..., Any], *args: Any) -> Any:
+        arrays = [a for arg in args for a in _leaves(arg) if getattr(a, "ndim", 0) >= 2]
+        assert arrays, "map: no lane value among the arguments"
+        widest = max(arrays, key=lambda a: a.ndim)
+        out = self._shaped(function(*args), tuple(widest.shape[:-1]))
+        return self._keep(out) if widest.ndim == 2 else out
+
+    def _keep(self, result: Any) -> Any:
+        """``result`` (a value, tuples and attrs instances of them) through the settle of
+        :class:`ArrayOps`, all its arrays at once."""
+        leaves = _leaves(result)
+        kept = iter(self.o.settle(tuple(leaves)))
+        return _rebuilt(result, kept)
+
+    def grid(
+        self,
+        function: Callable[..., Any],
+        rows: Sequence[Any] = (),
+        cols: Sequence[Any] = (),
+        cells: Sequence[Any] = (),
+    ) -> Any:
+        outer = next(
+            a.shape[0] for r in [*rows, *cells] for a in _leaves(r) if getattr(a, "ndim", 0) >= 2
+        )
+        inner = next(
+            (a.shape[0] for c in cols for a in _leaves(c) if getattr(a, "ndim", 0) >= 2),
+            None,
+        )
+        if inner is None:
+            inner = next(a.shape[1] for c in cells for a in _leaves(c) if a.ndim >= 3)
+        diagonal = self.o.xp.eye(outer, inner, dtype=bool)[:, :, None]
+        out = function(
+            *(_expand(r, 1) for r in rows), *(_expand(c, 0) for c in cols), *cells, diagonal
+        )
+        return self._shaped(out, (outer, inner))
+
+    @staticmethod
+    def _axis(lane: Lane) -> int:
+        return int(lane.ndim) - 2
+
+    def _reduce(
+        self, lane: Lane, combine: Callable[[Any, Any], Any], whole: Callable[..., Any]
+    ) -> Value:
+        """``lane`` combined over its innermost lane axis.  Over the cards of a grid
+        (the axis between two others): pairwise, one elementwise operation over the
+        games per step, which a compiler fuses with the grid into one pass (a reduction
+        across that axis reads the games strided, one by one).  Over the cards of a
+        lane vector: one reduction ``whole`` (whose result a compiler computes once,
+        where the pairwise steps would be copied into each of its uses)."""
+        axis = self._axis(lane)
+        if axis == 0:  # a reduction: computed once, where it stands
+            return whole(lane, axis=0)
+        head = (slice(None),) * axis
+        parts = [lane[(*head, j)] for j in range(lane.shape[axis])]
+        while len(parts) > 1:
+            paired = [combine(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
+            parts = paired + ([parts[-1]] if len(parts) % 2 else [])
+        return self.o.settle(parts[0])
+
+    def any(self, lane: Lane) -> Value:
+        xp = self.o.xp
+        return self._reduce(lane, xp.logical_or, xp.any)
+
+    def all(self, lane: Lane) -> Value:
+        xp = self.o.xp
+        return self._reduce(lane, xp.logical_and, xp.all)
+
+    def total(self, lane: Lane) -> Value:
+        xp, kind = self.o.xp, self.o.int
+        return self._reduce(
+            lane.astype(kind), xp.add, lambda x, axis: xp.sum(x, axis=axis, dtype=kind)
+        )
+
+    def count(self, lane: Lane) -> Value:
+        return self.total(lane)
+
+    def first(self, lane: Lane) -> Value:
+        xp, axis = self.o.xp, self._axis(lane)
+        head = (slice(None),) * axis
+        size = lane.shape[axis]
+        if axis == 0:
+            stop = xp.ones((1, *lane.shape[1:]), dtype=bool)
+            found = xp.argmax(xp.concatenate([lane, stop]), axis=0)
+            return xp.where(found == size, -1, found).astype(self.o.int)
+        out: Value = xp.asarray(-1, dtype=self.o.int)
+        for j in range(size - 1, -1, -1):
+            out = xp.where(lane[(*head, j)], xp.asarray(j, dtype=self.o.int), out)
+        return self.o.settle(out)
+
+    def highest(self, cond: Lane, numbers: Lane) -> Value:
+        xp, axis = self.o.xp, self._axis(cond)
+        aligned = numbers[None] if axis == 1 else numbers
+        return self._reduce(xp.where(cond, aligned, 0).astype(self.o.int), xp.maximum, xp.max)
+
+    def at(self, lane: Lane, index: Value) -> Value:
+        xp = self.o.xp
+        if isinstance(index, int):
+            return lane[index]
+        hit = xp.arange(lane.shape[0], dtype=self.o.int)[:, None] == index
+        if lane.dtype == bool:
+            return xp.any(xp.logical_and(hit, lane), axis=0)
+        return xp.sum(xp.where(hit, lane, 0), axis=0, dtype=lane.dtype)

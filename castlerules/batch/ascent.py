@@ -193,7 +193,7 @@ class AscentEnv(Slots):
         self.autoreset = autoreset
         self.num_actions = len(self.shape.moves)
         self.layout = Layout.of(self.shape)
-        self._ops = ArrayOps(backend.xp)
+        self._ops = ArrayOps(backend.xp, settle=backend.keep)
         self._seat_row = self.layout.actor
         self._batch_class = Batch
         self._options = K.Options.of(self._ops, self.rules)
@@ -225,7 +225,7 @@ class AscentEnv(Slots):
         k = self.layout.unpack(data)
         over = xp.logical_or(k.actor < 0, hold)
         p = K.Position(o, self.shape, self._options, k)
-        out = K.step(p, K.decode(p, xp.where(over, self.num_actions - 1, actions)))
+        out = K.step(p, K.decode(p, xp.where(over, self.num_actions - 1, actions)), one_board=True)
         post = merge(o, over, k, out.post)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return self.layout.pack(xp, post), ended

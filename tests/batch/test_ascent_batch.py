@@ -69,12 +69,19 @@ def test_every_player_count(players: int, steps: int) -> None:
     assert sum(1 for _ in lockstep(ascent.Rules(), players, 2, "numpy", seed=4, steps=steps))
 
 
-def test_ascent_runs_on_numpy() -> None:
-    """auto takes numpy for Ascent; jax is refused in one line (its compilation does
-    not finish in reasonable time and memory yet)."""
-    assert batch.make("ascent", players=2, size=1).backend.name == "numpy"
-    with pytest.raises(ArgumentError, match="numpy only"):
-        batch.make("ascent", players=2, size=1, backend="jax")
+def test_jax_batch_is_the_engine() -> None:
+    """The kernel compiled by JAX (one board of pairs of cards on an array axis,
+    castlerules.core.lanes): whole games of 3 players, and the first 30 steps of two
+    readings that change the board's rules (A3 stack_rank, A7 protection)."""
+    pytest.importorskip("jax")
+    assert sum(1 for _ in lockstep(ascent.Rules(), 3, size=3, backend="jax", seed=8)) > 20
+    for rules in (ascent.Rules(stack_rank="highest"), ascent.Rules(protection=False)):
+        assert sum(1 for _ in lockstep(rules, 4, size=2, backend="jax", seed=5, steps=30)) == 30
+
+
+def test_auto_takes_jax_for_ascent_when_installed() -> None:
+    pytest.importorskip("jax")
+    assert batch.make("ascent", players=2, size=1).backend.name == "jax"
 
 
 def test_the_first_player_is_the_engines_die() -> None:

@@ -224,7 +224,7 @@ def test_the_random_streams_are_the_random_bots() -> None:
     ("kwargs", "message"),
     [
         ({"game": "chess", "players": 4}, "throne or ascent"),
-        ({"game": "ascent", "players": 2, "backend": "jax"}, "numpy only"),
+        ({"game": "ascent", "players": 7}, "2..6"),
         ({"game": "throne", "players": 9}, "3..6"),
         ({"game": "throne", "players": 4, "size": 0}, "size"),
         ({"game": "throne", "players": 4, "backend": "gpu"}, "backend"),

@@ -1,0 +1,130 @@
+"""The lanes of castlerules.core.lanes: tuples (plain values, Z3 terms) and an array axis
+(castlerules.batch.arrays.AxisLanes) give the same results, lane for lane.
+
+The Ascent kernel states its board's loops over the cards once, through these
+operations (A3's stacks and parts, A6's destination, A14's seats in the race); the
+reference engine is checked against the tuples (the exhaustive tie), the batch
+against the engine.  This test ties the two layouts to each other directly, on
+random cards of several games at once, so that a layout's mistake is named here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from castlerules.core.lanes import TupleLanes, lanes_of
+from castlerules.core.ops import CONCRETE
+
+np = pytest.importorskip("numpy")
+from castlerules.batch.arrays import ArrayOps  # noqa: E402
+
+
+@attrs.frozen
+class Card:
+    col: Any
+    sq: Any
+
+
+def _games(draw: Any) -> tuple[int, int, list[list[int]], list[list[int]]]:
+    cards = draw(st.integers(1, 7))
+    games = draw(st.integers(1, 5))
+    col = [[draw(st.integers(0, 2)) for _ in range(games)] for _ in range(cards)]
+    sq = [[draw(st.integers(0, 4)) for _ in range(games)] for _ in range(cards)]
+    return cards, games, col, sq
+
+
+def _both(cards: int, games: int, col: list[list[int]], sq: list[list[int]]) -> Any:
+    """Per game, a function's result by tuples of plain values, and by the array axis."""
+
+    def run(function: Any) -> tuple[list[Any], Any]:
+        plain = [
+            function(
+                TupleLanes(CONCRETE),
+                CONCRETE,
+                Card(tuple(c[g] for c in col), tuple(s[g] for s in sq)),
+            )
+            for g in range(games)
+        ]
+        o = ArrayOps(np, np.int64)
+        lanes = o.lanes
+        arrays = function(
+            lanes,
+            o,
+            Card(lanes.items([np.array(c) for c in col]), lanes.items([np.array(s) for s in sq])),
+        )
+        return plain, arrays
+
+    return run
+
+
+def _per_game(value: Any, games: int) -> list[Any]:
+    """An array interpretation's result, game by game (plain numbers and nested lists)."""
+    array = np.asarray(value)
+    array = np.broadcast_to(array, (*array.shape[:-1], games)) if array.ndim else array
+    return [
+        np.moveaxis(array, -1, 0)[g].tolist() if array.ndim else array.item() for g in range(games)
+    ]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value if isinstance(value, bool) else int(value)
+
+
+@st.composite
+def boards(draw: Any) -> tuple[int, int, list[list[int]], list[list[int]]]:
+    return _games(draw)
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards())
+def test_maps_grids_and_reductions_agree(board: tuple[int, int, Any, Any]) -> None:
+    cards, games, col, sq = board
+    run = _both(cards, games, col, sq)
+
+    def stacks(L: Any, o: Any, u: Card) -> Any:
+        # pairs on one square of one column, off the Start (A3), as the kernel's stk
+        same = L.grid(
+            lambda x, y, diagonal: o.any(
+                [diagonal, o.all([x.sq >= 1, x.col == y.col, x.sq == y.sq])]
+            ),
+            rows=[u],
+            cols=[u],
+        )
+        return (
+            L.count(same),
+            L.any(L.map(lambda s: s == 2, u.sq)),
+            L.all(L.map(lambda s: s >= 1, u.sq)),
+            L.total(u.sq),
+            L.first(L.map(lambda c: c == 1, u.col)),
+            L.highest(same, L.table(tuple(range(10, 10 + cards)))),
+            L.at(u.sq, o.lit(cards - 1)),
+        )
+
+    plain, arrays = run(stacks)
+    for i, part in enumerate(arrays):
+        got = _per_game(part, games)
+        want = [_plain(p[i]) for p in plain]
+        assert got == want, f"result {i}"
+
+
+def test_a_value_index_reads_one_lane_per_game() -> None:
+    o = ArrayOps(np, np.int64)
+    lane = o.lanes.items([np.array([5, 6]), np.array([7, 8]), np.array([9, 10])])
+    assert o.lanes.at(lane, np.array([2, 0])).tolist() == [9, 6]
+    assert lanes_of(CONCRETE).at((5, 7, 9), 2) == 9
+
+
+def test_map_and_grid_results_keep_their_shape() -> None:
+    """A function's tuples and attrs instances come back with a lane value in each place."""
+    L = TupleLanes(CONCRETE)
+    both = L.map(lambda x: (x, Card(x + 1, x + 2)), (1, 2))
+    assert both == ((1, 2), Card((2, 3), (3, 4)))
+    grid = L.grid(lambda x, y, diagonal: (x + y, diagonal), rows=[(1, 2)], cols=[(10, 20, 30)])
+    assert grid == (((11, 21, 31), (12, 22, 32)), ((True, False, False), (False, True, False)))

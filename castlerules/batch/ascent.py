@@ -194,6 +194,8 @@ class AscentEnv(Slots):
         self.num_actions = len(self.shape.moves)
         self.layout = Layout.of(self.shape)
         self._ops = ArrayOps(backend.xp, settle=backend.keep)
+        self._last: tuple[Any, K.Position] | None = None
+        """The last position built and its arrays (:meth:`_position`)."""
         self._seat_row = self.layout.actor
         self._batch_class = Batch
         self._options = K.Options.of(self._ops, self.rules)
@@ -204,10 +206,22 @@ class AscentEnv(Slots):
 
     # ------------------------------------------------------------------ the kernel on arrays
 
-    def _mask_of(self, k: K.KState) -> Any:
-        xp, o = self.backend.xp, self._ops
-        p = K.Position(o, self.shape, self._options, k)
-        ones = xp.ones(k.actor.shape, dtype=bool)
+    def _position(self, data: Any) -> K.Position:
+        """The kernel's :class:`~castlerules.ascent.kernel.Position` of ``data``, built once
+        for a legal mask and the step that follows it on the same arrays (a random
+        move reads both: the board is most of the work of each)."""
+        last = self._last
+        if last is not None and last[0] is data:
+            return last[1]
+        p = K.Position(self._ops.scoped(), self.shape, self._options, self.layout.unpack(data))
+        self._last = (data, p)
+        return p
+
+    def _legal_rows(self, data: Any) -> Any:
+        xp = self.backend.xp
+        p = self._position(data)
+        o = p.o
+        ones = xp.ones(p.s.actor.shape, dtype=bool)
         return xp.stack(
             [
                 xp.logical_and(ones, K.legal(o, K.guards(p, K.decode(p, a))))
@@ -215,16 +229,14 @@ class AscentEnv(Slots):
             ]
         )
 
-    def _legal_rows(self, data: Any) -> Any:
-        return self._mask_of(self.layout.unpack(data))
-
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, Any]:
         """The kernel's step for every game still playing; finished games stay, and so
         do the games of ``hold`` (just dealt by an auto-reset)."""
-        xp, o = self.backend.xp, self._ops
-        k = self.layout.unpack(data)
+        xp = self.backend.xp
+        p = self._position(data)
+        self._last = None
+        o, k = p.o, p.s
         over = xp.logical_or(k.actor < 0, hold)
-        p = K.Position(o, self.shape, self._options, k)
         out = K.step(p, K.decode(p, xp.where(over, self.num_actions - 1, actions)), one_board=True)
         post = merge(o, over, k, out.post)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)

@@ -70,6 +70,7 @@ MODEL_FILES = {
     ),
     "ascent": (
         "castlerules/core/ops.py",
+        "castlerules/core/lanes.py",
         "castlerules/symbolic/smt.py",
         "castlerules/symbolic/ascent_model.py",
         "castlerules/ascent/kernel.py",

@@ -459,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--batch-ascent",
         action="store_true",
-        help="with --batch: Ascent too (on --backends)",
+        help="with --batch: Ascent too (on --backends; --game picks the games alone)",
     )
     parser.add_argument(
         "--batch-study-games",
@@ -482,15 +482,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.batch:
         import bench_batch
 
+        games = args.game or ["throne", *(["ascent"] if args.batch_ascent else [])]
         batched = bench_batch.compare(
-            args.players or [3, 4, 6],
+            args.players or [3, 4, 6] if "throne" in games else [],
             args.sizes,
             args.backends,
             args.seconds,
             args.seed,
             steps=args.batch_steps,
         )
-        if args.batch_ascent:
+        if "ascent" in games:
             ascent_rows = bench_batch.compare(
                 args.players or [2, 4, 6],
                 args.sizes,

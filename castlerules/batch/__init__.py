@@ -104,6 +104,11 @@ class JaxBackend:
         """``body(i, carry)`` for ``i`` in ``range(count)``, compiled once."""
         return self._jax.lax.fori_loop(0, count, body, carry)
 
+    def each(self, function: Any, items: Any) -> Any:
+        """``function`` of each item along the first axis of ``items`` (a tuple of
+        arrays), one after the other, compiled once; the results stacked."""
+        return self._jax.lax.map(lambda args: function(*args), items)
+
     def settle(self, value: Any) -> Any:
         """``value``, computed where it stands: the compiler may not copy its
         computation into each of its uses (it would, for the legal mask, which feeds

@@ -165,6 +165,13 @@ def first_players(rules: ascent.Rules, players: int, seeds: Any) -> np.ndarray:
     return seat
 
 
+CHUNK = 1024
+"""Games per block of a compiled random move (:meth:`AscentEnv.random_move`)."""
+
+CHUNKED_CARDS = 24
+"""From this many cards in play (4 players) on, a compiled random move goes by blocks."""
+
+
 class AscentEnv(Slots):
     """A batch of ``size`` Ascent games of ``players`` seats under one ``rules``
     (the interface of :class:`castlerules.batch.throne.ThroneEnv`)."""
@@ -241,6 +248,33 @@ class AscentEnv(Slots):
         post = merge(o, over, k, out.post)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return self.layout.pack(xp, post), ended
+
+    def random_move(self, data: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+        """:meth:`~castlerules.batch.slots.Slots.random_move`, compiled by JAX for
+        :data:`CHUNK` games at a time, one block after the other, from
+        :data:`CHUNKED_CARDS` cards in play on: a board's grids of pairs of cards for
+        1024 games fit the processor's cache, those of 4096 do not (at 4 players, one
+        core, the whole batch played 468,344 actions per CPU-second at 1024 games and
+        287,805 at 4096; in blocks, 307,084 at 4096, and at 6 players 157,911 where
+        the whole batch played 119,157; at 2 players the blocks lost: 585,716 against
+        921,526).  The games are independent: the same moves, block by block."""
+        size = data.shape[-1]
+        small = len(self.shape.cards) < CHUNKED_CARDS
+        if self.backend.name != "jax" or small or size <= CHUNK or size % CHUNK:
+            return super().random_move(data, lo, hi)
+        xp, blocks = self.backend.xp, size // CHUNK
+
+        def split(x: Any) -> Any:
+            return xp.moveaxis(x.reshape(*x.shape[:-1], blocks, CHUNK), -2, 0)
+
+        def join(x: Any) -> Any:
+            return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)
+
+        out, lo, hi, live = self.backend.each(
+            lambda d, low, high: Slots.random_move(self, d, low, high),
+            (split(data), split(lo), split(hi)),
+        )
+        return tuple(join(x) for x in out), join(lo), join(hi), join(live)
 
     # ------------------------------------------------------------------ the API
 

@@ -214,7 +214,7 @@ class Slots:
         drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
         lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
         hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
-        nobody = xp.zeros(self.size, dtype=bool)
+        nobody = xp.zeros(seat.shape, dtype=bool)
         out = self._transition(data, self._kth_action(words, kth), nobody)
         return out, lo, hi, live
 

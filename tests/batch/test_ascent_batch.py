@@ -171,3 +171,45 @@ def test_a18_a_shuffled_batch_deals_each_game_as_new_game_does() -> None:
     for row, state in zip(owner, states, strict=True):
         assert tuple(int(q) for q in row) == state.owners
         assert state.owners.count(-1) == 1 and env.num_actions == 73
+
+
+def test_jax_blocks_of_games_play_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JAX plays a random move a block of games at a time (castlerules.batch.ascent.CHUNK
+    games, for the processor's cache); the games are independent, so the blocks play
+    the moves the whole batch plays on numpy.  Blocks of 2 games here, 3 blocks."""
+    pytest.importorskip("jax")
+    import castlerules.batch.ascent as batch_ascent
+    from castlerules.batch.play import RandomSeats
+
+    monkeypatch.setattr(batch_ascent, "CHUNK", 2)
+    monkeypatch.setattr(batch_ascent, "CHUNKED_CARDS", 18)
+    after = {}
+    for backend in ("jax", "numpy"):
+        env = batch.make("ascent", players=3, size=6, backend=backend, autoreset=True)
+        b = env.init(seed=30)
+        seats = RandomSeats(range(30, 36), 3)
+        played = 0
+        for _ in range(4):
+            b, moves = env.play_random(b, seats, steps=6)
+            played += moves
+        after[backend] = (played, env.to_states(b), np.asarray(b.legal_action_mask).tolist())
+    assert after["jax"] == after["numpy"]
+    assert after["jax"][0] > 60
+
+
+def test_the_speed_page_quotes_the_published_run() -> None:
+    """docs/batch-ascent-cpu.json, the last Ascent run of ``bench.py --batch``: every
+    figure of it is in docs/batch.rst, with its ratio to the engine."""
+    import json
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    report = json.loads((docs / "batch-ascent-cpu.json").read_text(encoding="utf-8"))
+    page = (docs / "batch.rst").read_text(encoding="utf-8")
+    rows = report["batch"]["rows"]
+    assert {(r["players"], r["size"]) for r in rows} == {
+        (n, size) for n in (2, 4, 6) for size in (256, 1024, 4096, 8192)
+    }
+    for row in rows:
+        assert f"{row['actions_per_cpu_s']:,} ({row['ratio']:.2f}x)" in page, row
+        assert f"{row['scalar_actions_per_cpu_s']:,}" in page

@@ -166,10 +166,23 @@ def first_players(rules: ascent.Rules, players: int, seeds: Any) -> np.ndarray:
 
 
 CHUNK = 1024
-"""Games per block of a compiled random move (:meth:`AscentEnv.random_move`)."""
+"""Games per block of a compiled random move at 4 players (:meth:`AscentEnv.random_move`);
+with more cards, fewer games: the largest power of two whose grids of pairs of cards
+are no larger (:func:`block_of`)."""
 
 CHUNKED_CARDS = 24
 """From this many cards in play (4 players) on, a compiled random move goes by blocks."""
+
+
+def block_of(cards: int) -> int:
+    """Games per block for ``cards`` cards in play: :data:`CHUNK` games of
+    :data:`CHUNKED_CARDS` cards hold ``24 * 24 * 1024`` pairs of cards; a block holds
+    no more (1024 games at 4 players, 512 at 5, 256 at 6)."""
+    pairs = CHUNKED_CARDS * CHUNKED_CARDS * CHUNK
+    block = CHUNK
+    while block > 1 and cards * cards * block > pairs:
+        block //= 2
+    return block
 
 
 class AscentEnv(Slots):
@@ -250,22 +263,22 @@ class AscentEnv(Slots):
         return self.layout.pack(xp, post), ended
 
     def random_move(self, data: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
-        """:meth:`~castlerules.batch.slots.Slots.random_move`, compiled by JAX for
-        :data:`CHUNK` games at a time, one block after the other, from
+        """:meth:`~castlerules.batch.slots.Slots.random_move`, compiled by JAX for a
+        block of games at a time (:func:`block_of`), one block after the other, from
         :data:`CHUNKED_CARDS` cards in play on: a board's grids of pairs of cards for
-        1024 games fit the processor's cache, those of 4096 do not (at 4 players, one
-        core, the whole batch played 468,344 actions per CPU-second at 1024 games and
-        287,805 at 4096; in blocks, 307,084 at 4096, and at 6 players 157,911 where
-        the whole batch played 119,157; at 2 players the blocks lost: 585,716 against
-        921,526).  The games are independent: the same moves, block by block."""
-        size = data.shape[-1]
-        small = len(self.shape.cards) < CHUNKED_CARDS
-        if self.backend.name != "jax" or small or size <= CHUNK or size % CHUNK:
+        1024 games of 4 players fit the processor's cache, those of 4096 do not (at 4
+        players, one core, the whole batch played 468,344 actions per CPU-second at
+        1024 games and 287,805 at 4096; in blocks, 307,084 at 4096; at 2 players the
+        blocks lost: 585,716 against 921,526).  The games are independent: the same
+        moves, block by block."""
+        size, cards = data.shape[-1], len(self.shape.cards)
+        block = block_of(cards)
+        if self.backend.name != "jax" or cards < CHUNKED_CARDS or size <= block or size % block:
             return super().random_move(data, lo, hi)
-        xp, blocks = self.backend.xp, size // CHUNK
+        xp, blocks = self.backend.xp, size // block
 
         def split(x: Any) -> Any:
-            return xp.moveaxis(x.reshape(*x.shape[:-1], blocks, CHUNK), -2, 0)
+            return xp.moveaxis(x.reshape(*x.shape[:-1], blocks, block), -2, 0)
 
         def join(x: Any) -> Any:
             return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)

@@ -173,6 +173,12 @@ def test_a18_a_shuffled_batch_deals_each_game_as_new_game_does() -> None:
         assert state.owners.count(-1) == 1 and env.num_actions == 73
 
 
+def test_blocks_hold_no_more_pairs_of_cards_than_1024_games_of_4_players() -> None:
+    from castlerules.batch.ascent import block_of
+
+    assert [block_of(cards) for cards in (24, 30, 36)] == [1024, 512, 256]
+
+
 def test_jax_blocks_of_games_play_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     """JAX plays a random move a block of games at a time (castlerules.batch.ascent.CHUNK
     games, for the processor's cache); the games are independent, so the blocks play
@@ -183,6 +189,7 @@ def test_jax_blocks_of_games_play_the_same_moves(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(batch_ascent, "CHUNK", 2)
     monkeypatch.setattr(batch_ascent, "CHUNKED_CARDS", 18)
+    assert batch_ascent.block_of(18) == 2
     after = {}
     for backend in ("jax", "numpy"):
         env = batch.make("ascent", players=3, size=6, backend=backend, autoreset=True)

@@ -69,9 +69,8 @@ class NumpyBackend:
         """``value``, computed where it stands (numpy computes everything there)."""
         return value
 
-    def keep(self, value: Any) -> Any:
-        """``value``, computed where it stands (numpy computes everything there)."""
-        return value
+    keep = settle
+    """:meth:`JaxBackend.keep`: numpy computes everything where it stands."""
 
     def loop(self, cond: Any, body: Any, carry: Any) -> Any:
         """``body(carry)`` while ``cond(carry)``."""

@@ -450,17 +450,10 @@ class AxisLanes:
         return self.total(lane)
 
     def first(self, lane: Lane) -> Value:
-        xp, axis = self.o.xp, self._axis(lane)
+        axis = self._axis(lane)
         head = (slice(None),) * axis
-        size = lane.shape[axis]
-        if axis == 0:
-            stop = xp.ones((1, *lane.shape[1:]), dtype=bool)
-            found = xp.argmax(xp.concatenate([lane, stop]), axis=0)
-            return xp.where(found == size, -1, found).astype(self.o.int)
-        out: Value = xp.asarray(-1, dtype=self.o.int)
-        for j in range(size - 1, -1, -1):
-            out = xp.where(lane[(*head, j)], xp.asarray(j, dtype=self.o.int), out)
-        return self.o.settle(out)
+        found = first_of(self.o, [lane[(*head, j)] for j in range(lane.shape[axis])])
+        return self.o.settle(self.o.xp.asarray(found).astype(self.o.int))
 
     def highest(self, cond: Lane, numbers: Lane) -> Value:
         xp, axis = self.o.xp, self._axis(cond)

@@ -612,6 +612,10 @@ def _throne_compare(state: throne.State, after: throne.State, outcome: tkernel.O
             f"round scored {after.results[-1]} king {after.kings[-1]} by the engine, "
             f"{outcome.score} king {outcome.king} by the kernel"
         )
+    if throne.is_over(after):
+        best = tuple(q for q, won in enumerate(tkernel.winners(CONCRETE, got)) if won)
+        if best != throne.winners(after):
+            return f"winners {throne.winners(after)} by the engine, {best} by the kernel (B16)"
     return ""
 
 

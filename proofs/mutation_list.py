@@ -495,6 +495,25 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return ops.ite(options.rotates, ops.lookup(shape.first, rnd), 0)",
         "return ops.ite(options.rotates, 0, 0)",
     ),
+    M(
+        "throne.kernel.winners_lowest",
+        "B16",
+        "the kernel names the seats with the lowest total the winners",
+        TK,
+        "best = ops.ite(x > best, x, best)",
+        "best = ops.ite(x < best, x, best)",
+    ),
+    M(
+        "throne.kernel.winners_first_only",
+        "B16",
+        "the kernel gives a tie's win to the first of the tied seats only",
+        TK,
+        "return tuple(x == best for x in s.total)",
+        "return tuple(\n"
+        "        ops.all([x == best, *(y != best for y in s.total[:q])])\n"
+        "        for q, x in enumerate(s.total)\n"
+        "    )",
+    ),
     # ---------------------------------------------------------- Throne tables
     M(
         "throne.table.original_no_counts_public",
@@ -1278,6 +1297,28 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            parts = paired\n",
         kind="module",
         tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
+    ),
+    M(
+        "ascent.batch.carried_board_stale",
+        "A3",
+        "the batch's random playouts carry the board of the position before each move into "
+        "the next move, not the board after it",
+        "castlerules/batch/ascent.py",
+        "            return data, after.terms(), lo, hi, xp.logical_or(ended, now), played",
+        "            return data, p.board.terms(), lo, hi, xp.logical_or(ended, now), played",
+        kind="module",
+        tests=("tests/batch/test_ascent_batch.py",),
+    ),
+    M(
+        "ascent.kernel.successors_board_before_advance",
+        "A9",
+        "the one board after an Advance (the batch's, carried into the next move) is built of "
+        "the cards before it",
+        "castlerules/ascent/kernel.py",
+        "        [lambda: moved, lambda: taken, lambda: p.s],",
+        "        [lambda: p.s, lambda: taken, lambda: p.s],",
+        kind="module",
+        tests=("tests/batch/test_ascent_batch.py",),
     ),
     M(
         "ascent.kernel.exposing_option_ignored",

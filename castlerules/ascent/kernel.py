@@ -718,9 +718,7 @@ class Board:
         o, opt, L = ops, options, lanes_of(ops)
         self.lanes = L
         n, top = shape.players, shape.squares
-        card = self.card = Slot(
-            L.items(s.col), L.items(s.sq), L.items(s.dep), L.items(s.flp), L.items(s.own)
-        )
+        card = self.card = self._cards()
         """Every card's fields, a lane value each."""
         col, sq, dep, flp = card.col, card.sq, card.dep, card.flp
         value, arrival = L.table(shape.value), L.table(shape.arrival)
@@ -847,6 +845,51 @@ class Board:
             for q in range(n)
         )
 
+    TERMS = (
+        "occ",
+        "flipped",
+        "stk",
+        "part",
+        "rest",
+        "stack_rank",
+        "part_rank",
+        "has_rest",
+        "rest_rank",
+        "ceil",
+        "reach",
+        "dest",
+        "exposed",
+        "strict",
+        "on_board",
+        "can_advance",
+        "advances",
+    )
+    """The names of the terms the board computes of its cards (all but ``card``, which
+    are the cards themselves)."""
+
+    def terms(self) -> tuple[Any, ...]:
+        """The board's terms (:data:`TERMS`, in order): an interpretation that carries
+        a board from one step to the next (the batch) keeps these."""
+        return tuple(getattr(self, name) for name in self.TERMS)
+
+    @classmethod
+    def restored(
+        cls, ops: Ops, shape: Shape, options: Options, s: KState, terms: Sequence[Any]
+    ) -> Board:
+        """The board of ``s`` from its :meth:`terms`, computed before (the board after a
+        move, :class:`Successors`, is the next position's): nothing is computed again."""
+        board = cls.__new__(cls)
+        board.o, board.shape, board.opt, board.s = ops, shape, options, s
+        board.lanes = lanes_of(ops)
+        board.card = board._cards()
+        for name, value in zip(cls.TERMS, terms, strict=True):
+            setattr(board, name, value)
+        return board
+
+    def _cards(self) -> Slot:
+        L, s = self.lanes, self.s
+        return Slot(L.items(s.col), L.items(s.sq), L.items(s.dep), L.items(s.flp), L.items(s.own))
+
     def taker_rank(self, p: Value, d: Value, m: Value) -> Value:
         """The rank of the top ``m`` cards of column ``p``'s stack on square ``d``: the
         stack just moved, with the cards it took (A10, option ``stack_rank``)."""
@@ -889,10 +932,14 @@ class Board:
 class Position:
     """The terms of one position that every move reads (built once per position)."""
 
-    def __init__(self, ops: Ops, shape: Shape, options: Options, s: KState) -> None:
+    def __init__(
+        self, ops: Ops, shape: Shape, options: Options, s: KState, board: Board | None = None
+    ) -> None:
+        """``board``: the :class:`Board` of ``s`` when it was built already (by the
+        step that led here, :class:`Successors`)."""
         self.o, self.shape, self.opt, self.s = ops, shape, options, s
         o = ops
-        self.board = Board(ops, shape, options, s)
+        self.board = Board(ops, shape, options, s) if board is None else board
         self.over = game_over(o, s.actor)
         self.actor = o.ite(self.over, 0, s.actor)
         """The seat to act, 0 once the game is over (an index that is always in range)."""
@@ -1180,8 +1227,8 @@ def _goes_on(p: Position, board: KState, step: Step) -> Outcome:
 
 @attrs.frozen(slots=True)
 class Successors:
-    """The boards a move's cases read, built once for all its kinds (:func:`cases` with
-    ``one_board``): the Advance's and the Favour's successor positions, and one
+    """The boards a move's cases read, built once for all its kinds (:func:`successors`):
+    the Advance's and the Favour's successor positions, and one
     :class:`Board` of the cards after the move, whichever its kind (the moved cards
     after an Advance, the taken ones after a Favour, the position's after EndTurn)."""
 
@@ -1190,28 +1237,35 @@ class Successors:
     after: Board
 
 
-def cases(p: Position, m: Parts, one_board: bool = False) -> list[Case]:
+def successors(p: Position, m: Parts) -> Successors:
+    """The successor positions of every kind of move ``m`` may be, and the one board of
+    the cards after it (for an interpretation that computes every case: arrays).  Every
+    case of the move leaves these cards (only the turn differs), so the board after is
+    the next position's board too."""
+    o = p.o
+    moved, taken = _advanced(p, m), _favoured(p, m)
+    cards = o.pick(
+        [m.kind == K_ADVANCE, m.kind == K_FAVOUR, o.lit(True)],
+        [lambda: moved, lambda: taken, lambda: p.s],
+    )
+    return Successors(moved, taken, Board(o, p.shape, p.opt, cards))
+
+
+def cases(p: Position, m: Parts, shared: Successors | None = None) -> list[Case]:
     """The effects of a legal move ``m`` as guarded commands: exclusive conditions
     covering every legal move, one per kind of move; each case's outcome picks among
     the labelled sub-cases of :func:`sub_cases` (so that an interpretation that runs
     one branch builds only the successor board of the move's own kind).
 
-    ``one_board``: for an interpretation that computes every case (arrays), the board
-    after the move is built once, of the cards the move's kind leaves
-    (:class:`Successors`), where each kind would build its own."""
+    ``shared``: for an interpretation that computes every case (arrays), the
+    :func:`successors` of the move, built once (one board after the move, of the cards
+    the move's kind leaves), where each kind would build its own."""
     o = p.o
     kinds = (
         ("advance", m.kind == K_ADVANCE),
         ("favour", m.kind == K_FAVOUR),
         ("end of the turn", m.kind == K_END),
     )
-    shared = None
-    if one_board:
-        moved, taken = _advanced(p, m), _favoured(p, m)
-        cards = o.pick(
-            [kinds[0][1], kinds[1][1], o.lit(True)], [lambda: moved, lambda: taken, lambda: p.s]
-        )
-        shared = Successors(moved, taken, Board(o, p.shape, p.opt, cards))
 
     def maker(label: str) -> Callable[[], Outcome]:
         def make() -> Outcome:
@@ -1281,10 +1335,10 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
     return [Case("end of the turn", o.lit(True), lambda: end_turn(o, shape, opt, board, s.actor))]
 
 
-def step(p: Position, m: Parts, one_board: bool = False) -> Outcome:
-    """The outcome of a legal move: the case whose condition holds (``one_board``: see
+def step(p: Position, m: Parts, shared: Successors | None = None) -> Outcome:
+    """The outcome of a legal move: the case whose condition holds (``shared``: see
     :func:`cases`)."""
-    found = cases(p, m, one_board)
+    found = cases(p, m, shared)
     return p.o.pick([c.when for c in found], [c.make for c in found])
 
 

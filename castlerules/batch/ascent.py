@@ -165,23 +165,28 @@ def first_players(rules: ascent.Rules, players: int, seeds: Any) -> np.ndarray:
     return seat
 
 
-CHUNK = 1024
-"""Games per block of a compiled random move at 4 players (:meth:`AscentEnv.random_move`);
-with more cards, fewer games: the largest power of two whose grids of pairs of cards
-are no larger (:func:`block_of`)."""
+CHUNK = 512
+"""Games per block of the compiled random playouts (:meth:`AscentEnv._random_steps`), at
+most: a block plays all the steps of a call, then the next block."""
 
-CHUNKED_CARDS = 24
-"""From this many cards in play (4 players) on, a compiled random move goes by blocks."""
+CHUNK_CARDS = 24
+"""The cards in play (4 players) of which :data:`CHUNK` games make the largest block's
+grids of pairs of cards; with more cards, fewer games (:func:`block_of`)."""
 
 
 def block_of(cards: int) -> int:
-    """Games per block for ``cards`` cards in play: :data:`CHUNK` games of
-    :data:`CHUNKED_CARDS` cards hold ``24 * 24 * 1024`` pairs of cards; a block holds
-    no more (1024 games at 4 players, 512 at 5, 256 at 6)."""
-    pairs = CHUNKED_CARDS * CHUNKED_CARDS * CHUNK
-    block = CHUNK
-    while block > 1 and cards * cards * block > pairs:
-        block //= 2
+    """Games per block for ``cards`` cards in play: :data:`CHUNK` at most, and about no
+    more pairs of cards than :data:`CHUNK` games of :data:`CHUNK_CARDS` cards hold (the
+    next power of two): 512 games up to 5 players, 256 at 6.
+
+    Measured on one core (4096 games, 16 steps a call, JAX on the CPU, 2026-12-05),
+    actions per CPU-second: 2 players 1,143,286 in one piece, 1,751,539 in blocks of 512
+    (1,272,265 of 2048); 4 players 640,703 in blocks of 1024, 744,000 of 512, 713,574
+    of 256; 6 players 355,346 of 512, 383,571 of 256, 336,722 of 128."""
+    limit = CHUNK_CARDS * CHUNK_CARDS * CHUNK / (cards * cards)
+    block = 1
+    while block < min(CHUNK, limit):
+        block *= 2
     return block
 
 
@@ -226,21 +231,26 @@ class AscentEnv(Slots):
 
     # ------------------------------------------------------------------ the kernel on arrays
 
-    def _position(self, data: Any) -> K.Position:
+    def _position(self, data: Any, terms: Any = None) -> K.Position:
         """The kernel's :class:`~castlerules.ascent.kernel.Position` of ``data``, built once
         for a legal mask and the step that follows it on the same arrays (a random
-        move reads both: the board is most of the work of each)."""
+        move reads both: the board is most of the work of each); ``terms``: its board's
+        (:meth:`~castlerules.ascent.kernel.Board.terms`), built by the step before."""
         last = self._last
-        if last is not None and last[0] is data:
+        if terms is None and last is not None and last[0] is data:
             return last[1]
-        p = K.Position(self._ops.scoped(), self.shape, self._options, self.layout.unpack(data))
+        o, s = self._ops.scoped(), self.layout.unpack(data)
+        board = None if terms is None else K.Board.restored(o, self.shape, self._options, s, terms)
+        p = K.Position(o, self.shape, self._options, s, board)
         self._last = (data, p)
         return p
 
     def _legal_rows(self, data: Any) -> Any:
-        xp = self.backend.xp
-        p = self._position(data)
-        o = p.o
+        return self._rows_of(self._position(data))
+
+    def _rows_of(self, p: K.Position) -> Any:
+        """``(num_actions, size)``: the kernel's guards of every action number in ``p``."""
+        xp, o = self.backend.xp, p.o
         ones = xp.ones(p.s.actor.shape, dtype=bool)
         return xp.stack(
             [
@@ -252,29 +262,38 @@ class AscentEnv(Slots):
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, Any]:
         """The kernel's step for every game still playing; finished games stay, and so
         do the games of ``hold`` (just dealt by an auto-reset)."""
-        xp = self.backend.xp
-        p = self._position(data)
+        out, _after = self._transition_on(self._position(data), actions, hold)
         self._last = None
-        o, k = p.o, p.s
+        return out
+
+    def _transition_on(
+        self, p: K.Position, actions: Any, hold: Any
+    ) -> tuple[tuple[Any, Any], K.Board]:
+        """:meth:`_transition` in position ``p``, and the board after the move (the next
+        position's: a game over, or held, plays EndTurn here, which leaves its cards)."""
+        xp, o, k = self.backend.xp, p.o, p.s
         over = xp.logical_or(k.actor < 0, hold)
-        out = K.step(p, K.decode(p, xp.where(over, self.num_actions - 1, actions)), one_board=True)
+        m = K.decode(p, xp.where(over, self.num_actions - 1, actions))
+        shared = K.successors(p, m)
+        out = K.step(p, m, shared)
         post = merge(o, over, k, out.post)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
-        return self.layout.pack(xp, post), ended
+        return (self.layout.pack(xp, post), ended), shared.after
 
-    def random_move(self, data: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
-        """:meth:`~castlerules.batch.slots.Slots.random_move`, compiled by JAX for a
-        block of games at a time (:func:`block_of`), one block after the other, from
-        :data:`CHUNKED_CARDS` cards in play on: a board's grids of pairs of cards for
-        1024 games of 4 players fit the processor's cache, those of 4096 do not (at 4
-        players, one core, the whole batch played 468,344 actions per CPU-second at
-        1024 games and 287,805 at 4096; in blocks, 307,084 at 4096; at 2 players the
-        blocks lost: 585,716 against 921,526).  The games are independent: the same
-        moves, block by block."""
-        size, cards = data.shape[-1], len(self.shape.cards)
-        block = block_of(cards)
-        if self.backend.name != "jax" or cards < CHUNKED_CARDS or size <= block or size % block:
-            return super().random_move(data, lo, hi)
+    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+        """:meth:`~castlerules.batch.slots.Slots._random_steps`, each move's board after
+        (:func:`~castlerules.ascent.kernel.successors`) carried into the next move as its
+        position's board: one board a move, where building the position's again would
+        make two (each is about 41% of a random move's traced work at 4 players).
+
+        Compiled by JAX, a block of games (:func:`block_of`) plays all the steps, then
+        the next block: a board's grids of pairs of cards for 512 games of 4 players fit
+        the processor's cache, those of 4096 do not.  The games are independent: the
+        same moves, block by block."""
+        size = data.shape[-1]
+        block = block_of(len(self.shape.cards))
+        if self.backend.name != "jax" or size <= block or size % block:
+            return self._steps_carried(data, lo, hi, steps)
         xp, blocks = self.backend.xp, size // block
 
         def split(x: Any) -> Any:
@@ -283,11 +302,34 @@ class AscentEnv(Slots):
         def join(x: Any) -> Any:
             return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)
 
-        out, lo, hi, live = self.backend.each(
-            lambda d, low, high: Slots.random_move(self, d, low, high),
+        data, rows, counts, lo, hi, ended, played = self.backend.each(
+            lambda d, low, high: self._steps_carried(d, low, high, steps),
             (split(data), split(lo), split(hi)),
         )
-        return tuple(join(x) for x in out), join(lo), join(hi), join(live)
+        out = (join(data), join(rows), join(counts), join(lo), join(hi), join(ended))
+        return (*out, played.sum())
+
+    def _steps_carried(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+        """``steps`` random moves of the games of ``data`` (a block, or the whole batch),
+        the board after each move the next move's; then the legal mask of the last
+        position, read off the last board."""
+        xp = self.backend.xp
+
+        def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
+            data, terms, lo, hi, ended, played = carry
+            p = self._position(data, terms)
+            action, lo, hi, live = self._draw(data, self._rows_of(p), lo, hi)
+            (data, now), after = self._transition_on(p, action, xp.zeros(live.shape, dtype=bool))
+            played = played + live.astype(xp.int32).sum()
+            return data, after.terms(), lo, hi, xp.logical_or(ended, now), played
+
+        nobody = xp.zeros(data.shape[-1], dtype=bool)
+        first = self._position(data).board.terms()
+        start = (data, first, lo, hi, nobody, xp.zeros((), dtype=xp.int32))
+        data, terms, lo, hi, ended, played = self.backend.repeat(steps, body, start)
+        rows = self._rows_of(self._position(data, terms))
+        self._last = None
+        return data, rows, self._count(self._words(rows)), lo, hi, ended, played
 
     # ------------------------------------------------------------------ the API
 

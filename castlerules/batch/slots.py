@@ -200,8 +200,16 @@ class Slots:
         the step's output (:meth:`_transition`'s: the new data first, then whether each
         game ended), the bots' next words, and which games moved.  A building block of
         compiled loops (:meth:`play_random`'s, a study's)."""
+        action, lo, hi, live = self._draw(data, self._legal_rows(data), lo, hi)
+        nobody = self.backend.xp.zeros(live.shape, dtype=bool)
+        return self._transition(data, action, nobody), lo, hi, live
+
+    def _draw(self, data: Any, rows: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+        """The action each game's random bot of the seat to act draws among the legal
+        ones (``rows``, the legal mask of ``data``); the bots' next words; which games
+        are still playing."""
         xp, o = self.backend.xp, self._ops
-        words = self._words(self._legal_rows(data))
+        words = self._words(rows)
         counts = self._count(words)
         seat = data[self._seat_row]
         live = seat >= 0
@@ -214,9 +222,7 @@ class Slots:
         drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
         lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
         hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
-        nobody = xp.zeros(seat.shape, dtype=bool)
-        out = self._transition(data, self._kth_action(words, kth), nobody)
-        return out, lo, hi, live
+        return self._kth_action(words, kth), lo, hi, live
 
     def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
         """``steps`` steps of random bots (:meth:`random_move`) in every game still playing."""

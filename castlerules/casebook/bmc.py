@@ -456,6 +456,15 @@ def _witness(
             f"case {case.key!r}: the BMC witness of {depth} moves does not show the case: "
             "the symbolic condition is weaker than the Python one"
         )
+    if case.kind == "reading" and len(chosen) == depth + 1 and len(hit.moves) == depth + 1:
+        # The move tried last leaves positions that differ (the kernel's successors) but
+        # says the same under both readings: the Python search sees the readings part one
+        # move later.  No depth is proved for that (another game could part at the tried
+        # move by what it says), so the generic search's game stands.
+        raise BmcError(
+            f"the readings part by the position after move {depth + 1} ({chosen[depth]}), "
+            f"which says the same under both: the shortest game is not proved"
+        )
     if len(hit.moves) != depth:
         raise SearchError(
             f"case {case.key!r}: the Python condition holds after {len(hit.moves)} moves of the "

@@ -37,6 +37,7 @@ import numpy as np
 
 from castlerules import batch as batch_pkg
 from castlerules import throne
+from castlerules.batch.arrays import ArrayOps
 from castlerules.batch.chance import below_words, block_states, words_of
 from castlerules.core.errors import ArgumentError
 from castlerules.study.games import GameResult, alphabet
@@ -128,23 +129,27 @@ def play_random(
             carry = tuple(xp.asarray(x) for x in host)
         if following == count and not (slot_game >= 0).any():
             break
-    states = env.states_of(finals)
-    events = (tally.events_of @ seen_all).T
-    refusals = (tally.refusals_of @ broken_all).T
-    actions = seen_all[: len(env.effects)].sum(axis=0)  # one effect a move
+    # Every game is over: its scores are the kernel's totals, its winners the kernel's
+    # (B16), read off the final positions of all the games at once.
+    last = lay.unpack(finals)[0]
+    scores = np.stack(last.total).T.tolist()
+    won = np.stack(K.winners(ArrayOps(np, np.int64), last)).T.tolist()
+    events = (tally.events_of @ seen_all).T.tolist()
+    refusals = (tally.refusals_of @ broken_all).T.tolist()
+    actions = seen_all[: len(env.effects)].sum(axis=0).tolist()  # one effect a move
     return [
         GameResult(
             reading=reading,
             game=int(indices[i]),
             seed=int(seeds[i]),
-            actions=int(actions[i]),
-            scores=tuple(throne.scores(final)),
-            winners=tuple(throne.winners(final)),
+            actions=actions[i],
+            scores=tuple(scores[i]),
+            winners=tuple(q for q, w in enumerate(won[i]) if w),
             events=_counted(tally.clauses, events[i]),
-            probes=int(actions[i]),  # one probe before every move
+            probes=actions[i],  # one probe before every move
             refusals=_counted(tally.clauses, refusals[i]),
         )
-        for i, final in enumerate(states)
+        for i in range(count)
     ]
 
 
@@ -392,8 +397,9 @@ def _env(rules: throne.Rules, players: int, size: int, backend: str) -> Any:
     return batch_pkg.make("throne", players=players, rules=rules, size=size, backend=backend)
 
 
-def _counted(names: Sequence[str], counts: np.ndarray) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((n, int(c)) for n, c in zip(names, counts, strict=True) if c))
+def _counted(names: Sequence[str], counts: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    """The clauses (in order: ``names`` is sorted) with a count, and their counts."""
+    return tuple((n, c) for n, c in zip(names, counts, strict=True) if c)
 
 
 __all__ = ["EVENT_CLAUSES", "SHARED", "SLOTS", "STEPS", "family", "padded_size", "play_random"]

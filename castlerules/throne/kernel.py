@@ -1,8 +1,8 @@
 """The rules of Throne written once, over the operations of :mod:`castlerules.core.ops`.
 
 Every guard of a move (tagged with the clause it enforces), every effect, the
-end of a round and of the game and the scores are stated here once, as
-functions of values.  The same functions run on plain Python values
+end of a round and of the game, the scores and the winners (:func:`winners`,
+B16) are stated here once, as functions of values.  The same functions run on plain Python values
 (:data:`~castlerules.core.ops.CONCRETE`: the reference the fast engine
 :mod:`castlerules.throne.transitions` is checked against, move for move, on every
 position of small games: ``python -m proofs.equivalence``, run by
@@ -539,6 +539,15 @@ def step(p: Position, m: Parts, nobj: Sequence[Sequence[Value]]) -> Outcome:
     """The outcome of a legal move: the case whose condition holds."""
     found = cases(p, m, nobj)
     return p.o.pick([c.when for c in found], [c.make for c in found])
+
+
+def winners(ops: Ops, s: KState) -> tuple[Value, ...]:
+    """Per seat: its total is the highest (B16; ties share the win).  Meaningful once
+    the game is over (``turn`` -1): before, the engine names no winner."""
+    best = s.total[0]
+    for x in s.total[1:]:
+        best = ops.ite(x > best, x, best)
+    return tuple(x == best for x in s.total)
 
 
 # ---------------------------------------------------------------------------

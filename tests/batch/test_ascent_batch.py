@@ -173,22 +173,22 @@ def test_a18_a_shuffled_batch_deals_each_game_as_new_game_does() -> None:
         assert state.owners.count(-1) == 1 and env.num_actions == 73
 
 
-def test_blocks_hold_no_more_pairs_of_cards_than_1024_games_of_4_players() -> None:
+def test_blocks_hold_512_games_and_no_more_pairs_of_cards_than_512_of_4_players() -> None:
     from castlerules.batch.ascent import block_of
 
-    assert [block_of(cards) for cards in (24, 30, 36)] == [1024, 512, 256]
+    assert [block_of(cards) for cards in (12, 18, 24, 30, 36)] == [512, 512, 512, 512, 256]
 
 
 def test_jax_blocks_of_games_play_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """JAX plays a random move a block of games at a time (castlerules.batch.ascent.CHUNK
-    games, for the processor's cache); the games are independent, so the blocks play
-    the moves the whole batch plays on numpy.  Blocks of 2 games here, 3 blocks."""
+    """JAX plays the random playouts a block of games at a time
+    (castlerules.batch.ascent.CHUNK games, for the processor's cache); the games are
+    independent, so the blocks play the moves the whole batch plays on numpy.  Blocks of
+    2 games here, 3 blocks."""
     pytest.importorskip("jax")
     import castlerules.batch.ascent as batch_ascent
     from castlerules.batch.play import RandomSeats
 
     monkeypatch.setattr(batch_ascent, "CHUNK", 2)
-    monkeypatch.setattr(batch_ascent, "CHUNKED_CARDS", 18)
     assert batch_ascent.block_of(18) == 2
     after = {}
     for backend in ("jax", "numpy"):
@@ -220,3 +220,90 @@ def test_the_speed_page_quotes_the_published_run() -> None:
     for row in rows:
         assert f"{row['actions_per_cpu_s']:,} ({row['ratio']:.2f}x)" in page, row
         assert f"{row['scalar_actions_per_cpu_s']:,}" in page
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, tuple | list):
+        return (
+            isinstance(b, tuple | list)
+            and len(a) == len(b)
+            and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+def test_a3_to_a11_the_board_after_a_move_is_the_next_positions_board() -> None:
+    """A random move carries the board it built after the move (the kernel's
+    ``successors``) into the next move as that position's board (rules 8-11: stacks,
+    parts, ranks, destinations, who may advance): every term of it is the board the
+    kernel builds of the next position, after Advances, Favours, EndTurns and the end."""
+    from castlerules.ascent import kernel as K
+
+    env = batch.make("ascent", players=4, size=8, backend="numpy")
+    data = env.init(seed=5).data
+    rng = np.random.default_rng(5)
+    kinds = set()
+    for _ in range(60):
+        p = env._position(data)
+        mask = np.asarray(env._rows_of(p))
+        actions = (rng.random(mask.T.shape) * mask.T).argmax(axis=1)
+        live = p.s.actor >= 0
+        kinds |= {env.shape.kind[a] for a, on in zip(actions, live, strict=True) if on}
+        (data, _ended), after = env._transition_on(p, actions, np.zeros(8, dtype=bool))
+        env._last = None
+        fresh = K.Board(env._ops.scoped(), env.shape, env._options, env.layout.unpack(data))
+        for name, carried, built in zip(K.Board.TERMS, after.terms(), fresh.terms(), strict=True):
+            assert _same(carried, built), name
+    assert kinds == {K.K_ADVANCE, K.K_FAVOUR, K.K_END}
+    assert (np.asarray(env.layout.unpack(data).actor) < 0).any()  # some game ended
+
+
+def test_the_board_terms_are_every_term_the_board_computes() -> None:
+    """Board.TERMS names every term a board computes, so a carried board lacks none."""
+    from castlerules.ascent import kernel as K
+    from castlerules.core.ops import CONCRETE
+
+    shape = K.Shape.of(ascent.Rules(), 2)
+    s = K.from_state(ascent.new_game(2, seed=1))
+    board = K.Board(CONCRETE, shape, K.Options.of(CONCRETE, shape.rules), s)
+    assert set(vars(board)) == {*K.Board.TERMS, "o", "shape", "opt", "s", "lanes", "card"}
+    again = K.Board.restored(board.o, shape, board.opt, s, board.terms())
+    assert type(again.lanes) is type(board.lanes)
+    assert {k: v for k, v in vars(again).items() if k != "lanes"} == {
+        k: v for k, v in vars(board).items() if k != "lanes"
+    }
+
+
+@pytest.mark.parametrize(("backend", "blocks"), [("numpy", 1), ("jax", 2)])
+def test_random_playouts_carrying_the_board_play_the_kth_moves(
+    backend: str, blocks: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """play_random (the board carried from move to move; under JAX, in blocks of games
+    here 2 blocks of 2) plays the moves step_kth plays one at a time from positions built
+    anew: the same games."""
+    if backend == "jax":
+        pytest.importorskip("jax")
+    import castlerules.batch.ascent as batch_ascent
+    from castlerules.batch.play import RandomSeats
+
+    if blocks > 1:
+        monkeypatch.setattr(batch_ascent, "CHUNK", 2)
+        assert batch_ascent.block_of(24) == 2
+
+    envs = [batch.make("ascent", players=4, size=4, backend=backend) for _ in range(2)]
+    batches = [env.init(seed=70) for env in envs]
+    seats = [RandomSeats(range(70, 74), 4) for _ in range(2)]
+    played = 0
+    for _ in range(12):
+        batches[0], moves = envs[0].play_random(batches[0], seats[0], steps=9)
+        played += moves
+        for _ in range(9):
+            b = batches[1]
+            kth = seats[1].choose_kth(np.asarray(b.legal_counts), b.current_player)
+            batches[1] = envs[1].step_kth(b, kth)
+        assert envs[0].to_states(batches[0]) == envs[1].to_states(batches[1])
+        assert (
+            np.asarray(batches[0].legal_action_mask).tolist()
+            == np.asarray(batches[1].legal_action_mask).tolist()
+        )
+    assert played > 200

@@ -94,3 +94,25 @@ def test_b8_the_kernel_judges_a_full_game_like_the_engine() -> None:
         state = throne.apply(state, move)
         plies += 1
     assert plies > 100
+
+
+def test_b16_the_kernel_names_the_engines_winners_ties_shared() -> None:
+    """B16: at the end of seeded random games, the seats whose total is the highest
+    are the engine's winners, a tie shared (some of these games end tied)."""
+    rules = throne.Rules()
+    ties = 0
+    for seed in range(40):
+        state = throne.new_game(3, rules, seed=seed)
+        rng = Rng.from_seed(seed, "winners")
+        while not throne.is_over(state):
+            move, rng = rng.choice(throne.legal_moves(state))
+            state = throne.apply(state, move)
+        won = kernel.winners(CONCRETE, kernel.from_state(state))
+        assert tuple(q for q, w in enumerate(won) if w) == throne.winners(state), seed
+        ties += len(throne.winners(state)) > 1
+    assert ties > 0
+    # A hand-made tie of two seats: both win, the third does not.
+    tied = kernel.KState(
+        rnd=3, phase=4, turn=-1, fl=(), no=(), votes=(), passes=0, total=(12, 7, 12), obj=()
+    )
+    assert kernel.winners(CONCRETE, tied) == (True, False, True)

@@ -1304,8 +1304,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the batch's random playouts carry the board of the position before each move into "
         "the next move, not the board after it",
         "castlerules/batch/ascent.py",
-        "            return data, after.terms(), lo, hi, xp.logical_or(ended, now), played",
-        "            return data, p.board.terms(), lo, hi, xp.logical_or(ended, now), played",
+        "        return data, now, after.terms(), lo, hi, live",
+        "        return data, now, p.board.terms(), lo, hi, live",
         kind="module",
         tests=("tests/batch/test_ascent_batch.py",),
     ),

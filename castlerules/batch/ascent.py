@@ -280,20 +280,36 @@ class AscentEnv(Slots):
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return (self.layout.pack(xp, post), ended), shared.after
 
-    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
-        """:meth:`~castlerules.batch.slots.Slots._random_steps`, each move's board after
-        (:func:`~castlerules.ascent.kernel.successors`) carried into the next move as its
-        position's board: one board a move, where building the position's again would
-        make two (each is about 41% of a random move's traced work at 4 players).
+    def _kept(self, data: Any) -> Any:
+        """The terms of the board of ``data`` (:meth:`~castlerules.ascent.kernel.Board.terms`):
+        the random playouts carry each move's board after
+        (:func:`~castlerules.ascent.kernel.successors`) into the next move as its
+        position's board, one board a move where building the position's again would
+        make two (each is about 41% of a random move's traced work at 4 players)."""
+        return self._position(data).board.terms()
 
-        Compiled by JAX, a block of games (:func:`block_of`) plays all the steps, then
-        the next block: a board's grids of pairs of cards for 512 games of 4 players fit
-        the processor's cache, those of 4096 do not.  The games are independent: the
-        same moves, block by block."""
+    def _random_move_kept(self, data: Any, kept: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+        p = self._position(data, kept)
+        action, lo, hi, live = self._draw(data, self._rows_of(p), lo, hi)
+        nobody = self.backend.xp.zeros(live.shape, dtype=bool)
+        (data, now), after = self._transition_on(p, action, nobody)
+        return data, now, after.terms(), lo, hi, live
+
+    def _legal_kept(self, data: Any, kept: Any) -> tuple[Any, Any]:
+        rows = self._rows_of(self._position(data, kept))
+        self._last = None
+        return rows, self._count(self._words(rows))
+
+    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+        """:meth:`~castlerules.batch.slots.Slots._random_steps`, compiled by JAX a block of
+        games at a time (:func:`block_of`): a block plays all the steps, then the next
+        block, since a board's grids of pairs of cards for 512 games of 4 players fit the
+        processor's cache and those of 4096 do not.  The games are independent: the same
+        moves, block by block."""
         size = data.shape[-1]
         block = block_of(len(self.shape.cards))
         if self.backend.name != "jax" or size <= block or size % block:
-            return self._steps_carried(data, lo, hi, steps)
+            return super()._random_steps(data, lo, hi, steps)
         xp, blocks = self.backend.xp, size // block
 
         def split(x: Any) -> Any:
@@ -303,33 +319,11 @@ class AscentEnv(Slots):
             return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)
 
         data, rows, counts, lo, hi, ended, played = self.backend.each(
-            lambda d, low, high: self._steps_carried(d, low, high, steps),
+            lambda d, low, high: Slots._random_steps(self, d, low, high, steps),
             (split(data), split(lo), split(hi)),
         )
         out = (join(data), join(rows), join(counts), join(lo), join(hi), join(ended))
         return (*out, played.sum())
-
-    def _steps_carried(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
-        """``steps`` random moves of the games of ``data`` (a block, or the whole batch),
-        the board after each move the next move's; then the legal mask of the last
-        position, read off the last board."""
-        xp = self.backend.xp
-
-        def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
-            data, terms, lo, hi, ended, played = carry
-            p = self._position(data, terms)
-            action, lo, hi, live = self._draw(data, self._rows_of(p), lo, hi)
-            (data, now), after = self._transition_on(p, action, xp.zeros(live.shape, dtype=bool))
-            played = played + live.astype(xp.int32).sum()
-            return data, after.terms(), lo, hi, xp.logical_or(ended, now), played
-
-        nobody = xp.zeros(data.shape[-1], dtype=bool)
-        first = self._position(data).board.terms()
-        start = (data, first, lo, hi, nobody, xp.zeros((), dtype=xp.int32))
-        data, terms, lo, hi, ended, played = self.backend.repeat(steps, body, start)
-        rows = self._rows_of(self._position(data, terms))
-        self._last = None
-        return data, rows, self._count(self._words(rows)), lo, hi, ended, played
 
     # ------------------------------------------------------------------ the API
 

@@ -225,21 +225,38 @@ class Slots:
         return self._kth_action(words, kth), lo, hi, live
 
     def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
-        """``steps`` steps of random bots (:meth:`random_move`) in every game still playing."""
+        """``steps`` steps of random bots (:meth:`random_move`) in every game still playing,
+        what each move leaves for the next (:meth:`_kept`) carried along; then the legal
+        mask of the last positions."""
         xp = self.backend.xp
 
         def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
-            data, lo, hi, ended, played = carry
-            out, lo, hi, live = self.random_move(data, lo, hi)
+            data, kept, lo, hi, ended, played = carry
+            data, now, kept, lo, hi, live = self._random_move_kept(data, kept, lo, hi)
             played = played + live.astype(xp.int32).sum()
-            return out[0], lo, hi, xp.logical_or(ended, out[1]), played
+            return data, kept, lo, hi, xp.logical_or(ended, now), played
 
-        nobody = xp.zeros(self.size, dtype=bool)
-        start = (data, lo, hi, nobody, xp.zeros((), dtype=xp.int32))
-        data, lo, hi, ended, played = self.backend.repeat(steps, body, start)
-        # The compiler would copy the last step into each legal action's test: kept apart.
-        rows, counts = self._legal(self.backend.settle(data))
+        nobody = xp.zeros(data.shape[-1], dtype=bool)
+        start = (data, self._kept(data), lo, hi, nobody, xp.zeros((), dtype=xp.int32))
+        data, kept, lo, hi, ended, played = self.backend.repeat(steps, body, start)
+        rows, counts = self._legal_kept(data, kept)
         return data, rows, counts, lo, hi, ended, played
+
+    def _kept(self, data: Any) -> Any:
+        """What the random playouts carry from a move into the next besides the games'
+        data (:meth:`_random_steps`), built from ``data`` before the first: nothing here."""
+        return ()
+
+    def _random_move_kept(self, data: Any, kept: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+        """:meth:`random_move` given what the move before kept: the new data, which games
+        ended, what this move keeps, the bots' next words, which games moved."""
+        out, lo, hi, live = self.random_move(data, lo, hi)
+        return out[0], out[1], kept, lo, hi, live
+
+    def _legal_kept(self, data: Any, kept: Any) -> tuple[Any, Any]:
+        """:meth:`_legal` of ``data`` (``kept``: what the last move kept)."""
+        # The compiler would copy the last step into each legal action's test: kept apart.
+        return self._legal(self.backend.settle(data))
 
     def play_random(self, batch: Any, seats: RandomSeats, steps: int = 1) -> tuple[Any, int]:
         """``steps`` steps in which every game still playing plays the move of the random

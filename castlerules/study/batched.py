@@ -410,6 +410,8 @@ def _env(rules: throne.Rules, players: int, size: int, backend: str) -> Any:
 
 def _counted(names: Sequence[str], counts: Sequence[int]) -> tuple[tuple[str, int], ...]:
     """The clauses (in order: ``names`` is sorted) with a count, and their counts."""
+    if len(names) != len(counts):
+        raise ValueError(f"{len(counts)} counts for {len(names)} clauses")
     return tuple(zip(compress(names, counts), filter(None, counts), strict=True))
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from castlerules import ascent
 from castlerules.ascent import Advance, Card, EndTurn, Favour, Rank, Rules
-from castlerules.core import NotationError, Rng
+from castlerules.core import IllegalMove, NotationError, Rng
 
 START2 = "P0B0L0C0T0F0,-,-,-,-,-,-,-/P1B1L1C1T1F1,-,-,-,-,-,-,- -/- 0 -"
 
@@ -219,12 +219,22 @@ ALPHABET = st.sampled_from(list("PBLCTFx*-,/:;= 0123456789end_ruqtaslovwphi"))
 
 
 @given(st.text(max_size=80))
+@example("end")
+@example("L1")
+@example("xB0")
 def test_fuzz_random_text_raises_only_notation_errors(text: str) -> None:
+    """Bad text is a NotationError that points inside the text; a move written well but
+    illegal in the position (``end`` before an Advance, A3; another column's card, A2;
+    a favour with none pending, A11) is the IllegalMove ``parse_move`` documents, with
+    its clause."""
     for reader in (ascent.from_text, lambda t: ascent.parse_move(ascent.new_game(3), t)):
         try:
             reader(text)
         except NotationError as err:
             assert err.index is None or 0 <= err.index <= len(text)
+        except IllegalMove as err:
+            assert reader is not ascent.from_text
+            assert err.clause in {f"A{i}" for i in range(1, 19)}, err
 
 
 @given(st.text(ALPHABET, max_size=40))

@@ -1299,6 +1299,26 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
     ),
     M(
+        "ascent.lanes.marks_ignore_when",
+        "A9",
+        "the lanes of plain values and Z3 terms mark a place held whatever ``when`` says, so "
+        "every occupied square reads as holding flipped cards",
+        "castlerules/core/lanes.py",
+        "                        o.all([a == i, b == j, *w])\n",
+        "                        o.all([a == i, b == j])\n",
+    ),
+    M(
+        "ascent.lanes.marks_bit_off_by_one",
+        "A3",
+        "the batch's places held read each square's bit one square up (the square above "
+        "looks occupied when the square itself is)",
+        "castlerules/batch/arrays.py",
+        "xp.bitwise_and(xp.right_shift(word, j - low), 1)",
+        "xp.bitwise_and(xp.right_shift(word, j - low + 1), 1)",
+        kind="module",
+        tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
+    ),
+    M(
         "ascent.batch.carried_board_stale",
         "A3",
         "the batch's random playouts carry the board of the position before each move into "

@@ -723,21 +723,11 @@ class Board:
         col, sq, dep, flp = card.col, card.sq, card.dep, card.flp
         value, arrival = L.table(shape.value), L.table(shape.arrival)
         # Per column and path square 1..top (index 0: the Start, never used): some card
-        # stands there, some flipped card does.
+        # stands there, some flipped card does (the places held, Lanes.marks).
         squares = range(1, top + 1)
-        seen = [
-            L.map(
-                lambda c, x, f, q=q: tuple(
-                    o.all([c == q, x == d, *extra]) for extra in ((), (f,)) for d in squares
-                ),
-                col,
-                sq,
-                flp,
-            )
-            for q in range(n)
-        ]
-        self.occ = tuple((o.lit(False), *(L.any(a) for a in seen[q][:top])) for q in range(n))
-        self.flipped = tuple((o.lit(False), *(L.any(a) for a in seen[q][top:])) for q in range(n))
+        seen, seen_flipped = (L.marks(col, sq, range(n), squares, when) for when in (None, flp))
+        self.occ = tuple((o.lit(False), *seen[q]) for q in range(n))
+        self.flipped = tuple((o.lit(False), *seen_flipped[q]) for q in range(n))
         # stk[k][j]: cards k and j are in one stack (a card on a Start or removed is alone).
         self.stk = L.grid(lambda x, u, same: with_card(o, x, u, same), rows=[card], cols=[card])
         stk = self.stk

@@ -1,7 +1,7 @@
 """Many games of one game at once, as arrays: the rule kernel run on every game together.
 
-Throne (:mod:`castlerules.batch.throne`) runs on numpy or JAX; Ascent
-(:mod:`castlerules.batch.ascent`) on numpy.
+Throne (:mod:`castlerules.batch.throne`) and Ascent
+(:mod:`castlerules.batch.ascent`) run on numpy or JAX.
 
 The ``batch`` extra (numpy) runs the kernel's operations on numpy arrays;
 the ``jax`` extra compiles the same kernel with :func:`jax.jit` (faster, on

@@ -33,6 +33,8 @@ number, a move's field) reaches every lane as it is.
 (3, 6)
 >>> L.highest(same[1], L.table((5, 6, 7))), L.first(same[2])
 (7, 1)
+>>> L.marks(L.items((0, 1, 1)), sq, firsts=(0, 1), seconds=(1, 2))   # (column, square)
+((False, False), (False, True))
 """
 
 from __future__ import annotations
@@ -101,6 +103,19 @@ class Lanes(Protocol):
 
     def at(self, lane: Lane, index: Value) -> Value:
         """The value of lane ``index`` (a value)."""
+
+    def marks(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        when: Lane | None = None,
+    ) -> tuple[tuple[Value, ...], ...]:
+        """Per pair ``(i, j)`` of ``firsts`` and ``seconds`` (a run of consecutive
+        numbers, 31 at most): some lane has ``first == i`` and ``second == j`` (and
+        ``when`` holds there): the places held, a table per ``i`` (the squares of a
+        column where some card stands).  Numbers outside these mark nothing."""
 
 
 def lanes_of(ops: Ops) -> Lanes:
@@ -259,6 +274,29 @@ class TupleLanes:
 
     def at(self, lane: Lane, index: Value) -> Value:
         return self.o.select(lane, index)
+
+    def marks(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        when: Lane | None = None,
+    ) -> tuple[tuple[Value, ...], ...]:
+        o = self.o
+        extra = [()] * len(first) if when is None else [(w,) for w in when]
+        return tuple(
+            tuple(
+                o.any(
+                    [
+                        o.all([a == i, b == j, *w])
+                        for a, b, w in zip(first, second, extra, strict=True)
+                    ]
+                )
+                for j in seconds
+            )
+            for i in firsts
+        )
 
 
 __all__ = ["Lane", "Lanes", "TupleLanes", "lanes_of"]

@@ -128,3 +128,42 @@ def test_map_and_grid_results_keep_their_shape() -> None:
     assert both == ((1, 2), Card((2, 3), (3, 4)))
     grid = L.grid(lambda x, y, diagonal: (x + y, diagonal), rows=[(1, 2)], cols=[(10, 20, 30)])
     assert grid == (((11, 21, 31), (12, 22, 32)), ((True, False, False), (False, True, False)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.integers(1, 3), st.integers(1, 4))
+def test_marks_agree_and_mark_only_their_places(
+    board: tuple[int, int, Any, Any], low: int, width: int
+) -> None:
+    """The places held (the Ascent board's occupied and flipped squares of each column,
+    rule 9 / A3, A9): the tuples and the array's bit words agree with the plain
+    definition, ``when`` included, and a square outside ``seconds`` (the Start, a
+    square past the last) marks nothing."""
+    _cards, games, col, sq = board
+    seconds = tuple(range(low, low + width))
+    for kind in (np.int16, np.int64):
+        o = ArrayOps(np, kind)
+        L = o.lanes
+        arr_col = L.items([np.array(c) for c in col])
+        arr_sq = L.items([np.array(s) for s in sq])
+        when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
+        for cond in (None, when):
+            got = L.marks(arr_col, arr_sq, (0, 1, 2), seconds, cond)
+            for g in range(games):
+                lanes = [
+                    (c[g], s[g])
+                    for c, s in zip(col, sq, strict=True)
+                    if cond is None or s[g] != c[g] + 1
+                ]
+                want = [[(i, j) in lanes for j in seconds] for i in (0, 1, 2)]
+                plain = TupleLanes(CONCRETE).marks(
+                    tuple(c[g] for c in col),
+                    tuple(s[g] for s in sq),
+                    (0, 1, 2),
+                    seconds,
+                    None
+                    if cond is None
+                    else tuple(s[g] != c[g] + 1 for c, s in zip(col, sq, strict=True)),
+                )
+                assert [[bool(x[g]) for x in row] for row in got] == want
+                assert [list(row) for row in plain] == want

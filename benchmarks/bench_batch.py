@@ -19,7 +19,9 @@ backend's compilation is timed apart and not counted.  Nothing is asserted.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -151,17 +153,9 @@ def study_compare(games: int, seed: int) -> dict[str, Any]:
     """A Throne study of random bots, SEED against ORIGINAL, ``games`` paired games, 4
     players: CPU seconds with the engine and with the batch (JAX, compilation
     included and also given apart), the rows compared."""
-    from castlerules.study import Study, parse_reading
     from castlerules.study.games import play_batch
 
-    study = Study(
-        "throne",
-        4,
-        ("random",) * 4,
-        (parse_reading(throne_module(), "SEED"), parse_reading(throne_module(), "ORIGINAL")),
-        seed=seed,
-    )
-    spec = study.data()
+    spec = _study_spec(seed)
     indices = list(range(games))
     out: dict[str, Any] = {"games": games, "readings": ["SEED", "ORIGINAL"]}
     rows: dict[str, list[str]] = {}
@@ -182,7 +176,56 @@ def study_compare(games: int, seed: int) -> dict[str, Any]:
     out["rows_identical"] = rows["scalar"] == rows["batch"]
     out["ratio"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s"], 1e-9), 2)
     out["ratio_compiled"] = round(out["scalar_cpu_s"] / max(out["batch_cpu_s_compiled"], 1e-9), 2)
+    # Two new processes sharing a new compile cache (castlerules.batch.compile_cache, as
+    # ``castlerules study`` turns on): the first compiles and fills it, the second
+    # (a later run of the same study) reads the compiled loop from it.
+    with tempfile.TemporaryDirectory() as cache:
+        for label in ("first", "cached"):
+            print(f"study: batch in a new process, cache {label} ...", file=sys.stderr, flush=True)
+            out[f"batch_cpu_s_{label}"] = _study_process(games, seed, cache)
+            out[f"ratio_{label}"] = round(
+                out["scalar_cpu_s"] / max(out[f"batch_cpu_s_{label}"], 1e-9), 2
+            )
     return out
+
+
+def _study_process(games: int, seed: int, cache: str) -> float:
+    """:func:`study_batch_cpu` in a new Python process (this one's environment)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = (
+        f"import sys; sys.path.insert(0, {here!r}); import bench_batch; "
+        f"print(bench_batch.study_batch_cpu({games}, {seed}, {cache!r}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the study's new process failed: {done.stderr.strip()[-500:]}")
+    return float(done.stdout.split()[-1])
+
+
+def study_batch_cpu(games: int, seed: int, cache: str) -> float:
+    """CPU seconds of :func:`study_compare`'s batch (both readings) in this process, with
+    JAX's compile cache in ``cache``; JAX is imported before the clock starts, as in
+    the benchmark's own process, where the batch's playouts imported it."""
+    from castlerules.batch import compile_cache
+
+    compile_cache(cache)
+    import jax  # noqa: F401
+
+    from castlerules.study.games import play_batch
+
+    spec = _study_spec(seed)
+    cpu = time.process_time()
+    for reading in ("SEED", "ORIGINAL"):
+        play_batch(spec, reading, list(range(games)), "batch")
+    return round(time.process_time() - cpu, 2)
+
+
+def _study_spec(seed: int) -> Any:
+    """The benchmark's study: Throne, 4 random bots, SEED against ORIGINAL."""
+    from castlerules.study import Study, parse_reading
+
+    readings = (parse_reading(throne_module(), "SEED"), parse_reading(throne_module(), "ORIGINAL"))
+    return Study("throne", 4, ("random",) * 4, readings, seed=seed).data()
 
 
 def throne_module() -> Any:
@@ -198,5 +241,7 @@ def show_study(report: dict[str, Any]) -> None:
         f"{report['scalar_cpu_s']} s ({g / report['scalar_cpu_s']:,.0f} games/s), batch "
         f"{report['batch_cpu_s']} s with compilation ({report['ratio']}x), "
         f"{report['batch_cpu_s_compiled']} s compiled ({report['ratio_compiled']}x); "
-        f"rows identical: {report['rows_identical']}"
+        f"a new process: {report['batch_cpu_s_first']} s ({report['ratio_first']}x) with an "
+        f"empty compile cache, {report['batch_cpu_s_cached']} s ({report['ratio_cached']}x) "
+        f"with the loop in it; rows identical: {report['rows_identical']}"
     )

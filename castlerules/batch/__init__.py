@@ -32,6 +32,9 @@ True
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 try:
@@ -157,6 +160,44 @@ def _register_pytrees(jax: Any) -> None:
         _REGISTERED.add(cls)
 
 
+CACHE_VARIABLE = "JAX_COMPILATION_CACHE_DIR"
+"""The environment variable of JAX's persistent compilation cache (JAX reads it when it
+is first imported; :func:`compile_cache` sets it)."""
+
+
+def default_cache() -> Path:
+    """Where ``castlerules study`` keeps its compiled loops unless told otherwise:
+    ``castlerules/jax`` in the user's cache folder (``$XDG_CACHE_HOME``, or
+    ``~/.cache``)."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "castlerules" / "jax"
+
+
+def compile_cache(folder: str | os.PathLike[str]) -> Path:
+    """Keep the JAX backend's compiled programs in ``folder`` from one run to the next
+    (JAX's persistent compilation cache), for this process and the processes it starts
+    from now on (a study's Dask workers): a later run of the same loop (the same game,
+    players, bots and sizes) reads the program there instead of compiling it again.
+    The folder is made if needed.  Call it before the first compilation: JAX reads
+    the setting once.  Only programs that take a second or more to compile are kept
+    (JAX's default).
+
+    Measured on one core (a Throne study of 20,000 paired random-bot games, 2026-12-05):
+    see the batch page of the documentation."""
+    path = Path(folder).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ArgumentError(
+            f"the compile cache {str(path)!r:.80} cannot be made: {err.strerror}"
+        ) from None
+    os.environ[CACHE_VARIABLE] = str(path)
+    jax = sys.modules.get("jax")
+    if jax is not None:  # imported already: it read the variable before it was set
+        jax.config.update("jax_compilation_cache_dir", str(path))
+    return path
+
+
 def backend_of(name: str) -> NumpyBackend | JaxBackend:
     """The backend ``name`` (``"numpy"``, ``"jax"``; ``"auto"``: jax if installed)."""
     if name == "auto":
@@ -195,4 +236,13 @@ def make(
     raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
 
 
-__all__ = ["BACKENDS", "JaxBackend", "NumpyBackend", "backend_of", "make"]
+__all__ = [
+    "BACKENDS",
+    "CACHE_VARIABLE",
+    "JaxBackend",
+    "NumpyBackend",
+    "backend_of",
+    "compile_cache",
+    "default_cache",
+    "make",
+]

@@ -22,6 +22,7 @@ any reading apply to every reading.  Bots: ``--bots KIND`` for every seat,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -95,6 +96,14 @@ def add_parser(sub: Any, name: str) -> None:
         "rows); auto (default): the batch where it applies, JAX is installed, --batch is "
         "1024 or more and a reading has 4096 games or more per worker",
     )
+    parser.add_argument(
+        "--compile-cache",
+        metavar="DIR",
+        help="where the batch keeps its compiled loops between runs (JAX's persistent "
+        "compilation cache; default: $CASTLERULES_COMPILE_CACHE, else "
+        "~/.cache/castlerules/jax, or $JAX_COMPILATION_CACHE_DIR when you set it); "
+        "'off': compile every run",
+    )
     parser.add_argument("--no-report", action="store_true", help="do not write the report")
     common.add_force_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -143,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         common.check_output_file(_page(out, None), "report", force=args.force)
     from castlerules.study.run import run_study
 
+    _compile_cache(args.compile_cache, args.engine, study)
     summary = run_study(
         out,
         study,
@@ -166,6 +176,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: {page}")
     sys.stdout.flush()
     return common.EXIT_OK
+
+
+def _compile_cache(choice: str | None, engine: str, study: Any) -> None:
+    """Turn on JAX's persistent compilation cache for a study the batch may play (the
+    compiled loop is most of a short study's time: a later run reads it from the
+    folder).  A folder given on the command line that cannot be made is an
+    ArgumentError; the default one, a warning (the study runs, compiling)."""
+    from castlerules.study.games import batchable
+
+    if engine == "scalar" or not batchable(study.data()):
+        return
+    given = choice is not None
+    if choice is None:
+        if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+            return  # the user's own JAX setting stands
+        choice = os.environ.get("CASTLERULES_COMPILE_CACHE") or None
+        given = choice is not None
+    if choice is not None and choice.strip().lower() == "off":
+        return
+    try:
+        from castlerules.batch import compile_cache, default_cache
+    except ImportError:  # no numpy: the batch is not played
+        return
+    try:
+        compile_cache(choice if choice is not None else default_cache())
+    except ArgumentError as err:
+        if given:
+            raise
+        print(f"castlerules: warning: {err}; the batch compiles every run", file=sys.stderr)
 
 
 def _report(args: argparse.Namespace) -> int:

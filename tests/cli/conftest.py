@@ -30,6 +30,8 @@ from castlerules.core import Rng
 GAMES: dict[str, Any] = {"throne": throne, "ascent": ascent}
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "100"}
 ENV.pop("CASTLERULES_DEBUG", None)
+ENV.pop("JAX_COMPILATION_CACHE_DIR", None)
+ENV["CASTLERULES_COMPILE_CACHE"] = "off"  # a study's compiled loops: not in the user's cache
 
 
 def cli(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None) -> Any:

@@ -148,3 +148,58 @@ def test_play_with_the_montecarlo_bot(run_cli: Cli, tmp_path: Path) -> None:
     done = run_cli(*args, *bots, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "The game is over." in done.stdout
+
+
+def test_compile_cache_keeps_the_batch_loop(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+    """--compile-cache DIR: the batch's compiled loop is written there (JAX's persistent
+    cache), and a later run with the same folder plays the same rows; a folder that
+    cannot be made is one line and status 2, before any game."""
+    pytest.importorskip("jax")
+    cache = tmp_path / "cache"
+    args = [*STUDY, "--games", "3", "--workers", "0", "--engine", "batch", "--no-report"]
+    done = run_cli(*args, "--out", "a.duckdb", "--compile-cache", str(cache), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    kept = [p.name for p in cache.iterdir()]
+    assert any(name.startswith("jit_run") for name in kept), kept
+    done = run_cli(*args, "--out", "b.duckdb", "--compile-cache", str(cache), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert table(tmp_path / "a.duckdb") == table(tmp_path / "b.duckdb")
+    (tmp_path / "file").write_text("")
+    line = failure(run_cli(*args, "--compile-cache", str(tmp_path / "file" / "x"), cwd=tmp_path))
+    assert "compile cache" in line and not (tmp_path / "study-throne-3.duckdb").exists()
+
+
+def test_compile_cache_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: Any) -> None:
+    """Which folder a study's compiled loops go to: the user's own JAX variable stands,
+    then $CASTLERULES_COMPILE_CACHE ('off' turns it off), then the user's cache folder;
+    a default folder that cannot be made is a warning, not an error."""
+    pytest.importorskip("numpy")
+    from castlerules import batch, throne
+    from castlerules.cli.study import _compile_cache
+    from castlerules.study.games import Study, parse_reading
+
+    study = Study("throne", 3, ("random",) * 3, (parse_reading(throne, "SEED"),))
+    seen: list[Any] = []
+    monkeypatch.setattr(batch, "compile_cache", seen.append)
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path / "own"))
+    _compile_cache(None, "auto", study)
+    assert seen == []
+    _compile_cache(str(tmp_path / "given"), "auto", study)
+    _compile_cache(str(tmp_path / "given"), "scalar", study)  # the engine: no batch
+    assert seen == [str(tmp_path / "given")]
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR")
+    monkeypatch.setenv("CASTLERULES_COMPILE_CACHE", "off")
+    _compile_cache(None, "auto", study)
+    assert len(seen) == 1
+    monkeypatch.delenv("CASTLERULES_COMPILE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    _compile_cache(None, "auto", study)
+    assert seen[-1] == tmp_path / "xdg" / "castlerules" / "jax"
+    assert batch.default_cache() == tmp_path / "xdg" / "castlerules" / "jax"
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR", raising=False)
+    monkeypatch.delenv("CASTLERULES_COMPILE_CACHE", raising=False)
+    (tmp_path / "file").write_text("")
+    _compile_cache(None, "auto", study)
+    assert "the batch compiles every run" in capsys.readouterr().err

@@ -496,23 +496,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return ops.ite(options.rotates, 0, 0)",
     ),
     M(
-        "throne.kernel.winners_lowest",
+        "core.ops.tied_highest_lowest",
         "B16",
-        "the kernel names the seats with the lowest total the winners",
-        TK,
+        "the kernels name the seats with the lowest total the winners (Throne B16, Ascent A17: "
+        "both read core.ops.tied_highest)",
+        "castlerules/core/ops.py",
         "best = ops.ite(x > best, x, best)",
         "best = ops.ite(x < best, x, best)",
+        kind="module",
+        tests=("tests/throne/test_kernel.py", "tests/ascent/test_kernel.py"),
     ),
     M(
-        "throne.kernel.winners_first_only",
+        "core.ops.tied_highest_first_only",
         "B16",
-        "the kernel gives a tie's win to the first of the tied seats only",
-        TK,
-        "return tuple(x == best for x in s.total)",
+        "the kernels give a tie's win to the first of the tied seats only",
+        "castlerules/core/ops.py",
+        "return tuple(x == best for x in values)",
         "return tuple(\n"
-        "        ops.all([x == best, *(y != best for y in s.total[:q])])\n"
-        "        for q, x in enumerate(s.total)\n"
+        "        ops.all([x == best, *(y != best for y in values[:q])]) for q, x in enumerate(values)\n"
         "    )",
+        kind="module",
+        tests=("tests/throne/test_kernel.py", "tests/ascent/test_kernel.py"),
     ),
     # ---------------------------------------------------------- Throne tables
     M(

@@ -69,7 +69,7 @@ from castlerules.ascent.rules import CARDS_PER_SET, MAX_SETS, Rules, Tables, val
 from castlerules.ascent.state import State
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.lanes import Lanes, lanes_of
-from castlerules.core.ops import CONCRETE, Ops, Value
+from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
 
 K_ADVANCE, K_FAVOUR, K_END = range(3)
 """The kinds of move (:attr:`Shape.kind`)."""
@@ -1102,11 +1102,7 @@ def scores(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
 
 def winners(ops: Ops, shape: Shape, s: KState) -> tuple[Value, ...]:
     """Per seat: it has the most points (A17; ties are shared)."""
-    points = scores(ops, shape, s)
-    best = points[0]
-    for x in points[1:]:
-        best = ops.ite(x > best, x, best)
-    return tuple(x == best for x in points)
+    return tied_highest(ops, scores(ops, shape, s))
 
 
 def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -> Outcome:

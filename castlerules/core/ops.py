@@ -159,6 +159,18 @@ def first_of(ops: Ops, conditions: Sequence[Value]) -> Value:
     return out
 
 
+def tied_highest(ops: Ops, values: Sequence[Value]) -> tuple[Value, ...]:
+    """Per value: it is the highest of ``values`` (every one of them that ties for it).
+
+    >>> tied_highest(CONCRETE, (3, 7, 1, 7))
+    (False, True, False, True)
+    """
+    best = values[0]
+    for x in values[1:]:
+        best = ops.ite(x > best, x, best)
+    return tuple(x == best for x in values)
+
+
 def fold(ops: Ops, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
     """:meth:`Ops.pick` for an interpretation that computes every branch: the
     results merged from the last up (the last is the default)."""

@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from castlerules.core.ops import CONCRETE, Ops, Value
+from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
 from castlerules.throne.moves import PASS, PLACES, Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import Rules
 from castlerules.throne.state import ELECTION, ELIMINATED, MOVEMENT, OVER, PLACEMENT, State
@@ -544,10 +544,7 @@ def step(p: Position, m: Parts, nobj: Sequence[Sequence[Value]]) -> Outcome:
 def winners(ops: Ops, s: KState) -> tuple[Value, ...]:
     """Per seat: its total is the highest (B16; ties share the win).  Meaningful once
     the game is over (``turn`` -1): before, the engine names no winner."""
-    best = s.total[0]
-    for x in s.total[1:]:
-        best = ops.ite(x > best, x, best)
-    return tuple(x == best for x in s.total)
+    return tied_highest(ops, s.total)
 
 
 # ---------------------------------------------------------------------------

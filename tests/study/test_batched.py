@@ -161,3 +161,29 @@ def test_the_batch_engine_plays_random_throne_only(tmp_path: Path) -> None:
     with pytest.raises(ArgumentError, match="random bots in every seat"):
         run_study(tmp_path / "x.duckdb", study, 4, workers=0, progress=False, engine="batch")
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_the_batch_page_quotes_the_published_study_run() -> None:
+    """docs/batch-study-cpu.json, the last run of ``bench.py --batch --batch-ascent
+    --batch-study-games 20000``: the playouts of both games and every CPU figure of the
+    study (in the benchmark's process, in a new process with the compile cache empty
+    and filled, compiled already) are in docs/batch.rst with their ratios, and the
+    rows were identical."""
+    import json
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    report = json.loads((docs / "batch-study-cpu.json").read_text(encoding="utf-8"))
+    page = (docs / "batch.rst").read_text(encoding="utf-8").replace("**", "")  # bold
+    study = report["study"]
+    assert study["rows_identical"] and study["games"] == 20_000
+    assert f"{study['scalar_cpu_s']:.2f}" in page
+    for cpu, ratio in (
+        ("batch_cpu_s", "ratio"),
+        ("batch_cpu_s_first", "ratio_first"),
+        ("batch_cpu_s_cached", "ratio_cached"),
+        ("batch_cpu_s_compiled", "ratio_compiled"),
+    ):
+        assert f"{study[cpu]:.2f} ({study[ratio]:.2f}x)" in page, cpu
+    assert {row["game"] for row in report["batch"]["rows"]} == {"throne", "ascent"}
+    for row in report["batch"]["rows"]:
+        assert f"{row['actions_per_cpu_s']:,}" in page and f"{row['ratio']:.2f}x" in page

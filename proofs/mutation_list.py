@@ -513,7 +513,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "castlerules/core/ops.py",
         "return tuple(x == best for x in values)",
         "return tuple(\n"
-        "        ops.all([x == best, *(y != best for y in values[:q])]) for q, x in enumerate(values)\n"
+        "        ops.all([x == best, *(y != best for y in values[:q])])"
+        " for q, x in enumerate(values)\n"
         "    )",
         kind="module",
         tests=("tests/throne/test_kernel.py", "tests/ascent/test_kernel.py"),

@@ -355,3 +355,41 @@ def test_autoreset_deals_the_next_seeds() -> None:
         assert game == state
     with pytest.raises(ArgumentError, match="autoreset"):
         batch.make("throne", players=3, size=2, autoreset="yes")  # type: ignore[arg-type]
+
+
+def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() -> None:
+    """On a CPU the batch's programs are compiled with :data:`castlerules.batch.CPU_OPTIONS`
+    (a compiler's choice, not a rule: the games are the same, which every jax test of
+    this folder checks against numpy and the engine); ``{}`` keeps XLA's defaults; an
+    option this JAX does not know leaves none rather than failing."""
+    jax = pytest.importorskip("jax")
+    from castlerules import batch
+
+    backend = batch.JaxBackend()
+    if jax.default_backend() == "cpu":
+        assert backend.compiler_options == batch.CPU_OPTIONS
+    assert batch.JaxBackend({}).compiler_options == {}
+    asked: dict[str, object] = {}
+
+    class Spy:  # the jax module, recording what its jit is asked
+        def __getattr__(self, name: str) -> object:
+            return getattr(jax, name)
+
+        def jit(self, function: object, **kwargs: object) -> object:
+            asked.update(kwargs)
+            return jax.jit(function, **kwargs)
+
+    spied = batch.JaxBackend({"xla_cpu_use_fusion_emitters": False})
+    spied._jax = Spy()
+    spied.jit(lambda x: x)
+    assert asked["compiler_options"] == {"xla_cpu_use_fusion_emitters": False}
+    assert batch._taken(jax, {"xla_no_such_option": 1}) == {}
+    from castlerules.batch.throne import ThroneEnv
+
+    default = batch.make("throne", players=4, size=8, backend="jax")
+    plain = ThroneEnv(4, None, 8, batch.JaxBackend({}))  # the same games, XLA's defaults
+    a, b = default.init(seed=5), plain.init(seed=5)
+    for _ in range(30):
+        actions = np.asarray(a.legal_action_mask).argmax(axis=1)
+        a, b = default.step(a, actions), plain.step(b, actions)
+    assert np.array_equal(np.asarray(a.data), np.asarray(b.data))

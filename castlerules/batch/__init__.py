@@ -219,17 +219,26 @@ def default_cache() -> Path:
     return Path(root) / "castlerules" / "jax"
 
 
+MIN_COMPILE_SECONDS = 0.2
+"""The programs :func:`compile_cache` keeps: those that took this long or longer to
+compile (the batch's loops take 0.9 s to a few seconds; the small programs of the
+host's array operations a few hundredths, and stay out).  JAX's own default, 1 s,
+would leave out a small study's loop (0.94 s for 3 players and 7 characters)."""
+
+MIN_COMPILE_VARIABLE = "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"
+
+
 def compile_cache(folder: str | os.PathLike[str]) -> Path:
     """Keep the JAX backend's compiled programs in ``folder`` from one run to the next
     (JAX's persistent compilation cache), for this process and the processes it starts
     from now on (a study's Dask workers): a later run of the same loop (the same game,
     players, bots and sizes) reads the program there instead of compiling it again.
     The folder is made if needed.  Call it before the first compilation: JAX reads
-    the setting once.  Only programs that take a second or more to compile are kept
-    (JAX's default).
+    the setting once.  Only programs that took :data:`MIN_COMPILE_SECONDS` or more
+    to compile are kept.
 
-    Measured on one core (a Throne study of 20,000 paired random-bot games, 2026-12-05):
-    see the batch page of the documentation."""
+    Measured on one core (a Throne study of 20,000 paired games, 2026-12-05): see
+    the batch page of the documentation."""
     path = Path(folder).expanduser()
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -238,9 +247,11 @@ def compile_cache(folder: str | os.PathLike[str]) -> Path:
             f"the compile cache {str(path)!r:.80} cannot be made: {err.strerror}"
         ) from None
     os.environ[CACHE_VARIABLE] = str(path)
+    os.environ[MIN_COMPILE_VARIABLE] = str(MIN_COMPILE_SECONDS)
     jax = sys.modules.get("jax")
-    if jax is not None:  # imported already: it read the variable before it was set
+    if jax is not None:  # imported already: it read the variables before they were set
         jax.config.update("jax_compilation_cache_dir", str(path))
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
     return path
 
 
@@ -286,6 +297,7 @@ __all__ = [
     "BACKENDS",
     "CACHE_VARIABLE",
     "CPU_OPTIONS",
+    "MIN_COMPILE_SECONDS",
     "JaxBackend",
     "NumpyBackend",
     "backend_of",

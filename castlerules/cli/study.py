@@ -181,18 +181,17 @@ def run(args: argparse.Namespace) -> int:
 def _compile_cache(choice: str | None, engine: str, study: Any) -> None:
     """Turn on JAX's persistent compilation cache for a study the batch may play (the
     compiled loop is most of a short study's time: a later run reads it from the
-    folder).  A folder given on the command line that cannot be made is an
-    ArgumentError; the default one, a warning (the study runs, compiling)."""
+    folder).  A folder the user named (``--compile-cache``, the variable) that cannot
+    be made is an ArgumentError; the default one, a warning (the study runs,
+    compiling)."""
     from castlerules.study.games import batchable
 
     if engine == "scalar" or not batchable(study.data()):
         return
-    given = choice is not None
     if choice is None:
         if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
             return  # the user's own JAX setting stands
         choice = os.environ.get("CASTLERULES_COMPILE_CACHE") or None
-        given = choice is not None
     if choice is not None and choice.strip().lower() == "off":
         return
     try:
@@ -202,7 +201,7 @@ def _compile_cache(choice: str | None, engine: str, study: Any) -> None:
     try:
         compile_cache(choice if choice is not None else default_cache())
     except ArgumentError as err:
-        if given:
+        if choice is not None:
             raise
         print(f"castlerules: warning: {err}; the batch compiles every run", file=sys.stderr)
 

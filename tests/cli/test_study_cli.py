@@ -152,8 +152,10 @@ def test_play_with_the_montecarlo_bot(run_cli: Cli, tmp_path: Path) -> None:
 
 def test_compile_cache_keeps_the_batch_loop(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
     """--compile-cache DIR: the batch's compiled loop is written there (JAX's persistent
-    cache), and a later run with the same folder plays the same rows; a folder that
-    cannot be made is one line and status 2, before any game."""
+    cache; this small study's loop compiles in under a second, which JAX's default
+    threshold would leave out: castlerules.batch.MIN_COMPILE_SECONDS), and a later run
+    with the same folder plays the same rows; a folder that cannot be made is one line
+    and status 2, before any game."""
     pytest.importorskip("jax")
     cache = tmp_path / "cache"
     args = [*STUDY, "--games", "3", "--workers", "0", "--engine", "batch", "--no-report"]

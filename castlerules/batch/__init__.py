@@ -119,7 +119,7 @@ class JaxBackend:
         self.xp = jnp
         _register_pytrees(jax)
         if compiler_options is None:
-            compiler_options = _taken(jax, CPU_OPTIONS) if jax.default_backend() == "cpu" else {}
+            compiler_options = _taken(CPU_OPTIONS) if jax.default_backend() == "cpu" else {}
         self.compiler_options = dict(compiler_options)
         """The XLA options of the batch's programs (empty: XLA's defaults)."""
 
@@ -169,15 +169,15 @@ class JaxBackend:
         )
 
 
-def _taken(jax: Any, options: dict[str, Any]) -> dict[str, Any]:
+def _taken(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` if this JAX compiles a small program with them (an older JAX has no
-    ``compiler_options``, or not these options), else none."""
+    ``compiler_options``, or not these options), else none; found once per process."""
     return dict(_compiles_with(tuple(sorted(options.items()))))
 
 
 @functools.cache
 def _compiles_with(options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
-    """:func:`_taken`, found once per process (a compilation of its own)."""
+    """:func:`_taken` of hashable options (the cache's key): a compilation of its own."""
     import jax
 
     try:

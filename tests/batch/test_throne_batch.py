@@ -383,7 +383,7 @@ def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() ->
     spied._jax = Spy()
     spied.jit(lambda x: x)
     assert asked["compiler_options"] == {"xla_cpu_use_fusion_emitters": False}
-    assert batch._taken(jax, {"xla_no_such_option": 1}) == {}
+    assert batch._taken({"xla_no_such_option": 1}) == {}
     from castlerules.batch.throne import ThroneEnv
 
     default = batch.make("throne", players=4, size=8, backend="jax")

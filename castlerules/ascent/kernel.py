@@ -704,6 +704,17 @@ def initial(
     )
 
 
+def some_in(
+    lanes: Lanes, cards: int, where: Any, places: Sequence[int], when: Any
+) -> tuple[Value, ...]:
+    """Per number ``p`` of ``places``: some one of the ``cards`` cards has ``where == p``
+    and ``when`` holds for it (``where``, ``when``: lane values of the cards): one
+    :meth:`~castlerules.core.lanes.Lanes.marks` for every place (a word of bits on
+    arrays), where an ``any`` per place would pass over the cards once each."""
+    every = lanes.table((1,) * cards)
+    return tuple(row[0] for row in lanes.marks(where, every, places, (1,), when))
+
+
 class Board:
     """The terms of one board that the guards, the effects and the end of a turn read:
     the stacks, and for every card what an Advance of it would do (rules 8-11).
@@ -830,10 +841,8 @@ class Board:
             self.exposed,
             self.strict,
         )
-        self.advances = tuple(
-            L.any(L.map(lambda c, can, q=q: o.all([c == q, can]), col, self.can_advance))
-            for q in range(n)
-        )
+        self.advances = some_in(L, len(shape.slots), col, range(n), self.can_advance)
+        """Per seat: some card of its column can advance (spec rule 17, A14)."""
 
     TERMS = (
         "occ",
@@ -933,7 +942,7 @@ class Position:
         self.over = game_over(o, s.actor)
         self.actor = o.ite(self.over, 0, s.actor)
         """The seat to act, 0 once the game is over (an index that is always in range)."""
-        b, n, L = self.board, shape.players, self.board.lanes
+        b, L = self.board, self.board.lanes
         u = b.card
         # The stack just moved (mid-turn): its rank and whether it was flipped (A10).
         self.taker = b.taker_rank(s.actor, s.sd, s.sm)
@@ -941,15 +950,14 @@ class Position:
             L.map(lambda c, x, f: o.all([c == s.actor, x == s.sd, f]), u.col, u.sq, u.flp)
         )
         # Per square 0..squares: the mover has an unflipped stack there (only the stack
-        # just moved takes a favour, A11; False on the Start).
-        self.own = tuple(
-            o.all(
-                [
-                    o.select([b.occ[q][d] for q in range(n)], self.actor),
-                    o.not_(o.select([b.flipped[q][d] for q in range(n)], self.actor)),
-                ]
-            )
-            for d in range(shape.squares + 1)
+        # just moved takes a favour, A11; False on the Start): some card of the mover's
+        # column stands there, and no flipped one.
+        mine = L.map(lambda c: o.ite(c == self.actor, 1, 0), u.col)
+        squares = range(1, shape.squares + 1)
+        held, held_flipped = (L.marks(mine, u.sq, (1,), squares, when)[0] for when in (None, u.flp))
+        self.own = (
+            o.lit(False),
+            *(o.all([h, o.not_(f)]) for h, f in zip(held, held_flipped, strict=True)),
         )
         # Per card: a favour of it would take a card that does not rank lower than the
         # stack just moved (favour_takes="all_lower", A10).
@@ -1114,16 +1122,9 @@ def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -
     o, opt, L, u = ops, options, b.lanes, b.card
     live = L.map(lambda x: racing(o, x), u)
     short = L.map(lambda x, a: short_of_arrival(o, x, a), u, L.table(shape.arrival))
-    race = [
-        in_race(
-            o,
-            opt.end_test,
-            L.any(L.map(lambda c, x, q=q: o.all([c == q, x]), u.col, short)),
-            L.any(L.map(lambda c, x, q=q: o.all([c == q, x]), u.col, live)),
-            b.advances[q],
-        )
-        for q in range(shape.players)
-    ]
+    n, cards = shape.players, len(shape.slots)
+    unreached, unflipped = (some_in(L, cards, u.col, range(n), x) for x in (short, live))
+    race = [in_race(o, opt.end_test, unreached[q], unflipped[q], b.advances[q]) for q in range(n)]
     over = game_ends(o, opt.continues, race, b.advances)
     nxt = next_seat(o, shape.players, mover, b.advances)
     post = _with_step(attrs.evolve(b.s, actor=o.ite(over, -1, nxt)), no_step(o))
@@ -1221,6 +1222,9 @@ class Successors:
     moved: KState
     taken: KState
     after: Board
+    turn_over: Outcome
+    """The end of the mover's turn on :attr:`after` (:func:`end_turn`): the same for
+    every case that ends the turn, built once."""
 
 
 def successors(p: Position, m: Parts) -> Successors:
@@ -1234,7 +1238,8 @@ def successors(p: Position, m: Parts) -> Successors:
         [m.kind == K_ADVANCE, m.kind == K_FAVOUR, o.lit(True)],
         [lambda: moved, lambda: taken, lambda: p.s],
     )
-    return Successors(moved, taken, Board(o, p.shape, p.opt, cards))
+    after = Board(o, p.shape, p.opt, cards)
+    return Successors(moved, taken, after, end_turn(o, p.shape, p.opt, after, p.s.actor))
 
 
 def cases(p: Position, m: Parts, shared: Successors | None = None) -> list[Case]:
@@ -1290,12 +1295,10 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
             Case(
                 "advance, the turn ends",
                 o.not_(offer),
-                lambda: end_turn(
-                    o,
-                    shape,
-                    opt,
-                    Board(o, shape, opt, moved) if shared is None else shared.after,
-                    s.actor,
+                lambda: (
+                    end_turn(o, shape, opt, Board(o, shape, opt, moved), s.actor)
+                    if shared is None
+                    else shared.turn_over
                 ),
             ),
         ]
@@ -1313,12 +1316,19 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
             Case(
                 "favour, the turn ends",
                 o.not_(goes_on),
-                lambda: end_turn(o, shape, opt, after, s.actor),
+                lambda: (
+                    end_turn(o, shape, opt, after, s.actor) if shared is None else shared.turn_over
+                ),
             ),
         ]
     # EndTurn declines the favour or the replay (A12).
-    board = b if shared is None else shared.after
-    return [Case("end of the turn", o.lit(True), lambda: end_turn(o, shape, opt, board, s.actor))]
+    return [
+        Case(
+            "end of the turn",
+            o.lit(True),
+            lambda: end_turn(o, shape, opt, b, s.actor) if shared is None else shared.turn_over,
+        )
+    ]
 
 
 def step(p: Position, m: Parts, shared: Successors | None = None) -> Outcome:

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import attrs
 
 from castlerules.core.lanes import Lane
-from castlerules.core.ops import Value, first_of, fold
+from castlerules.core.ops import Value, first_of
 
 T = TypeVar("T")
 
@@ -49,11 +49,36 @@ def _same(a: Value, b: Value) -> bool:
     return a is b or (type(a) is type(b) and isinstance(a, int) and a == b)
 
 
+class Stacked(tuple[Any, ...]):
+    """A tuple of per-card values (a :class:`~castlerules.ascent.kernel.KState` field)
+    that is also one array, the cards its first axis (:attr:`array`): its items are
+    that array's rows.  A kernel reads it as the tuple it is; the lanes
+    (:meth:`AxisLanes.items`), the merges of :meth:`ArrayOps.merge` and the batch's
+    layout read the array, one operation for every card where the tuple would take
+    one per card (and an item nobody reads is never computed: a compiler drops it).
+
+    >>> import numpy as np
+    >>> x = Stacked(np.array([[1, 2], [3, 4], [5, 6]]))
+    >>> len(x), x[1].tolist(), x.array.shape
+    (3, [3, 4], (3, 2))
+    """
+
+    array: Any
+
+    def __new__(cls, array: Any) -> Stacked:
+        out = super().__new__(cls, (array[i] for i in range(array.shape[0])))
+        out.array = array
+        return out
+
+
 def _key(x: Any) -> Any:
     """``x`` as part of a memo's key: a plain number by its type and value, a sequence by
-    its items' keys, anything else (an array) by its identity."""
+    its items' keys (a :class:`Stacked` by its array), anything else (an array) by its
+    identity."""
     if isinstance(x, int):
         return (type(x), x)
+    if isinstance(x, Stacked):
+        return ("stacked", id(x.array))
     if isinstance(x, (tuple, list)):
         return tuple(_key(y) for y in x)
     return id(x)
@@ -230,8 +255,32 @@ class ArrayOps:
 
     def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
         if self._memo is None or len(conditions) < _STACKED:
-            return fold(self, conditions, makers)
+            out = makers[-1]()
+            for cond, make in zip(reversed(conditions[:-1]), reversed(makers[:-1]), strict=True):
+                out = self.merge(cond, make(), out)
+            return out
         return self.pick_first(self.first(conditions), [make() for make in makers])
+
+    def merge(self, cond: Value, a: T, b: T) -> T:
+        """:func:`castlerules.core.ops.merge` (``a`` where ``cond`` holds, else ``b``, field
+        by field), with two :class:`Stacked` tuples merged as their arrays: one select for
+        all the cards."""
+        if isinstance(a, Stacked) and isinstance(b, Stacked):
+            if cond is True or a.array is b.array:
+                return a
+            if cond is False:
+                return b
+            merged: Any = Stacked(self.xp.where(cond, a.array, b.array))
+            return merged  # type: ignore[no-any-return]
+        if isinstance(a, tuple):
+            assert isinstance(b, tuple) and len(a) == len(b)
+            return tuple(self.merge(cond, x, y) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+        if attrs.has(type(a)):
+            names = [f.name for f in attrs.fields(type(a))]  # type: ignore[arg-type]
+            return attrs.evolve(  # type: ignore[misc]
+                a, **{n: self.merge(cond, getattr(a, n), getattr(b, n)) for n in names}
+            )
+        return self.ite(cond, a, b)  # type: ignore[no-any-return]
 
     def pick_first(self, first: Value, results: Sequence[T]) -> T:
         """:meth:`pick` of ``results`` where ``first`` is :meth:`first` of its
@@ -259,6 +308,8 @@ class ArrayOps:
 
         def merged(items: Sequence[Any]) -> Any:
             head = items[0]
+            if all(isinstance(x, Stacked) for x in items):
+                return Stacked(leaf([x.array for x in items]))
             if isinstance(head, tuple):
                 return tuple(merged(parts) for parts in zip(*items, strict=True))
             if attrs.has(type(head)):
@@ -342,6 +393,8 @@ class AxisLanes:
 
     def items(self, values: Sequence[Value]) -> Lane:
         xp = self.o.xp
+        if isinstance(values, Stacked):
+            return values.array
         if all(isinstance(v, int) for v in values):
             kind = bool if all(isinstance(v, bool) for v in values) else self.o.int
             return xp.asarray(values, dtype=kind)[:, None]
@@ -357,7 +410,7 @@ class AxisLanes:
 
     def unpack(self, lane: Lane, size: int) -> tuple[Value, ...]:
         assert lane.shape[0] == size
-        return tuple(lane[i] for i in range(size))
+        return Stacked(lane)
 
     def _shaped(self, result: Any, lanes: tuple[int, ...]) -> Any:
         """``result`` (a function's) with every value broadcast over the ``lanes``."""
@@ -496,10 +549,17 @@ class AxisLanes:
             inside = xp.logical_and(inside, when)
         shift = xp.where(inside, second - low, 0).astype(xp.int32)
         bit = xp.where(inside, xp.left_shift(xp.asarray(1, dtype=xp.int32), shift), 0)
-        out = []
-        for i in firsts:
-            word = xp.bitwise_or.reduce(xp.where(first == i, bit, 0), axis=0)
-            out.append(
-                tuple(xp.bitwise_and(xp.right_shift(word, j - low), 1) != 0 for j in seconds)
-            )
+        # Every number's word at once, or-ed over the cards pairwise (one elementwise pass
+        # over the games: a reduction across the cards would read the games strided).
+        numbers = xp.asarray(list(firsts), dtype=first.dtype)[:, None, None]
+        words = xp.where(first[None] == numbers, bit[None], 0)
+        parts = [words[:, j] for j in range(words.shape[1])]
+        while len(parts) > 1:
+            paired = [xp.bitwise_or(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
+            parts = paired + ([parts[-1]] if len(parts) % 2 else [])
+        word = self.o.settle(parts[0])
+        out = [
+            tuple(xp.bitwise_and(xp.right_shift(word[i], j - low), 1) != 0 for j in seconds)
+            for i in range(len(firsts))
+        ]
         return tuple(out)

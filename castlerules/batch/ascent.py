@@ -28,11 +28,10 @@ from castlerules import ascent
 from castlerules.ascent import kernel as K
 from castlerules.ascent.rules import Tables
 from castlerules.ascent.transitions import make_state
-from castlerules.batch.arrays import ArrayOps
+from castlerules.batch.arrays import ArrayOps, Stacked
 from castlerules.batch.chance import Streams
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
-from castlerules.core.ops import merge
 
 
 @attrs.frozen(slots=True)
@@ -69,14 +68,20 @@ class Layout:
         return self.fields * self.slots + 5
 
     def unpack(self, data: Any) -> K.KState:
-        """The kernel's position, each field a row (vector of the games) of ``data``."""
+        """The kernel's position, each field a row (vector of the games) of ``data``; the
+        per-card fields as :class:`~castlerules.batch.arrays.Stacked` tuples (their rows
+        of ``data``, one array)."""
         a = self.actor
+
+        def rows(field: int) -> Any:
+            return data[field * self.slots : (field + 1) * self.slots]
+
         return K.KState(
-            col=tuple(data[i] for i in self.rows_of(0)),
-            sq=tuple(data[i] for i in self.rows_of(1)),
-            dep=tuple(data[i] for i in self.rows_of(2)),
-            flp=tuple(data[i] != 0 for i in self.rows_of(3)),
-            own=self.owner if self.owner is not None else tuple(data[i] for i in self.rows_of(4)),
+            col=Stacked(rows(0)),
+            sq=Stacked(rows(1)),
+            dep=Stacked(rows(2)),
+            flp=Stacked(rows(3) != 0),
+            own=self.owner if self.owner is not None else Stacked(rows(4)),
             actor=data[a],
             mid=data[a + 1] != 0,
             sd=data[a + 2],
@@ -86,11 +91,19 @@ class Layout:
 
     def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
         """The rows of :meth:`unpack` as one ``(rows, size)`` int16 array (``games``
-        columns where every field is a plain number)."""
-        own = () if self.owner is not None else k.own
-        rows = [*k.col, *k.sq, *k.dep, *k.flp, *own, k.actor, k.mid, k.sd, k.sm, k.sk]
-        size = next((r.shape for r in rows if hasattr(r, "shape")), (games or 1,))
-        return xp.stack([xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows])
+        columns where every field is a plain number); a
+        :class:`~castlerules.batch.arrays.Stacked` field is its array, as it stands."""
+        own = () if self.owner is not None else (k.own,)
+        fields = [k.col, k.sq, k.dep, k.flp, *own, (k.actor, k.mid, k.sd, k.sm, k.sk)]
+        size = next((r.shape[-1:] for f in fields for r in f if hasattr(r, "shape")), (games or 1,))
+
+        def block(field: tuple[Any, ...]) -> Any:
+            if isinstance(field, Stacked):
+                x = xp.asarray(field.array, dtype=xp.int16)
+                return xp.broadcast_to(x, (x.shape[0], *size))
+            return xp.stack([xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in field])
+
+        return xp.concatenate([block(f) for f in fields])
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -276,7 +289,8 @@ class AscentEnv(Slots):
         m = K.decode(p, xp.where(over, self.num_actions - 1, actions))
         shared = K.successors(p, m)
         out = K.step(p, m, shared)
-        post = merge(o, over, k, out.post)
+        assert isinstance(o, ArrayOps)
+        post = o.merge(over, k, out.post)  # the cards' fields one select each (Stacked)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return (self.layout.pack(xp, post), ended), shared.after
 

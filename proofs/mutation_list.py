@@ -1296,10 +1296,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "ascent.lanes.axis_drops_a_card",
         "A3",
-        "the batch's pairwise reduction over the cards of a grid drops the odd card out",
+        "the batch's pairwise reductions over the cards (of a grid, of the places held) drop "
+        "the odd card out",
         "castlerules/batch/arrays.py",
-        "            parts = paired + ([parts[-1]] if len(parts) % 2 else [])\n",
-        "            parts = paired\n",
+        "        parts = paired + ([parts[-1]] if len(parts) % 2 else [])\n",
+        "        parts = paired\n",
         kind="module",
         tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
     ),
@@ -1318,8 +1319,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the batch's places held read each square's bit one square up (the square above "
         "looks occupied when the square itself is)",
         "castlerules/batch/arrays.py",
-        "xp.bitwise_and(xp.right_shift(word, j - low), 1)",
-        "xp.bitwise_and(xp.right_shift(word, j - low + 1), 1)",
+        "xp.bitwise_and(xp.right_shift(word[i], j - low), 1)",
+        "xp.bitwise_and(xp.right_shift(word[i], j - low + 1), 1)",
         kind="module",
         tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
     ),

@@ -355,6 +355,15 @@ def _rebuilt(shape: Any, values: Iterator[Any]) -> Any:
     return next(values)
 
 
+def _pairwise(parts: list[Any], combine: Callable[[Any, Any], Any]) -> Any:
+    """``parts`` combined by ``combine`` in a tree of pairs (one elementwise operation per
+    pair, which a compiler fuses into one pass over the games)."""
+    while len(parts) > 1:
+        paired = [combine(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
+        parts = paired + ([parts[-1]] if len(parts) % 2 else [])
+    return parts[0]
+
+
 class AxisLanes:
     """The kernels' lanes on arrays: a lane value is an array whose leading axes are the
     lanes (one for the cards, two for the pairs of cards of
@@ -482,11 +491,9 @@ class AxisLanes:
         if axis == 0:  # a reduction: computed once, where it stands
             return whole(lane, axis=0)
         head = (slice(None),) * axis
-        parts = [lane[(*head, j)] for j in range(lane.shape[axis])]
-        while len(parts) > 1:
-            paired = [combine(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
-            parts = paired + ([parts[-1]] if len(parts) % 2 else [])
-        return self.o.settle(parts[0])
+        return self.o.settle(
+            _pairwise([lane[(*head, j)] for j in range(lane.shape[axis])], combine)
+        )
 
     def any(self, lane: Lane) -> Value:
         xp = self.o.xp
@@ -553,11 +560,7 @@ class AxisLanes:
         # over the games: a reduction across the cards would read the games strided).
         numbers = xp.asarray(list(firsts), dtype=first.dtype)[:, None, None]
         words = xp.where(first[None] == numbers, bit[None], 0)
-        parts = [words[:, j] for j in range(words.shape[1])]
-        while len(parts) > 1:
-            paired = [xp.bitwise_or(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
-            parts = paired + ([parts[-1]] if len(parts) % 2 else [])
-        word = self.o.settle(parts[0])
+        word = self.o.settle(_pairwise([words[:, j] for j in range(words.shape[1])], xp.bitwise_or))
         out = [
             tuple(xp.bitwise_and(xp.right_shift(word[i], j - low), 1) != 0 for j in seconds)
             for i in range(len(firsts))

@@ -1347,6 +1347,46 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=("tests/batch/test_ascent_batch.py",),
     ),
     M(
+        "ascent.kernel.some_in_ignores_when",
+        "A14",
+        "the kernel's 'some card of the column' questions forget their condition: every seat "
+        "with a card on the board may advance and is still in the race",
+        "castlerules/ascent/kernel.py",
+        "lanes.marks(where, every, places, (1,), when)",
+        "lanes.marks(where, every, places, (1,))",
+    ),
+    M(
+        "ascent.kernel.mover_squares_flipped_for_held",
+        "A11",
+        "the mover's own squares (where only the stack just moved may take a favour) are "
+        "read with the held and the flipped places swapped",
+        "castlerules/ascent/kernel.py",
+        "for when in (None, u.flp))",
+        "for when in (u.flp, None))",
+    ),
+    M(
+        "ascent.kernel.turn_over_of_the_board_before",
+        "A14",
+        "the one end of the turn that every case of an array step shares is read on the board "
+        "before the move, not after it",
+        "castlerules/ascent/kernel.py",
+        "end_turn(o, p.shape, p.opt, after, p.s.actor)",
+        "end_turn(o, p.shape, p.opt, p.board, p.s.actor)",
+        kind="module",
+        tests=("tests/batch/test_ascent_batch.py",),
+    ),
+    M(
+        "ascent.batch.stacked_merge_swapped",
+        "A3",
+        "the batch's merge of two positions' cards (one array each) takes the other side of "
+        "its condition",
+        "castlerules/batch/arrays.py",
+        "Stacked(self.xp.where(cond, a.array, b.array))",
+        "Stacked(self.xp.where(cond, b.array, a.array))",
+        kind="module",
+        tests=("tests/batch/test_ascent_batch.py",),
+    ),
+    M(
         "ascent.kernel.exposing_option_ignored",
         "A7",
         "the kernel ignores allow_exposing_split",

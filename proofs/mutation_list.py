@@ -1387,6 +1387,26 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=("tests/batch/test_ascent_batch.py",),
     ),
     M(
+        "ascent.lanes.marks_at_first_square",
+        "A6",
+        "the lanes of plain values and Z3 terms read every square of a card's column as "
+        "its first square, held or not",
+        "castlerules/core/lanes.py",
+        "o.select([row[j] for row in table], a, low)",
+        "o.select([row[0] for row in table], a, low)",
+    ),
+    M(
+        "ascent.lanes.marks_at_column_zero_as_last",
+        "A6",
+        "the batch's places held at each card's column read column 0's cards in the last "
+        "column's word",
+        "castlerules/batch/arrays.py",
+        "        for i in range(len(firsts) - 2, -1, -1):\n            mine =",
+        "        for i in range(len(firsts) - 2, 0, -1):\n            mine =",
+        kind="module",
+        tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
+    ),
+    M(
         "ascent.kernel.exposing_option_ignored",
         "A7",
         "the kernel ignores allow_exposing_split",

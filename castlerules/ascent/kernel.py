@@ -788,24 +788,25 @@ class Board:
         # The destination (rules 9-10, A3, A6, A9): the lowest square above the card's
         # that is free for the part's rank, up to that rank's arrival square.
         self.ceil = L.map(lambda r: o.lookup(shape.ceiling, r), self.part_rank)
-        occ_at = [[self.occ[q][d] for q in range(n)] for d in range(top + 1)]
-        flipped_at = [[self.flipped[q][d] for q in range(n)] for d in range(top + 1)]
+        # Per square of the path, per card: the card's own column holds that square, holds
+        # flipped cards there (the places held, read at each card's column).
+        held, held_flipped = (
+            L.marks_at(col, sq, range(n), squares, col, when) for when in (None, flp)
+        )
 
-        def destination(x_sq: Value, x_col: Value, c: Value) -> tuple[Value, Value]:
+        def destination(x_sq: Value, c: Value, *places: Value) -> tuple[Value, Value]:
             cands = [
                 o.all(
                     [
                         within_reach(o, x_sq, d, c),
-                        free_for(
-                            o, o.select(occ_at[d], x_col), o.select(flipped_at[d], x_col), d, c
-                        ),
+                        free_for(o, places[i], places[top + i], d, c),
                     ]
                 )
-                for d in squares
+                for i, d in enumerate(squares)
             ]
             return o.any(cands), o.first(cands) + 1
 
-        self.reach, self.dest = L.map(destination, sq, col, self.ceil)
+        self.reach, self.dest = L.map(destination, sq, self.ceil, *held, *held_flipped)
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
         self.exposed = L.map(
             lambda x_sq, rested, r: exposes(

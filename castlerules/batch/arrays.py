@@ -547,6 +547,25 @@ class AxisLanes:
         at 817,256-830,703 actions per CPU-second against 713,242-729,881 with one
         comparison and one reduction over the cards per place (three runs each,
         alternating)."""
+        xp, low = self.o.xp, seconds[0]
+        word = self._words(first, second, firsts, seconds, when)
+        out = [
+            tuple(xp.bitwise_and(xp.right_shift(word[i], j - low), 1) != 0 for j in seconds)
+            for i in range(len(firsts))
+        ]
+        return tuple(out)
+
+    def _words(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        when: Lane | None,
+    ) -> Any:
+        """``(len(firsts), games)`` int32: per number of ``firsts`` the word of
+        :meth:`marks` (bit ``j - seconds[0]`` set where a lane has ``first`` that number
+        and ``second == j``)."""
         xp = self.o.xp
         low = seconds[0]
         assert list(seconds) == list(range(low, low + len(seconds))) and len(seconds) <= 31
@@ -560,9 +579,26 @@ class AxisLanes:
         # over the games: a reduction across the cards would read the games strided).
         numbers = xp.asarray(list(firsts), dtype=first.dtype)[:, None, None]
         words = xp.where(first[None] == numbers, bit[None], 0)
-        word = self.o.settle(_pairwise([words[:, j] for j in range(words.shape[1])], xp.bitwise_or))
-        out = [
-            tuple(xp.bitwise_and(xp.right_shift(word[i], j - low), 1) != 0 for j in seconds)
-            for i in range(len(firsts))
-        ]
-        return tuple(out)
+        return self.o.settle(_pairwise([words[:, j] for j in range(words.shape[1])], xp.bitwise_or))
+
+    def marks_at(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        at: Lane,
+        when: Lane | None = None,
+    ) -> tuple[Lane, ...]:
+        """:meth:`~castlerules.core.lanes.Lanes.marks_at`: each lane's word of
+        :meth:`marks` chosen once (as :meth:`ArrayOps.select` chooses: a chain of
+        selects from the last number), then one bit per number of ``seconds``, where a
+        select per place would choose among the columns' places one at a time."""
+        xp, low = self.o.xp, seconds[0]
+        assert list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
+        word = self._words(first, second, firsts, seconds, when)
+        mine = xp.broadcast_to(word[-1], at.shape)
+        for i in range(len(firsts) - 2, -1, -1):
+            mine = xp.where(at == firsts[i], word[i], mine)
+        mine = self.o.settle(mine)
+        return tuple(xp.bitwise_and(xp.right_shift(mine, j - low), 1) != 0 for j in seconds)

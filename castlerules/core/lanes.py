@@ -117,6 +117,21 @@ class Lanes(Protocol):
         ``when`` holds there): the places held, a table per ``i`` (the squares of a
         column where some card stands).  Numbers outside these mark nothing."""
 
+    def marks_at(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        at: Lane,
+        when: Lane | None = None,
+    ) -> tuple[Lane, ...]:
+        """Per number ``j`` of ``seconds`` a lane value: for each lane, the place
+        ``(at, j)`` of :meth:`marks`, read as :meth:`~castlerules.core.ops.Ops.select`
+        reads the table's rows at ``at`` (a number of ``firsts``, a run of consecutive
+        numbers; the lanes whose ``at`` is not one of them read what ``select`` reads
+        out of range): the squares held in each card's own column."""
+
 
 def lanes_of(ops: Ops) -> Lanes:
     """The lanes of interpretation ``ops``: its own (``ops.lanes``: arrays), or tuples."""
@@ -296,6 +311,22 @@ class TupleLanes:
                 for j in seconds
             )
             for i in firsts
+        )
+
+    def marks_at(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        at: Lane,
+        when: Lane | None = None,
+    ) -> tuple[Lane, ...]:
+        o, low = self.o, firsts[0]
+        table = self.marks(first, second, firsts, seconds, when)
+        return tuple(
+            tuple(o.select([row[j] for row in table], a, low) for a in at)
+            for j in range(len(seconds))
         )
 
 

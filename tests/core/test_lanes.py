@@ -167,3 +167,49 @@ def test_marks_agree_and_mark_only_their_places(
                 )
                 assert [[bool(x[g]) for x in row] for row in got] == want
                 assert [list(row) for row in plain] == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.integers(1, 3), st.integers(1, 4))
+def test_marks_at_read_each_lanes_own_row(
+    board: tuple[int, int, Any, Any], low: int, width: int
+) -> None:
+    """The places held read at each card's own column (the Ascent board's destination,
+    rules 9-10 / A3, A6, A9: is this square of the card's column held, by flipped
+    cards?): the tuples and the array's bit words agree with the plain definition, for
+    every card whose column is one of the numbers, ``when`` included."""
+    _cards, games, col, sq = board
+    seconds = tuple(range(low, low + width))
+    firsts = (0, 1, 2)
+    for kind in (np.int16, np.int64):
+        o = ArrayOps(np, kind)
+        L = o.lanes
+        arr_col = L.items([np.array(c) for c in col])
+        arr_sq = L.items([np.array(s) for s in sq])
+        when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
+        for cond in (None, when):
+            got = L.marks_at(arr_col, arr_sq, firsts, seconds, arr_col, cond)
+            assert len(got) == width
+            for g in range(games):
+                kept = [
+                    (c[g], s[g])
+                    for c, s in zip(col, sq, strict=True)
+                    if cond is None or s[g] != c[g] + 1
+                ]
+                plain_col = tuple(c[g] for c in col)
+                plain = TupleLanes(CONCRETE).marks_at(
+                    plain_col,
+                    tuple(s[g] for s in sq),
+                    firsts,
+                    seconds,
+                    plain_col,
+                    None
+                    if cond is None
+                    else tuple(s[g] != c[g] + 1 for c, s in zip(col, sq, strict=True)),
+                )
+                for k, at in enumerate(plain_col):
+                    if at not in firsts:
+                        continue
+                    want = [(at, j) in kept for j in seconds]
+                    assert [bool(x[k, g]) for x in got] == want
+                    assert [plain[j][k] for j in range(width)] == want

@@ -68,20 +68,30 @@ class Layout:
         return self.fields * self.slots + 5
 
     def unpack(self, data: Any) -> K.KState:
-        """The kernel's position, each field a row (vector of the games) of ``data``; the
-        per-card fields as :class:`~castlerules.batch.arrays.Stacked` tuples (their rows
-        of ``data``, one array)."""
+        """The kernel's position, each field a row (vector of the games) of ``data``: of an
+        array, the per-card fields as :class:`~castlerules.batch.arrays.Stacked` tuples
+        (their rows of ``data``, one array); of a plain sequence of numbers (one game),
+        plain tuples.
+
+        >>> layout = Layout(2, owner=(0, 1))
+        >>> layout.unpack([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0]).flp
+        (False, True)
+        """
         a = self.actor
-
-        def rows(field: int) -> Any:
-            return data[field * self.slots : (field + 1) * self.slots]
-
+        fields = 4 if self.owner is not None else 5
+        if hasattr(data, "shape"):
+            rows: list[Any] = [data[f * self.slots : (f + 1) * self.slots] for f in range(fields)]
+            rows[3] = rows[3] != 0
+            cards: list[tuple[Any, ...]] = [Stacked(r) for r in rows]
+        else:
+            cards = [tuple(data[f * self.slots : (f + 1) * self.slots]) for f in range(fields)]
+            cards[3] = tuple(x != 0 for x in cards[3])
         return K.KState(
-            col=Stacked(rows(0)),
-            sq=Stacked(rows(1)),
-            dep=Stacked(rows(2)),
-            flp=Stacked(rows(3) != 0),
-            own=self.owner if self.owner is not None else Stacked(rows(4)),
+            col=cards[0],
+            sq=cards[1],
+            dep=cards[2],
+            flp=cards[3],
+            own=self.owner if self.owner is not None else cards[4],
             actor=data[a],
             mid=data[a + 1] != 0,
             sd=data[a + 2],

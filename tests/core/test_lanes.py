@@ -10,6 +10,7 @@ random cards of several games at once, so that a layout's mistake is named here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -130,6 +131,28 @@ def test_map_and_grid_results_keep_their_shape() -> None:
     assert grid == (((11, 21, 31), (12, 22, 32)), ((True, False, False), (False, True, False)))
 
 
+def _held_cases(col: Any, sq: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
+    """The places held's inputs on arrays, per integer type and per condition (none, or
+    "not on the square after its column's number"): the lanes, the cards' columns and
+    squares, the condition."""
+    for kind in (np.int16, np.int64):
+        L = ArrayOps(np, kind).lanes
+        arr_col = L.items([np.array(c) for c in col])
+        arr_sq = L.items([np.array(s) for s in sq])
+        when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
+        for cond in (None, when):
+            yield L, arr_col, arr_sq, cond
+
+
+def _held_plain(col: Any, sq: Any, g: int, conditioned: bool) -> tuple[Any, Any, Any, Any]:
+    """Game ``g``'s columns and squares as plain tuples, the plain condition (None when
+    there is none), and the (column, square) pairs it keeps."""
+    cols, sqs = tuple(c[g] for c in col), tuple(s[g] for s in sq)
+    when = tuple(s != c + 1 for c, s in zip(cols, sqs, strict=True)) if conditioned else None
+    kept = [(c, s) for c, s in zip(cols, sqs, strict=True) if not conditioned or s != c + 1]
+    return cols, sqs, when, kept
+
+
 @settings(max_examples=60, deadline=None)
 @given(boards(), st.integers(1, 3), st.integers(1, 4))
 def test_marks_agree_and_mark_only_their_places(
@@ -141,32 +164,14 @@ def test_marks_agree_and_mark_only_their_places(
     square past the last) marks nothing."""
     _cards, games, col, sq = board
     seconds = tuple(range(low, low + width))
-    for kind in (np.int16, np.int64):
-        o = ArrayOps(np, kind)
-        L = o.lanes
-        arr_col = L.items([np.array(c) for c in col])
-        arr_sq = L.items([np.array(s) for s in sq])
-        when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
-        for cond in (None, when):
-            got = L.marks(arr_col, arr_sq, (0, 1, 2), seconds, cond)
-            for g in range(games):
-                lanes = [
-                    (c[g], s[g])
-                    for c, s in zip(col, sq, strict=True)
-                    if cond is None or s[g] != c[g] + 1
-                ]
-                want = [[(i, j) in lanes for j in seconds] for i in (0, 1, 2)]
-                plain = TupleLanes(CONCRETE).marks(
-                    tuple(c[g] for c in col),
-                    tuple(s[g] for s in sq),
-                    (0, 1, 2),
-                    seconds,
-                    None
-                    if cond is None
-                    else tuple(s[g] != c[g] + 1 for c, s in zip(col, sq, strict=True)),
-                )
-                assert [[bool(x[g]) for x in row] for row in got] == want
-                assert [list(row) for row in plain] == want
+    for L, arr_col, arr_sq, cond in _held_cases(col, sq):
+        got = L.marks(arr_col, arr_sq, (0, 1, 2), seconds, cond)
+        for g in range(games):
+            cols, sqs, when, kept = _held_plain(col, sq, g, cond is not None)
+            want = [[(i, j) in kept for j in seconds] for i in (0, 1, 2)]
+            plain = TupleLanes(CONCRETE).marks(cols, sqs, (0, 1, 2), seconds, when)
+            assert [[bool(x[g]) for x in row] for row in got] == want
+            assert [list(row) for row in plain] == want
 
 
 @settings(max_examples=60, deadline=None)
@@ -181,35 +186,15 @@ def test_marks_at_read_each_lanes_own_row(
     _cards, games, col, sq = board
     seconds = tuple(range(low, low + width))
     firsts = (0, 1, 2)
-    for kind in (np.int16, np.int64):
-        o = ArrayOps(np, kind)
-        L = o.lanes
-        arr_col = L.items([np.array(c) for c in col])
-        arr_sq = L.items([np.array(s) for s in sq])
-        when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
-        for cond in (None, when):
-            got = L.marks_at(arr_col, arr_sq, firsts, seconds, arr_col, cond)
-            assert len(got) == width
-            for g in range(games):
-                kept = [
-                    (c[g], s[g])
-                    for c, s in zip(col, sq, strict=True)
-                    if cond is None or s[g] != c[g] + 1
-                ]
-                plain_col = tuple(c[g] for c in col)
-                plain = TupleLanes(CONCRETE).marks_at(
-                    plain_col,
-                    tuple(s[g] for s in sq),
-                    firsts,
-                    seconds,
-                    plain_col,
-                    None
-                    if cond is None
-                    else tuple(s[g] != c[g] + 1 for c, s in zip(col, sq, strict=True)),
-                )
-                for k, at in enumerate(plain_col):
-                    if at not in firsts:
-                        continue
-                    want = [(at, j) in kept for j in seconds]
-                    assert [bool(x[k, g]) for x in got] == want
-                    assert [plain[j][k] for j in range(width)] == want
+    for L, arr_col, arr_sq, cond in _held_cases(col, sq):
+        got = L.marks_at(arr_col, arr_sq, firsts, seconds, arr_col, cond)
+        assert len(got) == width
+        for g in range(games):
+            cols, sqs, when, kept = _held_plain(col, sq, g, cond is not None)
+            plain = TupleLanes(CONCRETE).marks_at(cols, sqs, firsts, seconds, cols, when)
+            for k, at in enumerate(cols):
+                if at not in firsts:
+                    continue
+                want = [(at, j) in kept for j in seconds]
+                assert [bool(x[k, g]) for x in got] == want
+                assert [plain[j][k] for j in range(width)] == want

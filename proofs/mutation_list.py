@@ -1381,8 +1381,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the batch's merge of two positions' cards (one array each) takes the other side of "
         "its condition",
         "castlerules/batch/arrays.py",
-        "Stacked(self.xp.where(cond, a.array, b.array))",
-        "Stacked(self.xp.where(cond, b.array, a.array))",
+        "return Stacked(self.xp.where(cond, a.array, b.array))",
+        "return Stacked(self.xp.where(cond, b.array, a.array))",
         kind="module",
         tests=("tests/batch/test_ascent_batch.py",),
     ),

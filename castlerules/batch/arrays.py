@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import attrs
 
 from castlerules.core.lanes import Lane
-from castlerules.core.ops import Value, first_of
+from castlerules.core.ops import Value, first_of, fold
 
 T = TypeVar("T")
 
@@ -53,7 +53,7 @@ class Stacked(tuple[Any, ...]):
     """A tuple of per-card values (a :class:`~castlerules.ascent.kernel.KState` field)
     that is also one array, the cards its first axis (:attr:`array`): its items are
     that array's rows.  A kernel reads it as the tuple it is; the lanes
-    (:meth:`AxisLanes.items`), the merges of :meth:`ArrayOps.merge` and the batch's
+    (:meth:`AxisLanes.items`), the merges of :meth:`ArrayOps.merge_whole` and the batch's
     layout read the array, one operation for every card where the tuple would take
     one per card (and an item nobody reads is never computed: a compiler drops it).
 
@@ -255,32 +255,20 @@ class ArrayOps:
 
     def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
         if self._memo is None or len(conditions) < _STACKED:
-            out = makers[-1]()
-            for cond, make in zip(reversed(conditions[:-1]), reversed(makers[:-1]), strict=True):
-                out = self.merge(cond, make(), out)
-            return out
+            return fold(self, conditions, makers)
         return self.pick_first(self.first(conditions), [make() for make in makers])
 
-    def merge(self, cond: Value, a: T, b: T) -> T:
-        """:func:`castlerules.core.ops.merge` (``a`` where ``cond`` holds, else ``b``, field
-        by field), with two :class:`Stacked` tuples merged as their arrays: one select for
-        all the cards."""
-        if isinstance(a, Stacked) and isinstance(b, Stacked):
-            if cond is True or a.array is b.array:
-                return a
-            if cond is False:
-                return b
-            merged: Any = Stacked(self.xp.where(cond, a.array, b.array))
-            return merged  # type: ignore[no-any-return]
-        if isinstance(a, tuple):
-            assert isinstance(b, tuple) and len(a) == len(b)
-            return tuple(self.merge(cond, x, y) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-        if attrs.has(type(a)):
-            names = [f.name for f in attrs.fields(type(a))]  # type: ignore[arg-type]
-            return attrs.evolve(  # type: ignore[misc]
-                a, **{n: self.merge(cond, getattr(a, n), getattr(b, n)) for n in names}
-            )
-        return self.ite(cond, a, b)  # type: ignore[no-any-return]
+    def merge_whole(self, cond: Value, a: Any, b: Any) -> Any:
+        """Two :class:`Stacked` tuples merged as their arrays, one select for all the
+        cards (:func:`castlerules.core.ops.merge` asks, and merges anything else field by
+        field: None)."""
+        if not (isinstance(a, Stacked) and isinstance(b, Stacked)):
+            return None
+        if cond is True or a.array is b.array:
+            return a
+        if cond is False:
+            return b
+        return Stacked(self.xp.where(cond, a.array, b.array))
 
     def pick_first(self, first: Value, results: Sequence[T]) -> T:
         """:meth:`pick` of ``results`` where ``first`` is :meth:`first` of its
@@ -566,7 +554,19 @@ class AxisLanes:
     ) -> Any:
         """``(len(firsts), games)`` int32: per number of ``firsts`` the word of
         :meth:`marks` (bit ``j - seconds[0]`` set where a lane has ``first`` that number
-        and ``second == j``)."""
+        and ``second == j``).  Computed once per scoped call for the same lanes (a board
+        reads them per column, :meth:`marks`, and at each card's column, :meth:`marks_at`)."""
+        args = (first, second, tuple(firsts), tuple(seconds), when)
+        return self.o._recall("words", args, lambda: self._words_of(*args))
+
+    def _words_of(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        when: Lane | None,
+    ) -> Any:
         xp = self.o.xp
         low = seconds[0]
         assert list(seconds) == list(range(low, low + len(seconds))) and len(seconds) <= 31

@@ -32,6 +32,7 @@ from castlerules.batch.arrays import ArrayOps, Stacked
 from castlerules.batch.chance import Streams
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
+from castlerules.core.ops import merge
 
 
 @attrs.frozen(slots=True)
@@ -299,8 +300,7 @@ class AscentEnv(Slots):
         m = K.decode(p, xp.where(over, self.num_actions - 1, actions))
         shared = K.successors(p, m)
         out = K.step(p, m, shared)
-        assert isinstance(o, ArrayOps)
-        post = o.merge(over, k, out.post)  # the cards' fields one select each (Stacked)
+        post = merge(o, over, k, out.post)  # the cards' fields one select each (Stacked)
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return (self.layout.pack(xp, post), ended), shared.after
 

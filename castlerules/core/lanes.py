@@ -190,11 +190,12 @@ class TupleLanes:
     """Lanes as tuples, for an interpretation of one value at a time (plain values, Z3
     terms): every operation is the interpretation's own, lane by lane."""
 
-    __slots__ = ("_kept", "o")
+    __slots__ = ("_kept", "_marked", "o")
 
     def __init__(self, ops: Ops) -> None:
         self.o = ops
         self._kept: dict[int, tuple[Any, Sequence[Any]]] = {}
+        self._marked: dict[Any, tuple[Any, tuple[tuple[Value, ...], ...]]] = {}
 
     def _lanes(self, arg: Any, size: int) -> Sequence[Any]:
         """:func:`_split`, remembered for an attrs instance (a board's cards, split into
@@ -297,6 +298,24 @@ class TupleLanes:
         firsts: Sequence[int],
         seconds: Sequence[int],
         when: Lane | None = None,
+    ) -> tuple[tuple[Value, ...], ...]:
+        # The same lanes' table is read per first number and at each lane's own
+        # (marks_at): built once.
+        key = (id(first), id(second), tuple(firsts), tuple(seconds), id(when))
+        kept = self._marked.get(key)
+        if kept is not None:  # its lanes are kept alive with it: the ids are theirs
+            return kept[1]
+        table = self._marks(first, second, firsts, seconds, when)
+        self._marked[key] = ((first, second, when), table)
+        return table
+
+    def _marks(
+        self,
+        first: Lane,
+        second: Lane,
+        firsts: Sequence[int],
+        seconds: Sequence[int],
+        when: Lane | None,
     ) -> tuple[tuple[Value, ...], ...]:
         o = self.o
         extra = [()] * len(first) if when is None else [(w,) for w in when]

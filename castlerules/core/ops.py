@@ -138,7 +138,15 @@ CONCRETE = Concrete()
 
 def merge(ops: Ops, cond: Value, a: T, b: T) -> T:
     """``a`` where ``cond`` holds, else ``b``, field by field: for values, tuples of
-    them and attrs instances of them (the generic part of :meth:`Ops.pick`)."""
+    them and attrs instances of them (the generic part of :meth:`Ops.pick`).  An
+    interpretation that keeps a tuple as one value of its own (arrays: the cards'
+    fields as one array) merges it whole through its ``merge_whole(cond, a, b)``,
+    which answers None for anything else."""
+    whole = getattr(ops, "merge_whole", None)
+    if whole is not None and isinstance(a, tuple):
+        merged = whole(cond, a, b)
+        if merged is not None:
+            return merged  # type: ignore[no-any-return]
     if isinstance(a, tuple):
         assert isinstance(b, tuple) and len(a) == len(b)
         return tuple(merge(ops, cond, x, y) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]

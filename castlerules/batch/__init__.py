@@ -84,7 +84,7 @@ class NumpyBackend:
 
 
 CPU_OPTIONS: dict[str, Any] = {
-    "xla_cpu_use_fusion_emitters": False,
+    "xla_cpu_use_fusion_emitters": True,
     "xla_cpu_prefer_vector_width": 512,
 }
 """XLA's options for the batch's programs on a CPU (:class:`JaxBackend`): XLA's

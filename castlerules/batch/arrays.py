@@ -343,6 +343,73 @@ def _rebuilt(shape: Any, values: Iterator[Any]) -> Any:
     return next(values)
 
 
+class Grid:
+    """A lane value of pairs of lanes (:meth:`AxisLanes.grid` under a compiler), computed
+    as it is read: a reduction over its inner lanes reads it column by column
+    (:meth:`column`, each computed where the reduction reads it, so that no array of
+    every pair of every game is written and read back), and a grid built of it, or a
+    board that carries it, reads it whole (:meth:`whole`, computed once; its columns are
+    then its slices).
+
+    >>> import numpy as np
+    >>> g = Grid(lambda: np.arange(6).reshape(2, 3, 1), lambda j: np.array([[j], [3 + j]]), 3)
+    >>> g.column(2).tolist(), g.whole().shape, g.column(2).tolist()
+    ([[2], [5]], (2, 3, 1), [[2], [5]])
+    """
+
+    __slots__ = ("_columns", "_make_column", "_make_whole", "_whole", "inner")
+
+    def __init__(
+        self,
+        whole: Callable[[], Any],
+        column: Callable[[int], Any],
+        inner: int,
+        columns: dict[int, Any] | None = None,
+    ) -> None:
+        self._make_whole, self._make_column, self.inner = whole, column, inner
+        self._whole: Any = None
+        self._columns: dict[int, Any] = dict(columns or {})
+
+    def whole(self) -> Any:
+        """The array of every pair: ``(outer, inner, games)``."""
+        if self._whole is None:
+            self._whole = self._make_whole()
+        return self._whole
+
+    def column(self, j: int) -> Any:
+        """The pairs ``(k, j)`` of every ``k``: ``(outer, games)``."""
+        if self._whole is not None:
+            return self._whole[:, j]
+        if j not in self._columns:
+            self._columns[j] = self._make_column(j)
+        return self._columns[j]
+
+    def columns(self) -> list[Any]:
+        """Every :meth:`column`, in order."""
+        return [self.column(j) for j in range(self.inner)]
+
+
+def whole(value: Any) -> Any:
+    """``value`` with every :class:`Grid` in it (a tuple of them, or one) an array."""
+    if isinstance(value, Grid):
+        return value.whole()
+    if isinstance(value, tuple):
+        return tuple(whole(v) for v in value)
+    return value
+
+
+def _item(arg: Any, j: int) -> Any:
+    """Lane ``j`` of ``arg`` (its lane values, and the fields of an attrs instance of
+    them): what column ``j`` of a grid reads of its ``cols``; anything else as it is."""
+    if attrs.has(type(arg)):
+        return attrs.evolve(
+            arg, **{f.name: _item(getattr(arg, f.name), j) for f in attrs.fields(type(arg))}
+        )
+    if getattr(arg, "ndim", 0) >= 2:
+        return arg[j]
+    return arg
+
+
 def _pairwise(parts: list[Any], combine: Callable[[Any, Any], Any]) -> Any:
     """``parts`` combined by ``combine`` in a tree of pairs (one elementwise operation per
     pair, which a compiler fuses into one pass over the games)."""
@@ -357,7 +424,8 @@ class AxisLanes:
     lanes (one for the cards, two for the pairs of cards of
     :meth:`~castlerules.core.lanes.Lanes.grid`) and whose last axis is the games' (of
     length 1 for a value the same in every game); a card-local function is called once
-    on the whole array and broadcasts (see :mod:`castlerules.core.lanes`).
+    on the whole array and broadcasts (see :mod:`castlerules.core.lanes`).  Under a
+    compiler a grid is a :class:`Grid`, read column by column where it is reduced.
 
     >>> import numpy as np
     >>> L = ArrayOps(np).lanes
@@ -427,6 +495,7 @@ class AxisLanes:
         return xp.broadcast_to(value, xp.broadcast_shapes(value.shape, (*lanes, 1)))
 
     def map(self, function: Callable[..., Any], *args: Any) -> Any:
+        args = tuple(whole(a) for a in args)
         arrays = [a for arg in args for a in _leaves(arg) if getattr(a, "ndim", 0) >= 2]
         assert arrays, "map: no lane value among the arguments"
         widest = max(arrays, key=lambda a: a.ndim)
@@ -447,6 +516,12 @@ class AxisLanes:
         cols: Sequence[Any] = (),
         cells: Sequence[Any] = (),
     ) -> Any:
+        """:meth:`~castlerules.core.lanes.Lanes.grid` as a :class:`Grid` (a tuple of them
+        where ``function`` gives a tuple), computed as it is read: whole, ``function`` of
+        every pair at once; column ``j``, ``function`` of the rows, the ``j``-th lane of
+        each of ``cols`` and column ``j`` of each of ``cells`` (read whole)."""
+        xp = self.o.xp
+        cells = [whole(c) for c in cells]
         outer = next(
             a.shape[0] for r in [*rows, *cells] for a in _leaves(r) if getattr(a, "ndim", 0) >= 2
         )
@@ -456,28 +531,64 @@ class AxisLanes:
         )
         if inner is None:
             inner = next(a.shape[1] for c in cells for a in _leaves(c) if a.ndim >= 3)
-        diagonal = self.o.xp.eye(outer, inner, dtype=bool)[:, :, None]
-        out = function(
-            *(_expand(r, 1) for r in rows), *(_expand(c, 0) for c in cols), *cells, diagonal
-        )
-        return self._shaped(out, (outer, inner))
+        index = xp.arange(outer)[:, None]
+
+        def every() -> Any:
+            diagonal = xp.eye(outer, inner, dtype=bool)[:, :, None]
+            out = function(
+                *(_expand(r, 1) for r in rows), *(_expand(c, 0) for c in cols), *cells, diagonal
+            )
+            return self._shaped(out, (outer, inner))
+
+        def column(j: int) -> Any:
+            out = function(
+                *rows, *(_item(c, j) for c in cols), *(c[:, j] for c in cells), index == j
+            )
+            return self._shaped(out, (outer,))
+
+        if getattr(xp, "__name__", "") == "numpy":  # computed as called: whole, one call each
+            return every()
+        first = column(0)
+        if not isinstance(first, tuple):
+            return Grid(every, column, inner, {0: first})
+        # one grid per item of the function's result, each part computed once for all
+        made: dict[Any, Any] = {0: first}
+
+        def shared(key: Any, make: Callable[[], Any]) -> Any:
+            if key not in made:
+                made[key] = make()
+            return made[key]
+
+        def item(i: int) -> Grid:
+            def whole_of() -> Any:
+                return shared("every", every)[i]
+
+            def column_of(j: int) -> Any:
+                return shared(j, lambda: column(j))[i]
+
+            return Grid(whole_of, column_of, inner)
+
+        return tuple(item(i) for i in range(len(first)))
 
     @staticmethod
     def _axis(lane: Lane) -> int:
         return int(lane.ndim) - 2
 
     def _reduce(
-        self, lane: Lane, combine: Callable[[Any, Any], Any], whole: Callable[..., Any]
+        self, lane: Lane, combine: Callable[[Any, Any], Any], reduction: Callable[..., Any]
     ) -> Value:
         """``lane`` combined over its innermost lane axis.  Over the cards of a grid
         (the axis between two others): pairwise, one elementwise operation over the
         games per step, which a compiler fuses with the grid into one pass (a reduction
-        across that axis reads the games strided, one by one).  Over the cards of a
-        lane vector: one reduction ``whole`` (whose result a compiler computes once,
+        across that axis reads the games strided, one by one); of a :class:`Grid`, over
+        its columns, each computed in that pass.  Over the cards of a
+        lane vector: one reduction ``reduction`` (whose result a compiler computes once,
         where the pairwise steps would be copied into each of its uses)."""
+        if isinstance(lane, Grid):  # over its columns, pairwise
+            return self.o.settle(_pairwise(lane.columns(), combine))
         axis = self._axis(lane)
         if axis == 0:  # a reduction: computed once, where it stands
-            return whole(lane, axis=0)
+            return reduction(lane, axis=0)
         head = (slice(None),) * axis
         return self.o.settle(
             _pairwise([lane[(*head, j)] for j in range(lane.shape[axis])], combine)
@@ -493,6 +604,8 @@ class AxisLanes:
 
     def total(self, lane: Lane) -> Value:
         xp, kind = self.o.xp, self.o.int
+        if isinstance(lane, Grid):
+            return self.o.settle(_pairwise([c.astype(kind) for c in lane.columns()], xp.add))
         return self._reduce(
             lane.astype(kind), xp.add, lambda x, axis: xp.sum(x, axis=axis, dtype=kind)
         )
@@ -501,13 +614,21 @@ class AxisLanes:
         return self.total(lane)
 
     def first(self, lane: Lane) -> Value:
+        lane = whole(lane)
         axis = self._axis(lane)
         head = (slice(None),) * axis
         found = first_of(self.o, [lane[(*head, j)] for j in range(lane.shape[axis])])
         return self.o.settle(self.o.xp.asarray(found).astype(self.o.int))
 
     def highest(self, cond: Lane, numbers: Lane) -> Value:
-        xp, axis = self.o.xp, self._axis(cond)
+        xp = self.o.xp
+        if isinstance(cond, Grid):
+            parts = [
+                xp.where(c, _item(numbers, j), 0).astype(self.o.int)
+                for j, c in enumerate(cond.columns())
+            ]
+            return self.o.settle(_pairwise(parts, xp.maximum))
+        axis = self._axis(cond)
         aligned = numbers[None] if axis == 1 else numbers
         return self._reduce(xp.where(cond, aligned, 0).astype(self.o.int), xp.maximum, xp.max)
 
@@ -574,13 +695,45 @@ class AxisLanes:
         inside = xp.logical_and(second >= low, second < low + len(seconds))
         if when is not None:
             inside = xp.logical_and(inside, when)
-        shift = xp.where(inside, second - low, 0).astype(xp.int32)
-        bit = xp.where(inside, xp.left_shift(xp.asarray(1, dtype=xp.int32), shift), 0)
-        # Every number's word at once, or-ed over the cards pairwise (one elementwise pass
-        # over the games: a reduction across the cards would read the games strided).
-        numbers = xp.asarray(list(firsts), dtype=first.dtype)[:, None, None]
-        words = xp.where(first[None] == numbers, bit[None], 0)
-        return self.o.settle(_pairwise([words[:, j] for j in range(words.shape[1])], xp.bitwise_or))
+        width, start = len(seconds), firsts[0]
+        if list(firsts) != list(range(start, start + len(firsts))):
+            shift = xp.where(inside, second - low, 0).astype(xp.int32)
+            bit = xp.where(inside, xp.left_shift(xp.asarray(1, dtype=xp.int32), shift), 0)
+            numbers = xp.asarray(list(firsts), dtype=first.dtype)[:, None, None]
+            words = xp.where(first[None] == numbers, bit[None], 0)
+            return self.o.settle(
+                _pairwise([words[:, j] for j in range(words.shape[1])], xp.bitwise_or)
+            )
+        # The numbers' words packed side by side, as many to a 32-bit word as fit: a lane
+        # sets one bit of one packed word (its number's field, at its place), or-ed over
+        # the lanes pairwise (one elementwise pass over the games per packed word: a
+        # reduction across the lanes would read the games strided); each number's word
+        # is then its field.
+        per = 32 // width
+        one, zero = xp.asarray(1, dtype=xp.uint32), xp.asarray(0, dtype=xp.uint32)
+
+        def bits(j: int, c: int) -> Any:
+            """Lane ``j``'s bit in packed word ``c`` (of its own values: the or of the
+            lanes is then one pass).  A number below ``firsts`` has no word (its ``k //
+            per`` is negative), one past them a field nobody reads."""
+            k = (first[j] - start).astype(xp.int32)
+            mine = xp.logical_and(inside[j], k // per == c)
+            place = xp.where(mine, (k - c * per) * width + (second[j] - low), 0)
+            return xp.where(mine, xp.left_shift(one, place.astype(xp.uint32)), zero)
+
+        lanes = first.shape[0]
+        packed = self.o.settle(
+            tuple(
+                _pairwise([bits(j, c) for j in range(lanes)], xp.bitwise_or)
+                for c in range(-(-len(firsts) // per))
+            )
+        )
+        field = xp.asarray((1 << width) - 1, dtype=xp.uint32)
+        words = [
+            xp.bitwise_and(xp.right_shift(packed[i // per], xp.uint32(i % per * width)), field)
+            for i in range(len(firsts))
+        ]
+        return self.o.settle(xp.stack(words))
 
     def marks_at(
         self,

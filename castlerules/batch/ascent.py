@@ -28,7 +28,7 @@ from castlerules import ascent
 from castlerules.ascent import kernel as K
 from castlerules.ascent.rules import Tables
 from castlerules.ascent.transitions import make_state
-from castlerules.batch.arrays import ArrayOps, Stacked
+from castlerules.batch.arrays import ArrayOps, Stacked, whole
 from castlerules.batch.chance import Streams
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
@@ -214,6 +214,14 @@ def block_of(cards: int) -> int:
     return block
 
 
+_TURN = ("actor", "mid", "sd", "sm", "sk")
+"""The fields of a :class:`~castlerules.ascent.kernel.KState` that are not the cards'."""
+
+
+def _turn(k: K.KState) -> tuple[Any, ...]:
+    return tuple(getattr(k, name) for name in _TURN)
+
+
 class AscentEnv(Slots):
     """A batch of ``size`` Ascent games of ``players`` seats under one ``rules``
     (the interface of :class:`castlerules.batch.throne.ThroneEnv`)."""
@@ -300,7 +308,13 @@ class AscentEnv(Slots):
         m = K.decode(p, xp.where(over, self.num_actions - 1, actions))
         shared = K.successors(p, m)
         out = K.step(p, m, shared)
-        post = merge(o, over, k, out.post)  # the cards' fields one select each (Stacked)
+        # Every case of a move leaves the cards of the board after it (only the turn
+        # differs, K.successors), and a game over, or held, plays EndTurn, which leaves
+        # its cards as they lie: the cards are the board after's, and only the turn is
+        # picked.  (Picking the cards again, case by case, would write each field over
+        # an array it reads, which XLA on a CPU runs one number at a time.)
+        turn = merge(o, over, _turn(k), _turn(out.post))
+        post = attrs.evolve(shared.after.s, **dict(zip(_TURN, turn, strict=True)))
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)
         return (self.layout.pack(xp, post), ended), shared.after
 
@@ -310,14 +324,14 @@ class AscentEnv(Slots):
         (:func:`~castlerules.ascent.kernel.successors`) into the next move as its
         position's board, one board a move where building the position's again would
         make two (each is about 41% of a random move's traced work at 4 players)."""
-        return self._position(data).board.terms()
+        return whole(self._position(data).board.terms())
 
     def _random_move_kept(self, data: Any, kept: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
         p = self._position(data, kept)
         action, lo, hi, live = self._draw(data, self._rows_of(p), lo, hi)
         nobody = self.backend.xp.zeros(live.shape, dtype=bool)
         (data, now), after = self._transition_on(p, action, nobody)
-        return data, now, after.terms(), lo, hi, live
+        return data, now, whole(after.terms()), lo, hi, live
 
     def _legal_kept(self, data: Any, kept: Any) -> tuple[Any, Any]:
         rows = self._rows_of(self._position(data, kept))

@@ -39,10 +39,23 @@ def _games(draw: Any) -> tuple[int, int, list[list[int]], list[list[int]]]:
     return cards, games, col, sq
 
 
-def _both(cards: int, games: int, col: list[list[int]], sq: list[list[int]]) -> Any:
-    """Per game, a function's result by tuples of plain values, and by the array axis."""
+def _array_modules() -> list[tuple[Any, Any]]:
+    """numpy (a grid computed whole), and JAX where it is installed (a grid a
+    :class:`~castlerules.batch.arrays.Grid`, read column by column), each with its
+    integer type."""
+    out: list[tuple[Any, Any]] = [(np, np.int64)]
+    try:
+        import jax.numpy as jnp
+    except ImportError:  # pragma: no cover - the dev set-up installs every extra
+        return out
+    return [*out, (jnp, jnp.int32)]
 
-    def run(function: Any) -> tuple[list[Any], Any]:
+
+def _both(cards: int, games: int, col: list[list[int]], sq: list[list[int]]) -> Any:
+    """Per game, a function's result by tuples of plain values, and by the array axis of
+    each array module (:func:`_array_modules`)."""
+
+    def run(function: Any) -> tuple[list[Any], list[Any]]:
         plain = [
             function(
                 TupleLanes(CONCRETE),
@@ -51,14 +64,21 @@ def _both(cards: int, games: int, col: list[list[int]], sq: list[list[int]]) -> 
             )
             for g in range(games)
         ]
-        o = ArrayOps(np, np.int64)
-        lanes = o.lanes
-        arrays = function(
-            lanes,
-            o,
-            Card(lanes.items([np.array(c) for c in col]), lanes.items([np.array(s) for s in sq])),
-        )
-        return plain, arrays
+        results = []
+        for xp, kind in _array_modules():
+            o = ArrayOps(xp, kind)
+            lanes = o.lanes
+            results.append(
+                function(
+                    lanes,
+                    o,
+                    Card(
+                        lanes.items([xp.asarray(c, dtype=kind) for c in col]),
+                        lanes.items([xp.asarray(s, dtype=kind) for s in sq]),
+                    ),
+                )
+            )
+        return plain, results
 
     return run
 
@@ -98,6 +118,16 @@ def test_maps_grids_and_reductions_agree(board: tuple[int, int, Any, Any]) -> No
             rows=[u],
             cols=[u],
         )
+        # a grid of two results, built of another (cells), as the kernel's part and rest
+        low, high = L.grid(
+            lambda x, y, together, _diagonal: (
+                o.all([together, y.col <= x.col]),
+                o.all([together, y.col > x.col]),
+            ),
+            rows=[u],
+            cols=[u],
+            cells=[same],
+        )
         return (
             L.count(same),
             L.any(L.map(lambda s: s == 2, u.sq)),
@@ -106,13 +136,19 @@ def test_maps_grids_and_reductions_agree(board: tuple[int, int, Any, Any]) -> No
             L.first(L.map(lambda c: c == 1, u.col)),
             L.highest(same, L.table(tuple(range(10, 10 + cards)))),
             L.at(u.sq, o.lit(cards - 1)),
+            L.count(low),
+            L.any(high),
+            L.highest(high, L.table(tuple(range(3, 3 + cards)))),
+            L.total(L.grid(lambda y, t, _diagonal: o.ite(t, y.sq, 0), cols=[u], cells=[high])),
+            L.count(L.grid(lambda x, y, t, d: o.all([t, o.not_(d)]), rows=[u], cols=[u], cells=[same])),
         )
 
-    plain, arrays = run(stacks)
-    for i, part in enumerate(arrays):
-        got = _per_game(part, games)
-        want = [_plain(p[i]) for p in plain]
-        assert got == want, f"result {i}"
+    plain, results = run(stacks)
+    for arrays in results:
+        for i, part in enumerate(arrays):
+            got = _per_game(part, games)
+            want = [_plain(p[i]) for p in plain]
+            assert got == want, f"result {i}"
 
 
 def test_a_value_index_reads_one_lane_per_game() -> None:
@@ -135,10 +171,11 @@ def _held_cases(col: Any, sq: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
     """The places held's inputs on arrays, per integer type and per condition (none, or
     "not on the square after its column's number"): the lanes, the cards' columns and
     squares, the condition."""
-    for kind in (np.int16, np.int64):
-        L = ArrayOps(np, kind).lanes
-        arr_col = L.items([np.array(c) for c in col])
-        arr_sq = L.items([np.array(s) for s in sq])
+    modules = [(np, np.int16), *_array_modules()]
+    for xp, kind in modules:
+        L = ArrayOps(xp, kind).lanes
+        arr_col = L.items([xp.asarray(c, dtype=kind) for c in col])
+        arr_sq = L.items([xp.asarray(s, dtype=kind) for s in sq])
         when = L.map(lambda s, c: s != c + 1, arr_sq, arr_col)
         for cond in (None, when):
             yield L, arr_col, arr_sq, cond
@@ -153,29 +190,47 @@ def _held_plain(col: Any, sq: Any, g: int, conditioned: bool) -> tuple[Any, Any,
     return cols, sqs, when, kept
 
 
-@settings(max_examples=60, deadline=None)
-@given(boards(), st.integers(1, 3), st.integers(1, 4))
+@st.composite
+def places(draw: Any, last: int = 3) -> tuple[int, int, list[list[int]], list[list[int]]]:
+    """Cards on the columns -1..``last`` and 22 squares (-1..20): the places held,
+    whose words the arrays pack several to 32 bits, or one, as the squares allow."""
+    cards = draw(st.integers(1, 7))
+    games = draw(st.integers(1, 4))
+    col = [[draw(st.integers(-1, last)) for _ in range(games)] for _ in range(cards)]
+    sq = [[draw(st.integers(-1, 20)) for _ in range(games)] for _ in range(cards)]
+    return cards, games, col, sq
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    places(last=6),
+    st.integers(0, 3),
+    st.integers(1, 20),
+    st.sampled_from([(0, 1, 2), tuple(range(6)), (1,), (2, 0)]),
+)
 def test_marks_agree_and_mark_only_their_places(
-    board: tuple[int, int, Any, Any], low: int, width: int
+    board: tuple[int, int, Any, Any], low: int, width: int, firsts: tuple[int, ...]
 ) -> None:
     """The places held (the Ascent board's occupied and flipped squares of each column,
     rule 9 / A3, A9): the tuples and the array's bit words agree with the plain
-    definition, ``when`` included, and a square outside ``seconds`` (the Start, a
-    square past the last) marks nothing."""
+    definition, ``when`` included, and a place outside ``firsts`` and ``seconds`` (a
+    card out of play, the Start, a square past the last) marks nothing; the arrays'
+    words packed several to 32 bits, one to a word, and unpacked (numbers that do not
+    run on: ``(2, 0)``)."""
     _cards, games, col, sq = board
     seconds = tuple(range(low, low + width))
     for L, arr_col, arr_sq, cond in _held_cases(col, sq):
-        got = L.marks(arr_col, arr_sq, (0, 1, 2), seconds, cond)
+        got = L.marks(arr_col, arr_sq, firsts, seconds, cond)
         for g in range(games):
             cols, sqs, when, kept = _held_plain(col, sq, g, cond is not None)
-            want = [[(i, j) in kept for j in seconds] for i in (0, 1, 2)]
-            plain = TupleLanes(CONCRETE).marks(cols, sqs, (0, 1, 2), seconds, when)
+            want = [[(i, j) in kept for j in seconds] for i in firsts]
+            plain = TupleLanes(CONCRETE).marks(cols, sqs, firsts, seconds, when)
             assert [[bool(x[g]) for x in row] for row in got] == want
             assert [list(row) for row in plain] == want
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards(), st.integers(1, 3), st.integers(1, 4))
+@given(places(last=2), st.integers(1, 3), st.integers(1, 20))
 def test_marks_at_read_each_lanes_own_row(
     board: tuple[int, int, Any, Any], low: int, width: int
 ) -> None:

@@ -83,31 +83,45 @@ class NumpyBackend:
         return carry
 
 
-CPU_OPTIONS: dict[str, Any] = {
-    "xla_cpu_use_fusion_emitters": True,
-    "xla_cpu_prefer_vector_width": 512,
+CPU_OPTIONS: dict[str, dict[str, Any]] = {
+    "throne": {"xla_cpu_use_fusion_emitters": False, "xla_cpu_prefer_vector_width": 512},
+    "ascent": {"xla_cpu_use_fusion_emitters": True, "xla_cpu_prefer_vector_width": 512},
 }
-"""XLA's options for the batch's programs on a CPU (:class:`JaxBackend`): XLA's
-classic loop emitters rather than its fusion emitters, and 512-bit vectors where the
-processor has them.  Measured on one core of the 2-core AMD EPYC VM (AVX-512),
-2026-12-05, each flag alone and both, against none, one run each: Ascent's random
-playouts at 4 players and 4096 games 784,758-808,765 actions per CPU-second with
-none, 957,793-972,522 with the vectors, 807,755-872,085 with the emitters,
-1,008,831 with both (compiled in 12.7 s of CPU against 17.8 s); the Throne study's
-loop (20,000 paired games) compiled in 2.6 s against 5.0-6.9 s, the same rows."""
+"""XLA's options for each game's batch programs on a CPU (:class:`JaxBackend`): 512-bit
+vectors where the processor has them; for Throne, XLA's classic loop emitters rather
+than its fusion emitters; for Ascent, the fusion emitters.  Measured on one core of
+the 2-core AMD EPYC VM (AVX-512), 2026-12-05:
+
+- each flag alone and both, against none, one run each: Ascent's random playouts at
+  4 players and 4096 games 784,758-808,765 actions per CPU-second with none,
+  957,793-972,522 with the vectors, 807,755-872,085 with the classic emitters,
+  1,008,831 with both (compiled in 12.7 s of CPU against 17.8 s); the Throne study's
+  loop (20,000 paired games) compiled in 2.6 s against 5.0-6.9 s, the same rows;
+- after Ascent's grids were read by column (``docs/batch.rst``), the emitters again,
+  alternating runs: Ascent at 4 players 1,360,407 and 1,373,537 with the classic
+  emitters, 1,868,594 and 1,752,911 with the fusion emitters (2 players 1,983,470
+  against 2,526,962, 6 players 895,337 against 1,106,317); Throne's playouts
+  5,433,973 against 5,672,082, and its study of 20,000 paired games from a cold start
+  7.60-7.84 s of CPU against 9.16-9.25 s.  Where XLA writes a result over an
+  operand's array (the same type and shape, at the operand's last use), the classic
+  emitters' loop checks the two arrays for overlap at run time and then runs one
+  number at a time: Ascent's board had such a loop at about ten times its
+  vectorised cost.  The fusion emitters have no such fallback."""
 
 
 class JaxBackend:
     """The kernel traced once and compiled by :func:`jax.jit` (the ``jax`` extra).
 
     ``compiler_options``: XLA's options for every program the batch compiles; by
-    default :data:`CPU_OPTIONS` when JAX computes on the CPU (none on a GPU), or
-    none where this JAX does not take them (:attr:`compiler_options` says which
-    applied)."""
+    default ``game``'s :data:`CPU_OPTIONS` when JAX computes on the CPU (none on a
+    GPU), or none where this JAX does not take them (:attr:`compiler_options` says
+    which applied)."""
 
     name = "jax"
 
-    def __init__(self, compiler_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, compiler_options: dict[str, Any] | None = None, game: str = "throne"
+    ) -> None:
         try:
             import jax
             import jax.numpy as jnp
@@ -119,7 +133,8 @@ class JaxBackend:
         self.xp = jnp
         _register_pytrees(jax)
         if compiler_options is None:
-            compiler_options = _taken(CPU_OPTIONS) if jax.default_backend() == "cpu" else {}
+            cpu = jax.default_backend() == "cpu"
+            compiler_options = _taken(CPU_OPTIONS[game]) if cpu else {}
         self.compiler_options = dict(compiler_options)
         """The XLA options of the batch's programs (empty: XLA's defaults)."""
 
@@ -255,17 +270,18 @@ def compile_cache(folder: str | os.PathLike[str]) -> Path:
     return path
 
 
-def backend_of(name: str) -> NumpyBackend | JaxBackend:
-    """The backend ``name`` (``"numpy"``, ``"jax"``; ``"auto"``: jax if installed)."""
+def backend_of(name: str, game: str = "throne") -> NumpyBackend | JaxBackend:
+    """The backend ``name`` (``"numpy"``, ``"jax"``; ``"auto"``: jax if installed), with
+    ``game``'s compiler options (:data:`CPU_OPTIONS`)."""
     if name == "auto":
         try:
-            return JaxBackend()
+            return JaxBackend(game=game)
         except ImportError:
             return NumpyBackend()
     if name == "numpy":
         return NumpyBackend()
     if name == "jax":
-        return JaxBackend()
+        return JaxBackend(game=game)
     raise ArgumentError(f"a batch backend is one of auto, {', '.join(BACKENDS)}, not {name!r:.20}")
 
 
@@ -281,7 +297,9 @@ def make(
     with ``autoreset``, a finished game is replaced by a new one at the next step."""
     if not isinstance(size, int) or isinstance(size, bool) or size < 1:
         raise ArgumentError(f"size must be a whole number >= 1, not {size!r:.20}")
-    chosen = backend_of(backend)
+    if not isinstance(game, str) or game not in CPU_OPTIONS:
+        raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
+    chosen = backend_of(backend, game)
     if game == "throne":
         from castlerules.batch.throne import ThroneEnv
 

@@ -358,16 +358,21 @@ def test_autoreset_deals_the_next_seeds() -> None:
 
 
 def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() -> None:
-    """On a CPU the batch's programs are compiled with :data:`castlerules.batch.CPU_OPTIONS`
-    (a compiler's choice, not a rule: the games are the same, which every jax test of
-    this folder checks against numpy and the engine); ``{}`` keeps XLA's defaults; an
-    option this JAX does not know leaves none rather than failing."""
+    """On a CPU the batch's programs are compiled with their game's
+    :data:`castlerules.batch.CPU_OPTIONS` (a compiler's choice, not a rule: the games are
+    the same, which every jax test of this folder checks against numpy and the engine);
+    ``{}`` keeps XLA's defaults; an option this JAX does not know leaves none rather
+    than failing."""
     jax = pytest.importorskip("jax")
     from castlerules import batch
 
     backend = batch.JaxBackend()
     if jax.default_backend() == "cpu":
-        assert backend.compiler_options == batch.CPU_OPTIONS
+        assert backend.compiler_options == batch.CPU_OPTIONS["throne"]
+        for game in ("throne", "ascent"):
+            made = batch.make(game, players=4, size=2, backend="jax").backend
+            assert made.compiler_options == batch.CPU_OPTIONS[game]
+        assert batch.CPU_OPTIONS["throne"] != batch.CPU_OPTIONS["ascent"]
     assert batch.JaxBackend({}).compiler_options == {}
     asked: dict[str, object] = {}
 

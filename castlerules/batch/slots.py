@@ -222,7 +222,13 @@ class Slots:
         drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
         lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
         hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
-        return self._kth_action(words, kth), lo, hi, live
+        # The action computed once (backend.keep): each table the kernel reads by it (its
+        # kind, its card) would otherwise compute the whole choice again, per number it
+        # reads.  As int32, a type that no array it reads has: XLA on a CPU may write a
+        # result over an operand's array of its own type and shape, and its classic
+        # emitters then run that loop one number at a time (CPU_OPTIONS).
+        action = self._kth_action(words, kth).astype(xp.int32)
+        return self.backend.keep(action), lo, hi, live
 
     def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
         """``steps`` steps of random bots (:meth:`random_move`) in every game still playing,

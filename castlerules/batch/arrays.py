@@ -650,13 +650,14 @@ class AxisLanes:
         when: Lane | None = None,
     ) -> tuple[tuple[Value, ...], ...]:
         """:meth:`~castlerules.core.lanes.Lanes.marks` as bits: per number of
-        ``firsts`` a word (32 bits) in which each lane sets the bit of its ``second``, or-ed
-        over the lanes pairwise (every number's word in one pass, :meth:`_words`); a place
-        is one bit of a word.  Measured on one
-        core (Ascent, 4 players, 4096 games, JAX on the CPU, 2026-12-05), random playouts
-        at 817,256-830,703 actions per CPU-second against 713,242-729,881 with one
-        comparison and one reduction over the cards per place (three runs each,
-        alternating)."""
+        ``firsts`` a word in which each lane sets the bit of its ``second`` (:meth:`_words`:
+        the numbers' words packed side by side into 32-bit words, each lane's bit set from
+        its own fields, or-ed over the lanes pairwise); a place is one bit of a word.
+        Measured on one core (Ascent, 4 players, 4096 games, JAX on the CPU,
+        2026-12-05), random playouts at 817,256-830,703 actions per CPU-second against
+        713,242-729,881 with one comparison and one reduction over the cards per place
+        (three runs each, alternating); packed, 1,715,133-1,743,714 against
+        1,591,154-1,629,411 with a word per number (a later build)."""
         xp, low = self.o.xp, seconds[0]
         word = self._words(first, second, firsts, seconds, when)
         out = [
@@ -673,7 +674,8 @@ class AxisLanes:
         seconds: Sequence[int],
         when: Lane | None,
     ) -> Any:
-        """``(len(firsts), games)`` int32: per number of ``firsts`` the word of
+        """``(len(firsts), games)`` (uint32 where ``firsts`` run on, else int32): per
+        number of ``firsts`` the word of
         :meth:`marks` (bit ``j - seconds[0]`` set where a lane has ``first`` that number
         and ``second == j``).  Computed once per scoped call for the same lanes (a board
         reads them per column, :meth:`marks`, and at each card's column, :meth:`marks_at`)."""

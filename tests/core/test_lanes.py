@@ -140,7 +140,9 @@ def test_maps_grids_and_reductions_agree(board: tuple[int, int, Any, Any]) -> No
             L.any(high),
             L.highest(high, L.table(tuple(range(3, 3 + cards)))),
             L.total(L.grid(lambda y, t, _diagonal: o.ite(t, y.sq, 0), cols=[u], cells=[high])),
-            L.count(L.grid(lambda x, y, t, d: o.all([t, o.not_(d)]), rows=[u], cols=[u], cells=[same])),
+            L.count(
+                L.grid(lambda x, y, t, d: o.all([t, o.not_(d)]), rows=[u], cols=[u], cells=[same])
+            ),
         )
 
     plain, results = run(stacks)

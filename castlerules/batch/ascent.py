@@ -311,8 +311,9 @@ class AscentEnv(Slots):
         # Every case of a move leaves the cards of the board after it (only the turn
         # differs, K.successors), and a game over, or held, plays EndTurn, which leaves
         # its cards as they lie: the cards are the board after's, and only the turn is
-        # picked.  (Picking the cards again, case by case, would write each field over
-        # an array it reads, which XLA on a CPU runs one number at a time.)
+        # picked.  (Picking the cards again, case by case, is work for nothing; under
+        # XLA's classic emitters it also wrote each field over an array it read, a loop
+        # then run one number at a time: batch.CPU_OPTIONS.)
         turn = merge(o, over, _turn(k), _turn(out.post))
         post = attrs.evolve(shared.after.s, **dict(zip(_TURN, turn, strict=True)))
         ended = xp.logical_and(xp.logical_not(over), out.post.actor < 0)

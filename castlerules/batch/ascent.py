@@ -357,16 +357,9 @@ class AscentEnv(Slots):
         def join(x: Any) -> Any:
             return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)
 
-        def play(*block: Any) -> tuple[Any, ...]:
-            # A block's arrays computed once, where the block starts: XLA would otherwise
-            # read each number through the block's index (a slice of all the blocks,
-            # fused into its reader) in every element of the first board's grids, about
-            # twenty times the cost of the same grid read from an array.
-            d, low, high = self.backend.keep(block)
-            return Slots._random_steps(self, d, low, high, steps)
-
         data, rows, counts, lo, hi, ended, played = self.backend.each(
-            play, (split(data), split(lo), split(hi))
+            lambda d, low, high: Slots._random_steps(self, d, low, high, steps),
+            (split(data), split(lo), split(hi)),
         )
         out = (join(data), join(rows), join(counts), join(lo), join(hi), join(ended))
         return (*out, played.sum())

@@ -137,7 +137,17 @@ class ArrayOps:
             return then if cond else other
         if _same(then, other):  # e.g. a field two cases leave as it was: no select
             return then
-        return self._recall("ite", (cond, then, other), lambda: self.xp.where(cond, then, other))
+        return self._recall(
+            "ite", (cond, then, other), lambda: self.xp.where(cond, self._int(then), self._int(other))
+        )
+
+    def _int(self, value: Value) -> Value:
+        """A Python integer as a number of :attr:`int` (a select between two Python
+        integers is then of the games' integer type, not the compiler's default of 32
+        bits, at half the lanes a vector instruction holds); anything else as it is."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.xp.asarray(value, dtype=self.int)
+        return value
 
     def all(self, items: Iterable[Value]) -> Value:
         items = tuple(items)
@@ -236,8 +246,10 @@ class ArrayOps:
     def first(self, conditions: Sequence[Value]) -> Value:
         conditions = tuple(conditions)
         if self._memo is None or len(conditions) < _STACKED:
-            return first_of(self, conditions)
-        return self._recall("first", conditions, lambda: self._first(conditions))
+            found = first_of(self, conditions)
+        else:
+            found = self._recall("first", conditions, lambda: self._first(conditions))
+        return found.astype(self.int) if hasattr(found, "astype") else found
 
     def _first(self, conditions: Sequence[Value]) -> Value:
         """:meth:`first` as one reduction: the conditions stacked, and each game's first
@@ -717,9 +729,12 @@ class AxisLanes:
         def bits(j: int, c: int) -> Any:
             """Lane ``j``'s bit in packed word ``c`` (of its own values: the or of the
             lanes is then one pass).  A number below ``firsts`` has no word (its ``k //
-            per`` is negative), one past them a field nobody reads."""
-            k = (first[j] - start).astype(xp.int32)
-            mine = xp.logical_and(inside[j], k // per == c)
+            per`` is negative), one past them a field nobody reads.  In the lanes'
+            own integer type, ``k // per == c`` as two comparisons: a division of
+            wider integers would compute the same word at half the lanes a vector
+            instruction holds."""
+            k = first[j] - start
+            mine = xp.logical_and(inside[j], xp.logical_and(k >= c * per, k < (c + 1) * per))
             place = xp.where(mine, (k - c * per) * width + (second[j] - low), 0)
             return xp.where(mine, xp.left_shift(one, place.astype(xp.uint32)), zero)
 
@@ -731,8 +746,14 @@ class AxisLanes:
             )
         )
         field = xp.asarray((1 << width) - 1, dtype=xp.uint32)
+        # Each number's word in the narrowest type that holds its places: the readers
+        # test its bits one place at a time, as many games to a vector instruction as
+        # the type allows (8-bit words: four times the 32-bit ones).
+        narrow = xp.uint8 if width <= 8 else xp.uint16 if width <= 16 else xp.uint32
         words = [
-            xp.bitwise_and(xp.right_shift(packed[i // per], xp.uint32(i % per * width)), field)
+            xp.bitwise_and(
+                xp.right_shift(packed[i // per], xp.uint32(i % per * width)), field
+            ).astype(narrow)
             for i in range(len(firsts))
         ]
         return self.o.settle(xp.stack(words))

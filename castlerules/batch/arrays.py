@@ -137,9 +137,10 @@ class ArrayOps:
             return then if cond else other
         if _same(then, other):  # e.g. a field two cases leave as it was: no select
             return then
-        return self._recall(
-            "ite", (cond, then, other), lambda: self.xp.where(cond, self._int(then), self._int(other))
-        )
+        return self._recall("ite", (cond, then, other), lambda: self._where(cond, then, other))
+
+    def _where(self, cond: Value, then: Value, other: Value) -> Value:
+        return self.xp.where(cond, self._int(then), self._int(other))
 
     def _int(self, value: Value) -> Value:
         """A Python integer as a number of :attr:`int` (a select between two Python

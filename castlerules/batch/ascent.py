@@ -68,11 +68,11 @@ class Layout:
     def rows(self) -> int:
         return self.fields * self.slots + 5
 
-    def unpack(self, data: Any) -> K.KState:
+    def unpack(self, data: Any, kind: Any = None) -> K.KState:
         """The kernel's position, each field a row (vector of the games) of ``data``: of an
         array, the per-card fields as :class:`~castlerules.batch.arrays.Stacked` tuples
-        (their rows of ``data``, one array); of a plain sequence of numbers (one game),
-        plain tuples.
+        (their rows of ``data``, one array, as integers of ``kind`` where given); of a
+        plain sequence of numbers (one game), plain tuples.
 
         >>> layout = Layout(2, owner=(0, 1))
         >>> layout.unpack([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0]).flp
@@ -82,6 +82,8 @@ class Layout:
         fields = 4 if self.owner is not None else 5
         if hasattr(data, "shape"):
             rows: list[Any] = [data[f * self.slots : (f + 1) * self.slots] for f in range(fields)]
+            if kind is not None:
+                rows = [r.astype(kind) for r in rows]
             rows[3] = rows[3] != 0
             cards: list[tuple[Any, ...]] = [Stacked(r) for r in rows]
         else:
@@ -214,6 +216,30 @@ def block_of(cards: int) -> int:
     return block
 
 
+def largest_number(shape: K.Shape) -> int:
+    """A bound on every integer the kernel computes of a game of ``shape``, cards and
+    turn alike: a column or seat, a square, a depth in a stack and a depth plus the
+    size of a part that lands on it (two stacks' cards at most: all of them), a card's
+    rank, a stack's rank (one card's), a count of cards, a favour count, a place's bit
+    in a word of places (:meth:`~castlerules.batch.arrays.AxisLanes.marks`: below 32).
+
+    >>> from castlerules import ascent
+    >>> largest_number(K.Shape.of(ascent.Rules(), 6))
+    72
+    """
+    cards = len(shape.cards)
+    return max(2 * cards, shape.squares + 1, shape.players, 32, *shape.value, *shape.arrival)
+
+
+def integers_of(shape: K.Shape, xp: Any) -> Any:
+    """The integer type of the kernel's numbers on arrays for ``shape``: 8 bits where
+    :func:`largest_number` fits them (every reading and player count of the register
+    today), else 16.  Twice the games of 16-bit numbers to each vector instruction:
+    measured on one core (4 players, 512 games a block, JAX on the CPU, 2026-12-06),
+    a 16-step call in 2.158 ms against 2.454 ms."""
+    return xp.int8 if largest_number(shape) <= 127 else xp.int16
+
+
 _TURN = ("actor", "mid", "sd", "sm", "sk")
 """The fields of a :class:`~castlerules.ascent.kernel.KState` that are not the cards'."""
 
@@ -250,7 +276,7 @@ class AscentEnv(Slots):
         self.autoreset = autoreset
         self.num_actions = len(self.shape.moves)
         self.layout = Layout.of(self.shape)
-        self._ops = ArrayOps(backend.xp, settle=backend.keep)
+        self._ops = ArrayOps(backend.xp, integers_of(self.shape, backend.xp), settle=backend.keep)
         self._last: tuple[Any, K.Position] | None = None
         """The last position built and its arrays (:meth:`_position`)."""
         self._seat_row = self.layout.actor
@@ -271,7 +297,8 @@ class AscentEnv(Slots):
         last = self._last
         if terms is None and last is not None and last[0] is data:
             return last[1]
-        o, s = self._ops.scoped(), self.layout.unpack(data)
+        o = self._ops.scoped()
+        s = self.layout.unpack(data, o.int)
         board = None if terms is None else K.Board.restored(o, self.shape, self._options, s, terms)
         p = K.Position(o, self.shape, self._options, s, board)
         self._last = (data, p)

@@ -211,6 +211,7 @@ class Slots:
         xp, o = self.backend.xp, self._ops
         words = self._words(rows)
         import os
+
         if os.environ.get("KW"):
             words = self.backend.keep(words)
         counts = self._count(words)

@@ -687,7 +687,8 @@ class AxisLanes:
         seconds: Sequence[int],
         when: Lane | None,
     ) -> Any:
-        """``(len(firsts), games)`` (uint32 where ``firsts`` run on, else int32): per
+        """``(len(firsts), games)`` (where ``firsts`` run on, of the narrowest unsigned
+        type that holds ``len(seconds)`` bits, 8, 16 or 32; else int32): per
         number of ``firsts`` the word of
         :meth:`marks` (bit ``j - seconds[0]`` set where a lane has ``first`` that number
         and ``second == j``).  Computed once per scoped call for the same lanes (a board

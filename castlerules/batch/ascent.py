@@ -71,8 +71,9 @@ class Layout:
     def unpack(self, data: Any, kind: Any = None) -> K.KState:
         """The kernel's position, each field a row (vector of the games) of ``data``: of an
         array, the per-card fields as :class:`~castlerules.batch.arrays.Stacked` tuples
-        (their rows of ``data``, one array, as integers of ``kind`` where given); of a
-        plain sequence of numbers (one game), plain tuples.
+        (their rows of ``data``, one array); of a plain sequence of numbers (one game),
+        plain tuples.  ``kind``: the integer type of every field of an array (its rows
+        converted).
 
         >>> layout = Layout(2, owner=(0, 1))
         >>> layout.unpack([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0]).flp
@@ -89,17 +90,20 @@ class Layout:
         else:
             cards = [tuple(data[f * self.slots : (f + 1) * self.slots]) for f in range(fields)]
             cards[3] = tuple(x != 0 for x in cards[3])
+        turn = data[a : a + 5]
+        if kind is not None and hasattr(turn, "astype"):
+            turn = turn.astype(kind)
         return K.KState(
             col=cards[0],
             sq=cards[1],
             dep=cards[2],
             flp=cards[3],
             own=self.owner if self.owner is not None else cards[4],
-            actor=data[a],
-            mid=data[a + 1] != 0,
-            sd=data[a + 2],
-            sm=data[a + 3],
-            sk=data[a + 4],
+            actor=turn[0],
+            mid=turn[1] != 0,
+            sd=turn[2],
+            sm=turn[3],
+            sk=turn[4],
         )
 
     def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
@@ -221,14 +225,16 @@ def largest_number(shape: K.Shape) -> int:
     turn alike: a column or seat, a square, a depth in a stack and a depth plus the
     size of a part that lands on it (two stacks' cards at most: all of them), a card's
     rank, a stack's rank (one card's), a count of cards, a favour count, a place's bit
-    in a word of places (:meth:`~castlerules.batch.arrays.AxisLanes.marks`: below 32).
+    in a word of places (:meth:`~castlerules.batch.arrays.AxisLanes.marks`: below 32),
+    a seat's points (every card's value at most, A13-A16), and every partial sum of
+    them.
 
     >>> from castlerules import ascent
-    >>> largest_number(K.Shape.of(ascent.Rules(), 6))
-    72
+    >>> largest_number(K.Shape.of(ascent.Rules(), 4)), largest_number(K.Shape.of(ascent.Rules(), 6))
+    (84, 126)
     """
     cards = len(shape.cards)
-    return max(2 * cards, shape.squares + 1, shape.players, 32, *shape.value, *shape.arrival)
+    return max(2 * cards, shape.squares + 1, shape.players, 32, sum(shape.value), *shape.arrival)
 
 
 def integers_of(shape: K.Shape, xp: Any) -> Any:

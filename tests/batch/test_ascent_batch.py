@@ -309,3 +309,27 @@ def test_random_playouts_carrying_the_board_play_the_kth_moves(
             == np.asarray(batches[1].legal_action_mask).tolist()
         )
     assert played > 200
+
+
+def test_the_kernels_numbers_are_8_bit_where_the_shapes_bound_fits_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every reading of the register at every player count: 8-bit numbers (the bound
+    holds every integer the kernel computes: a depth plus a part's size, a seat's
+    points).  A shape whose bound does not fit takes 16 bits and plays the engine's
+    games all the same."""
+    from castlerules.ascent import kernel as K
+    from castlerules.batch import ascent as batch_ascent
+
+    bounds = set()
+    for _option, _label, rules in READINGS:
+        for players in (2, 3, 4, 5, 6):
+            shape = K.Shape.of(rules, players)
+            bounds.add(batch_ascent.largest_number(shape))
+            assert batch_ascent.integers_of(shape, np) is np.int8
+    assert max(bounds) <= 127
+    assert batch.make("ascent", players=6, size=2, backend="numpy")._ops.int is np.int8
+    monkeypatch.setattr(batch_ascent, "largest_number", lambda shape: 128)
+    env = batch.make("ascent", players=4, size=2, backend="numpy")
+    assert env._ops.int is np.int16
+    assert sum(1 for _ in lockstep(ascent.Rules(), 4, 2, "numpy", seed=4, steps=60)) == 60

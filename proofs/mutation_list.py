@@ -1455,8 +1455,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the batch's places held set each card's bit in the packed word of the columns after "
         "its own",
         "castlerules/batch/arrays.py",
-        "mine = xp.logical_and(inside[j], k // per == c)",
-        "mine = xp.logical_and(inside[j], k // per == c + 1)",
+        "mine = xp.logical_and(inside[j], xp.logical_and(k >= c * per, k < (c + 1) * per))",
+        "mine = xp.logical_and(inside[j], xp.logical_and(k >= c * per + per, k < (c + 2) * per))",
+        kind="module",
+        tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
+    ),
+    M(
+        "ascent.lanes.narrow_word_one_bit_short",
+        "A9",
+        "the batch's places held keep each column's word in 8 bits for 9 squares (its last "
+        "square lost)",
+        "castlerules/batch/arrays.py",
+        "narrow = xp.uint8 if width <= 8 else",
+        "narrow = xp.uint8 if width <= 9 else",
         kind="module",
         tests=("tests/core/test_lanes.py", "tests/batch/test_ascent_batch.py"),
     ),

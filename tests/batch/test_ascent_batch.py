@@ -223,6 +223,27 @@ def test_the_speed_page_quotes_the_published_run() -> None:
         assert f"{row['scalar_actions_per_cpu_s']:,}" in page
 
 
+def test_the_speed_page_quotes_the_side_by_side_run() -> None:
+    """docs/batch-side-cpu.json, the last run of both games side by side (4 players,
+    4096 games): its figures and ratios are those docs/batch.rst gives."""
+    import json
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    report = json.loads((docs / "batch-side-cpu.json").read_text(encoding="utf-8"))
+    page = (docs / "batch.rst").read_text(encoding="utf-8")
+    rows = report["batch"]["rows"]
+    assert sorted((r["game"], r["players"], r["size"]) for r in rows) == [
+        ("ascent", 4, 4096),
+        ("throne", 4, 4096),
+    ]
+    text = " ".join(page.split())  # the page's words, its line breaks as spaces
+    for row in rows:
+        name = row["game"].capitalize()
+        assert f"{name} {row['actions_per_cpu_s']:,} " in text, row
+        assert f"{row['scalar_actions_per_cpu_s']:,} (**{row['ratio']:.2f}x**)" in text, row
+
+
 def _same(a: object, b: object) -> bool:
     if isinstance(a, tuple | list):
         return (

@@ -247,10 +247,8 @@ class ArrayOps:
     def first(self, conditions: Sequence[Value]) -> Value:
         conditions = tuple(conditions)
         if self._memo is None or len(conditions) < _STACKED:
-            found = first_of(self, conditions)
-        else:
-            found = self._recall("first", conditions, lambda: self._first(conditions))
-        return found.astype(self.int) if hasattr(found, "astype") else found
+            return first_of(self, conditions)
+        return self._recall("first", conditions, lambda: self._first(conditions))
 
     def _first(self, conditions: Sequence[Value]) -> Value:
         """:meth:`first` as one reduction: the conditions stacked, and each game's first
@@ -264,7 +262,9 @@ class ArrayOps:
             return first_of(self, conditions)
         rows = [xp.broadcast_to(c, shape) for c in conditions]
         found = xp.argmax(xp.stack([*rows, xp.ones(shape, dtype=bool)]), axis=0)
-        return xp.where(found == len(conditions), -1, found)
+        # Of the games' integer type, as first_of's selects of Python integers are
+        # (ite): argmax's 32 bits would widen every number computed from it.
+        return xp.where(found == len(conditions), -1, found).astype(self.int)
 
     def pick(self, conditions: Sequence[Value], makers: Sequence[Callable[[], T]]) -> T:
         if self._memo is None or len(conditions) < _STACKED:

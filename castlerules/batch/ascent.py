@@ -83,16 +83,15 @@ class Layout:
         fields = 4 if self.owner is not None else 5
         if hasattr(data, "shape"):
             rows: list[Any] = [data[f * self.slots : (f + 1) * self.slots] for f in range(fields)]
+            turn = data[a : a + 5]
             if kind is not None:
-                rows = [r.astype(kind) for r in rows]
+                rows, turn = [r.astype(kind) for r in rows], turn.astype(kind)
             rows[3] = rows[3] != 0
             cards: list[tuple[Any, ...]] = [Stacked(r) for r in rows]
         else:
             cards = [tuple(data[f * self.slots : (f + 1) * self.slots]) for f in range(fields)]
             cards[3] = tuple(x != 0 for x in cards[3])
-        turn = data[a : a + 5]
-        if kind is not None and hasattr(turn, "astype"):
-            turn = turn.astype(kind)
+            turn = data[a : a + 5]
         return K.KState(
             col=cards[0],
             sq=cards[1],
@@ -241,7 +240,7 @@ def integers_of(shape: K.Shape, xp: Any) -> Any:
     """The integer type of the kernel's numbers on arrays for ``shape``: 8 bits where
     :func:`largest_number` fits them (every reading and player count of the register
     today), else 16.  Twice the games of 16-bit numbers to each vector instruction:
-    measured on one core (4 players, 512 games a block, JAX on the CPU, 2026-12-06),
+    measured on one core (4 players, 512 games a block, JAX on the CPU, 2026-12-05),
     a 16-step call in 2.158 ms against 2.454 ms."""
     return xp.int8 if largest_number(shape) <= 127 else xp.int16
 

@@ -210,10 +210,6 @@ class Slots:
         are still playing."""
         xp, o = self.backend.xp, self._ops
         words = self._words(rows)
-        import os
-
-        if os.environ.get("KW"):
-            words = self.backend.keep(words)
         counts = self._count(words)
         seat = data[self._seat_row]
         live = seat >= 0

@@ -202,7 +202,9 @@ def _service_worker(outdir: Path) -> dict[str, Any]:
     return result
 
 
-def _head(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+def _head(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
     """The desk page's head links its web app manifest."""
     if pagename == "desk":
         context["metatags"] = context.get("metatags", "") + (

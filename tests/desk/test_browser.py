@@ -211,26 +211,33 @@ def phone_checks(page: Any) -> None:
         """() => {
         const out = {clipped: [], small_text: [], small_targets: []};
         const desk = document.getElementById('desk');
+        const name = (node) => node.id || node.className || node.tagName;
         for (const node of desk.querySelectorAll('*')) {
           const box = node.getBoundingClientRect();
           if (!box.width || !box.height || node.closest('[hidden]')) continue;
-          if (box.right > innerWidth + 0.5 || box.left < -0.5) out.clipped.push(node.id || node.className || node.tagName);
+          if (box.right > innerWidth + 0.5 || box.left < -0.5) out.clipped.push(name(node));
           const style = getComputedStyle(node);
-          if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== 'visible' && node.clientWidth)
-            out.clipped.push('scrolls: ' + (node.id || node.className || node.tagName));
+          const inner = node.scrollWidth > node.clientWidth + 1 && node.clientWidth;
+          if (inner && style.overflowX !== 'visible') out.clipped.push('scrolls: ' + name(node));
         }
-        const walker = document.createTreeWalker(document.getElementById('desk-board'), NodeFilter.SHOW_TEXT);
+        const board = document.getElementById('desk-board');
+        const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
         while (walker.nextNode()) {
           const text = walker.currentNode;
           if (!text.textContent.trim()) continue;
           const size = parseFloat(getComputedStyle(text.parentElement).fontSize);
           if (size < 12) out.small_text.push(text.textContent.trim() + ' ' + size);
         }
-        for (const node of desk.querySelectorAll('button, select, input, textarea, summary')) {
+        const controls = 'button, select, input, textarea, summary';
+        for (const node of desk.querySelectorAll(controls)) {
           const box = node.getBoundingClientRect();
           if (!box.width) continue;
-          const target = node.type === 'checkbox' || node.type === 'radio' ? node.closest('label').getBoundingClientRect() : box;
-          if (target.width < 44 || target.height < 44) out.small_targets.push((node.id || node.textContent || node.type) + ' ' + Math.round(target.width) + 'x' + Math.round(target.height));
+          const small = node.type === 'checkbox' || node.type === 'radio';
+          const target = small ? node.closest('label').getBoundingClientRect() : box;
+          if (target.width < 44 || target.height < 44) {
+            const size = Math.round(target.width) + 'x' + Math.round(target.height);
+            out.small_targets.push((node.id || node.textContent || node.type) + ' ' + size);
+          }
         }
         return out;
       }"""
@@ -245,7 +252,9 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
     errors: list[str] = []
     requests: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    page_requests: list[Any] = []
     page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfinished", lambda r: page_requests.append(r))
     page.goto(served.url + "desk.html")
     # Controls clicked during the load do nothing and throw nothing (issue 44).
     during = page.evaluate(
@@ -260,13 +269,18 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
     assert during is None or all(during), during
     _ready(page)
     cold_ms = int(page.get_attribute("#desk", "data-first-answer-ms"))
-    page.wait_for_function("document.getElementById('desk').dataset.worker === 'ready'", timeout=120_000)
-    sent = served.sent()
+    page_requests = list(page_requests)  # the page's own requests up to its first answer
+    page.wait_for_function(
+        "document.getElementById('desk').dataset.worker === 'ready'", timeout=120_000
+    )
+    sent = served.sent()  # everything the server sent: the page's load and the worker's copy
+    page_bytes = sum(r.sizes()["responseBodySize"] for r in page_requests if r.response())
     keep(
         cold_first_answer_s=cold_ms / 1000,
         bytes_first_visit=sum(n for _, n in sent),
-        bytes_desk_page_load=sum(n for p, n in sent if not p.startswith("/sw.js")),
+        bytes_page_load=page_bytes,
         requests_first_visit=len(sent),
+        requests_page_load=len(page_requests),
     )
 
     # The first screen says what to do, and the move box and Ask are on it (issue 44).
@@ -293,7 +307,9 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
     _type(page, "C6")
     expected = _cli("throne", throne.to_text(after), "C6")
     assert page.get_attribute("#desk-answer", "data-clause") == expected["clause"] == "B6"
-    assert expected["message"] in _answer(page) and expected["clause_text"]["french"] in _answer(page)
+    assert expected["message"] in _answer(page) and expected["clause_text"]["french"] in _answer(
+        page
+    )
     assert _in_view(page, "#desk-answer")  # the answer is in view
     assert page.evaluate("document.activeElement.id") == "desk-move"
     # The clause link goes to a real anchor (issue 44: ascent-rules.html#a2 did not exist).
@@ -429,7 +445,9 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
 
 
 def test_without_javascript_and_from_a_file(browser: Any, site: Path, served: Served) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, java_script_enabled=False)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, java_script_enabled=False
+    )
     page = context.new_page()
     page.goto(served.url + "desk.html")
     assert "The desk needs JavaScript" in page.inner_text("article")
@@ -461,7 +479,10 @@ def test_the_site_serves_the_runtime_and_the_worker(site: Path) -> None:
         assert f"_static/desk/{name}" in kept, name
     assert {"desk.html", "index.html", "throne.html", "ascent.html"} <= kept
     app = json.loads((site / "desk.webmanifest").read_text())
-    assert app["start_url"] == "desk.html" and {i["sizes"] for i in app["icons"]} >= {"192x192", "512x512"}
+    assert app["start_url"] == "desk.html" and {i["sizes"] for i in app["icons"]} >= {
+        "192x192",
+        "512x512",
+    }
     keep(
         size_mib=round(sum(manifest["files"].values()) / 2**20, 2),
         pyodide=manifest["pyodide"],

@@ -16,6 +16,8 @@ const { count, size, warnings } = await generateSW({
   // Not kept: the highlighted sources, the reST sources, downloads and the worker itself.
   globIgnores: ["_modules/**", "_sources/**", "_downloads/**", "sw.js", "workbox-*.js", "**/*.map"],
   swDest: `${outdir}/sw.js`,
+  // Sphinx links its scripts and styles with ?v=CHECKSUM: the same file for the worker.
+  ignoreURLParametersMatching: [/^v$/, /^utm_/, /^fbclid$/],
   maximumFileSizeToCacheInBytes: 32 * 1024 * 1024, // Pyodide's WebAssembly is about 8 MiB
   skipWaiting: true,
   clientsClaim: true,

@@ -417,6 +417,7 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
     assert "Seat 0 places A" in _answer(page)
     # A clause page, offline too, and its "try it" link back to the desk.
     page.goto(served.url + "throne.html")
+    assert page.evaluate("typeof DOCUMENTATION_OPTIONS") == "object"  # its scripts, offline
     link = page.locator("a", has_text="Try it at the dispute desk").first
     case_key = urllib.parse.parse_qs(urllib.parse.urlparse(link.get_attribute("href")).fragment)
     link.click()

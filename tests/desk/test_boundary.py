@@ -278,7 +278,7 @@ def positions_of(
     return chosen
 
 
-@settings(max_examples=210)
+@settings(max_examples=210, deadline=None)
 @given(
     data=st.data(),
     reading=st.sampled_from(sorted(READINGS)),

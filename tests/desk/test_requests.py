@@ -320,7 +320,7 @@ HOSTILE = st.one_of(
 FIELD_NAMES = [*sorted(requests.FIELDS["explain"]), "extra"]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(
     op=st.sampled_from(["position", "explain", "nonsense", ""]),
     fields=st.dictionaries(st.sampled_from(FIELD_NAMES), HOSTILE, max_size=6),
@@ -343,7 +343,7 @@ def test_any_request_gets_one_json_answer(op: str, fields: dict[str, Any], good:
         assert "bug of castlerules" not in answer["error"], answer["error"]
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(text=st.one_of(st.text(max_size=200), st.binary(max_size=50).map(repr)))
 def test_any_text_gets_one_json_answer(text: str) -> None:
     answer = json.loads(desk.handle(text))

@@ -17,16 +17,25 @@ through Pyodide.  At the end of an HTML build this extension copies, into
 
 So the page makes no request outside the site: a local copy served from
 loopback (``python3 -m http.server -d docs/_build/html``) works offline.
-A missing Pyodide package or a wheel that cannot be made fails the build,
-with the command that fixes it.
+
+At the site's root it also writes the desk's web app manifest
+(``desk.webmanifest``, with two icons drawn here) and its service worker
+(``sw.js``), built with Workbox (``docs/desk/build-sw.mjs``, run by Node):
+it keeps the runtime, the wheels and the pages, so that after one visit the
+desk opens and answers without a network.  The desk page's head links the
+manifest.  A missing Pyodide package, a wheel that cannot be made or a
+service worker that cannot be built fails the build, with the command that
+fixes it.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -50,6 +59,29 @@ PYODIDE_FILES = (
 """What the browser loads of Pyodide; the rest of the npm package (Node's entry
 points, type declarations, source maps, demo consoles) is not served."""
 WHEEL_CACHE = DOCS / "_build" / ".desk-wheels"
+BUILD_SW = DOCS / "desk" / "build-sw.mjs"
+THEME = "#0b5c78"
+MANIFEST = {
+    "name": "castlerules dispute desk",
+    "short_name": "Dispute desk",
+    "description": "Settle a rules dispute of Throne or Ascent at the table, offline.",
+    "start_url": "desk.html",
+    "scope": "./",
+    "display": "standalone",
+    "background_color": "#ffffff",
+    "theme_color": THEME,
+    "icons": [
+        {"src": "_static/desk/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "_static/desk/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {
+            "src": "_static/desk/icon-512.png",
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ],
+}
+"""The desk's web app manifest (what a browser needs to offer to install it)."""
 
 
 def _run(command: list[str], what: str) -> None:
@@ -112,6 +144,75 @@ def _attrs_wheel(out: Path) -> Path:
     return Path(shutil.copy2(found[0], out / found[0].name))
 
 
+def icon_png(size: int) -> bytes:
+    """The desk's icon: a white tower with three merlons on the theme's colour, as PNG."""
+    teal = bytes.fromhex(THEME[1:])
+    white = b"\xff\xff\xff"
+    rows = []
+    for y in range(size):
+        v = y / size
+        row = bytearray(b"\x00")
+        for x in range(size):
+            u = x / size
+            tower = 0.3 <= u <= 0.7 and 0.32 <= v <= 0.8
+            merlon = 0.2 <= v < 0.32 and any(a <= u <= a + 0.1 for a in (0.3, 0.45, 0.6))
+            door = 0.45 <= u <= 0.55 and 0.62 <= v <= 0.8
+            row += white if (tower or merlon) and not door else teal
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _service_worker(outdir: Path) -> dict[str, Any]:
+    """Build ``sw.js`` with Workbox; what it precaches (files, bytes)."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise ExtensionError(
+            "desk: Node is missing: the desk's service worker is built with Workbox "
+            "(apt-get install npm; then npm ci --prefix docs/desk, which bash dev does)"
+        )
+    if not (BUILD_SW.parent / "node_modules" / "workbox-build").is_dir():
+        raise ExtensionError(
+            "desk: workbox-build is missing from docs/desk/node_modules; "
+            "install it with: npm ci --prefix docs/desk  (bash dev does it)"
+        )
+    done = subprocess.run(
+        [node, str(BUILD_SW), str(outdir.resolve())],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=BUILD_SW.parent,
+    )
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise ExtensionError(f"desk: building the service worker failed: {' / '.join(tail)}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if result.get("warnings"):
+        raise ExtensionError(f"desk: Workbox warns: {' / '.join(map(str, result['warnings']))}")
+    return result
+
+
+def _head(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """The desk page's head links its web app manifest."""
+    if pagename == "desk":
+        context["metatags"] = context.get("metatags", "") + (
+            '\n<link rel="manifest" href="desk.webmanifest">'
+            f'\n<meta name="theme-color" content="{THEME}">'
+        )
+
+
 def _copy_site_files(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -131,7 +232,11 @@ def _copy_site_files(app: Sphinx, exception: Exception | None) -> None:
     # The cases as castlerules_sphinx replayed them for this build (pages.write_all).
     shutil.copy2(Path(app.srcdir) / "_generated" / "desk-cases.json", out / "cases.json")
     version = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != "manifest.json")
+    files = sorted(
+        p
+        for p in out.rglob("*")
+        if p.is_file() and p.name != "manifest.json" and not p.name.startswith("icon-")
+    )
     manifest = {
         "pyodide": version,
         "wheels": [w.name for w in wheels],
@@ -140,8 +245,19 @@ def _copy_site_files(app: Sphinx, exception: Exception | None) -> None:
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     total = sum(manifest["files"].values()) / 2**20
     LOGGER.info("desk: Pyodide %s and %d wheels copied (%.1f MiB)", version, len(wheels), total)
+    site = Path(app.outdir)
+    for size in (192, 512):
+        (out / f"icon-{size}.png").write_bytes(icon_png(size))
+    (site / "desk.webmanifest").write_text(json.dumps(MANIFEST, indent=1), encoding="utf-8")
+    kept = _service_worker(site)
+    LOGGER.info(
+        "desk: service worker built with Workbox: %d files kept for offline use (%.1f MiB)",
+        kept["count"],
+        kept["size"] / 2**20,
+    )
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _copy_site_files)
+    app.connect("html-page-context", _head)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

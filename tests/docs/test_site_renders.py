@@ -53,9 +53,11 @@ def _sources_newer_than(stamp: float) -> bool:
     roots = [DOCS, ROOT / "castlerules", ROOT / "proofs"]
     for base in roots:
         for path in base.rglob("*"):
-            if "_build" in path.parts or "_generated" in path.parts or "__pycache__" in path.parts:
+            skipped = ("_build", "_generated", "__pycache__", "node_modules")
+            if any(part in path.parts for part in skipped):
                 continue
-            if path.suffix in (".py", ".rst", ".css", ".txt") and path.stat().st_mtime > stamp:
+            suffixes = (".py", ".rst", ".css", ".txt", ".js", ".mjs")  # .js: the desk's script
+            if path.suffix in suffixes and path.stat().st_mtime > stamp:
                 return True
     return False
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from castlerules import options_text, records
 from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
+from castlerules.register import dispute
 from castlerules.register.readings import with_options
 
 GAMES: Mapping[str, Any] = records.GAMES
@@ -114,10 +115,7 @@ def rules_from_args(module: Any, args: argparse.Namespace) -> tuple[str, Any]:
 
 def rules_label(module: Any, rules: Any, preset: str | None = None) -> str:
     """A short name of a reading: ``SEED`` or ``SEED + allow_pass=true``."""
-    name, options = records.rules_preset_and_options(module, rules, preset)
-    if not options:
-        return name
-    return name + " + " + ", ".join(f"{k}={options_text.to_text(v)}" for k, v in options)
+    return dispute.rules_label(module, rules, preset)
 
 
 MAX_INPUT_BYTES = records.MAX_BYTES
@@ -259,20 +257,9 @@ def _escape(ch: str) -> str:
 
 def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
     """The rule that answers a question a player asks in the form of a move the game's
-    notation has no word for, or None.
-
-    Throne's ``C-`` (C moves down) is no move of the game (the engine has none to
-    refuse), but players ask it: B9 answers, no character ever moves down.
-    """
-    if module.NAME != "throne" or len(text) != 2 or text[1] != "-":
-        return None
-    if text[0] not in state.rules.letters():
-        return None
-    return IllegalMove(
-        f"Character {text[0]} cannot move down: no character ever moves down, in any phase; "
-        f"a character only climbs, one floor at a time ({text[0]}+) (B9)",
-        "B9",
-    )
+    notation has no word for (Throne's ``C-``: B9), or None
+    (:func:`castlerules.register.dispute.question`)."""
+    return dispute.question(module, state, text)
 
 
 def clause_line(clause_id: str) -> str:

@@ -191,7 +191,14 @@ def save(found: dict[str, Found], path: Path = PATH) -> None:
         for key in sorted(found)
     ]
     text = f'{{\n "format": "{FORMAT}",\n "cases": {{\n' + ",\n".join(lines) + "\n }\n}\n"
-    path.write_text(text, encoding="utf-8")
+    # The cache is updated by design (records.WRITE_POLICY): written beside it, then put
+    # in its place at once, so that an interrupted search never leaves half a file.
+    temp = path.with_name(f".{path.name}.part")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        temp.replace(path)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 def refresh(

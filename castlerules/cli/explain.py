@@ -124,8 +124,14 @@ def run(args: argparse.Namespace) -> int:
     """Answer the question; exit 0 if legal, 1 if illegal."""
     module = common.game_module(args.game)
     options = common.parse_options(module, args.option)
-    if args.svg:
-        common.check_output_file(args.svg, "drawing", force=args.force)
+    drawing_target = None
+    if args.svg is not None:
+        drawing_target = common.check_output_file(
+            args.svg,
+            "drawing",
+            force=args.force,
+            inputs=common.input_files(args.position, args.move),
+        )
     text = common.read_text_argument(args.position, "position")
     preset: str | None = None
     if text.startswith(positions.NEW_PREFIX) or args.rules is not None:
@@ -140,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         start = attrs.evolve(start, state=positions.reinterpret(module, start.state, rules))
     state, unknown = start.state, start.unknown
     rules = state.rules
-    if unknown and args.svg:
+    if unknown and drawing_target is not None:
         raise ArgumentError(
             "--svg draws every seat's objective, and this position does not give them all: "
             "give the objectives, or leave out --svg"
@@ -174,8 +180,9 @@ def run(args: argparse.Namespace) -> int:
             module, start, move=move_text, moves=played, rules=rules, preset=preset, seat=args.seat
         )
 
-    if args.svg:
-        common.write_file(args.svg, _drawing(module, move_text, outcome), "drawing")
+    written = None
+    if drawing_target is not None:
+        written = common.write_file(drawing_target, _drawing(module, move_text, outcome))
 
     label = common.rules_label(module, rules, preset)
     view = View(module, label, start.state, tuple(played), state, unknown, found)
@@ -188,8 +195,10 @@ def run(args: argparse.Namespace) -> int:
         _print(view, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
             sys.stdout.write("\n" + "\n".join(comparison.lines(verbose=args.verbose)) + "\n")
-        if args.svg:
-            sys.stdout.write(f"drawing written to {common.shown(args.svg)}\n")
+        if written is not None:
+            sys.stdout.write(f"drawing written to {common.shown(written.path)}\n")
+    if written is not None and written.kept is not None:
+        return common.EXIT_BAD_INPUT
     return common.EXIT_OK if outcome.legal else common.EXIT_ILLEGAL
 
 

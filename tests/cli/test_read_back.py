@@ -70,9 +70,7 @@ def read_backs(text: str) -> int:
     found = 0
     for module, written in positions_in(text):
         state = read_back(module, written)
-        unknown = (
-            throne.notation.read_partial(written).unknown if module is throne else frozenset()
-        )
+        unknown = throne.notation.read_partial(written).unknown if module is throne else frozenset()
         assert text_of(module, state, unknown) == written
         found += 1
     return found
@@ -126,7 +124,7 @@ def test_every_position_replay_and_demo_print_reads_back(tmp_path: Path) -> None
         status, out = run("replay", "--annotate", str(broken))
         assert status == 1 and read_backs(out) >= 2, out
         status, out = run("replay", "--json", str(broken))
-        data = json.loads(out.split("\n\n", 1)[0] if not out.lstrip().startswith("{") else out[: out.rindex("}") + 1])
+        data = json.loads(out[: out.rindex("}") + 1])  # the JSON, then the error line
         assert status == 1 and read_backs("\n".join(strings(data))) >= 1
 
 
@@ -137,7 +135,7 @@ def test_the_finder_finds_positions_and_a_broken_one_fails() -> None:
     assert read_backs(f"position after:\n  {text}\n") == 1
     parts = text.split(" ")
     broken = " ".join(parts[:1] + parts[2:] + ["-"])
-    with pytest.raises(Exception, match="position|field|rules|preset"):
+    with pytest.raises(Exception, match=r"position|field|rules|preset"):
         read_backs(f"    ORIGINAL: {broken}\n")
     state = ascent.new_game(3, rules=ascent.Rules(deal="shuffled"), seed=2)
     assert read_backs(ascent.to_text(state)) == 1

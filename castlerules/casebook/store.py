@@ -15,6 +15,7 @@ takes the new hash.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
 import json
@@ -75,6 +76,18 @@ def code_text(source: str) -> str:
     return ast.unparse(tree)
 
 
+def file_code(path: Path) -> str:
+    """:func:`code_text` of a file, computed once per version of the file in a process
+    (a search hashes the same engine files for every case)."""
+    found = path.stat()
+    return _file_code(str(path), found.st_mtime_ns, found.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _file_code(path: str, _mtime: int, _size: int) -> str:
+    return code_text(Path(path).read_text(encoding="utf-8"))
+
+
 def game_hash(game: str) -> str:
     """A hash of the code that decides a game's rules (its drawings excepted)."""
     digest = hashlib.sha256()
@@ -83,7 +96,7 @@ def game_hash(game: str) -> str:
             if path.name == "diagram.py":
                 continue
             digest.update(path.relative_to(_ROOT).as_posix().encode())
-            digest.update(code_text(path.read_text(encoding="utf-8")).encode())
+            digest.update(file_code(path).encode())
     return digest.hexdigest()[:16]
 
 

@@ -119,9 +119,12 @@ def test_every_readme_command_runs_in_order_in_a_fresh_clone(clone: Path) -> Non
             timeout=300,
             check=False,
         )
-        allowed = (0, 1) if command.startswith(".venv/bin/castlerules ") and command.removeprefix(
-            ".venv/bin/castlerules "
-        ).startswith(MAY_FIND_ILLEGAL) else (0,)
+        allowed = (
+            (0, 1)
+            if command.startswith(".venv/bin/castlerules ")
+            and command.removeprefix(".venv/bin/castlerules ").startswith(MAY_FIND_ILLEGAL)
+            else (0,)
+        )
         assert done.returncode in allowed, (command, done.stdout[-2000:], done.stderr[-2000:])
         assert "Traceback" not in done.stdout + done.stderr, command
         ran += 1
@@ -137,7 +140,10 @@ def test_the_commands_are_found_in_order() -> None:
     text = "```sh\nfirst one   # why\n\n# a comment\nsecond\n```\nprose\n```sh\nthird\n```\n"
     assert readme_commands(text) == ["first one   # why", "second", "third"]
     commands = readme_commands(README.read_text(encoding="utf-8"))
-    assert commands[0] == "bash dev demo    # set up on first use, then play a seeded, annotated game of Throne and of Ascent"
+    assert (
+        commands[0]
+        == "bash dev demo    # set up on first use, then play a seeded, annotated game of Throne and of Ascent"
+    )
     demo = next(i for i, c in enumerate(commands) if "--record-dir ." in c)
     replay = next(i for i, c in enumerate(commands) if c.startswith(".venv/bin/castlerules replay"))
     assert demo < replay  # the record replay reads is written above it

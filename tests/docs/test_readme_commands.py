@@ -140,10 +140,7 @@ def test_the_commands_are_found_in_order() -> None:
     text = "```sh\nfirst one   # why\n\n# a comment\nsecond\n```\nprose\n```sh\nthird\n```\n"
     assert readme_commands(text) == ["first one   # why", "second", "third"]
     commands = readme_commands(README.read_text(encoding="utf-8"))
-    assert (
-        commands[0]
-        == "bash dev demo    # set up on first use, then play a seeded, annotated game of Throne and of Ascent"
-    )
+    assert commands[0].startswith("bash dev demo    # set up on first use")
     demo = next(i for i, c in enumerate(commands) if "--record-dir ." in c)
     replay = next(i for i, c in enumerate(commands) if c.startswith(".venv/bin/castlerules replay"))
     assert demo < replay  # the record replay reads is written above it

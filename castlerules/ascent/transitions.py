@@ -779,7 +779,10 @@ def _blocker(state: State, p: int, d: int, lead: int) -> str:
             f"square {d}, the {title}'s own arrival square, holds {_stack_text(stack)}, not "
             "flipped: an arrival square is free only when the cards on it are flipped (A9)"
         )
-    return f"square {d} holds {_stack_text(stack)}, not flipped: a square with a stack is occupied (A3)"
+    return (
+        f"square {d} holds {_stack_text(stack)}, not flipped: a square with a stack is "
+        "occupied (A3)"
+    )
 
 
 def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMove:

@@ -19,6 +19,7 @@ the sentence quoted; the case named refuses its move with that kind and clause.
 ('ascent-ceiling', 'A6', ('ascent-ceiling',))
 """
 
+# ruff: noqa: E501
 from __future__ import annotations
 
 import re
@@ -58,7 +59,7 @@ class RefusalKind:
 
     def matches(self, module: Any, state: Any, move: Any, error: IllegalMove) -> bool:
         text = str(error).removesuffix(f" ({error.clause})")
-        if module.NAME != self.game or re.search(self.pattern, text) is None:
+        if self.game != module.NAME or re.search(self.pattern, text) is None:
             return False
         if self.move is not None and type(move).__name__ != self.move:
             return False

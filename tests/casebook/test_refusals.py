@@ -75,9 +75,8 @@ def _names_every_blocker(state: Any, move: Any, message: str) -> None:
         )
         assert words in message, (message, d)
         flipped = ascent.is_flipped(state, here[0])
-        assert ("flipped on the" if flipped else "not flipped") in message.split(words, 1)[1].split(
-            ";"
-        )[0]
+        said = message.split(words, 1)[1].split(";", maxsplit=1)[0]
+        assert ("flipped on the" if flipped else "not flipped") in said
     assert "(A9)" in message or "(A3)" in message or square >= ceiling, message
 
 

@@ -129,13 +129,18 @@ def closure_source(*functions: object, views: Sequence[type] = ()) -> str:
     of every case whose condition calls it, and of no other.
     """
     seen: dict[str, str] = {}
+    done: set[types.CodeType] = set()
     todo = [f for f in functions if f is not None]
     while todo:
         item = todo.pop()
         code = getattr(item, "__code__", None)
         name = f"{getattr(item, '__module__', '')}.{getattr(item, '__qualname__', repr(item))}"
-        if code is None or name in seen:
+        if code is None or code in done:
             continue
+        done.add(code)
+        if name in seen:  # two lambdas (or two functions of one name): both are hashed,
+            # numbered in the order they are met (not by line: an edit above them keeps keys)
+            name = f"{name}#{sum(1 for k in seen if k.split('#')[0] == name) + 1}"
         seen[name] = _source(item)
         names = {n for c in _codes(code) for n in c.co_names}
         scope = getattr(item, "__globals__", {})
@@ -154,8 +159,12 @@ def closure_source(*functions: object, views: Sequence[type] = ()) -> str:
                 value = cell.cell_contents
             except ValueError:  # pragma: no cover - an empty cell
                 continue
-            if callable(value) and getattr(value, "__module__", "").startswith(_OWN):
-                todo.append(value)
+            for held in value if isinstance(value, tuple) else (value,):
+                if isinstance(held, declare.Claim):  # a case's claims: their text too
+                    seen[f"claim {held.text}"] = held.text
+                    todo.extend(f for f in (held.holds, held.values) if f is not None)
+                elif callable(held) and getattr(held, "__module__", "").startswith(_OWN):
+                    todo.append(held)
     return "\n".join(f"# {k}\n{v}" for k, v in sorted(seen.items()))
 
 

@@ -139,6 +139,8 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"move {moment.ply}: seat {moment.seat} plays {moment.text}")
             out += report.outcome_lines(moment)
     out += report.focus_lines(shown)
+    out += ["the referee's view (from the engine):"]
+    out += [f"  {line}" for line in report.referee_lines(shown)]
     targets: list[records.Target] = []
     drawings: list[tuple[str, str]] = []
     if args.svg is not None:

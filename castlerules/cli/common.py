@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from castlerules import options_text, records
+from castlerules.casebook import questions
 from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
 from castlerules.register import dispute
 from castlerules.register.readings import with_options
@@ -234,9 +235,9 @@ def _escape(ch: str) -> str:
 
 def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
     """The rule that answers a question a player asks in the form of a move the game's
-    notation has no word for (Throne's ``C-``: B9), or None
-    (:func:`castlerules.register.dispute.question`)."""
-    return dispute.question(module, state, text)
+    notation has no word for (Throne's ``C-``: B9; Ascent's ``F0-``: A4), or None
+    (:func:`castlerules.casebook.questions.question`)."""
+    return questions.question(module, state, text)
 
 
 def clause_line(clause_id: str) -> str:

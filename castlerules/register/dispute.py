@@ -48,6 +48,7 @@ from typing import Any
 import attrs
 
 from castlerules import options_text, records
+from castlerules.casebook.questions import question
 from castlerules.core import (
     ArgumentError,
     Event,
@@ -103,24 +104,6 @@ def rules_label(module: Any, rules: Any, preset: str | None = None) -> str:
     return name + " + " + ", ".join(f"{k}={options_text.to_text(v)}" for k, v in options)
 
 
-def question(module: Any, state: Any, text: str) -> IllegalMove | None:
-    """The rule that answers a question a player asks in the form of a move the game's
-    notation has no word for, or None.
-
-    Throne's ``C-`` (C moves down) is no move of the game (the engine has none to
-    refuse), but players ask it: B9 answers, no character ever moves down.
-    """
-    if module.NAME != "throne" or len(text) != 2 or text[1] != "-":
-        return None
-    if text[0] not in state.rules.letters():
-        return None
-    return IllegalMove(
-        f"Character {text[0]} cannot move down: no character ever moves down, in any phase; "
-        f"a character only climbs, one floor at a time ({text[0]}+) (B9)",
-        "B9",
-    )
-
-
 @attrs.frozen(slots=True)
 class Answer:
     """The answer under one reading: legal or not, why, and what happened."""
@@ -150,7 +133,7 @@ class Answer:
 def judge(module: Any, state: Any, move_text: str, seat: int | None = None) -> Answer:
     """The answer for ``move_text`` in ``state``; a move that cannot be read raises
     :class:`~castlerules.core.NotationError`."""
-    refused = question(module, state, move_text)  # Throne's C-: B9
+    refused = question(module, state, move_text)  # Throne's C- (B9), Ascent's F0- (A4)
     if refused is not None:
         return Answer(False, refused.clause, str(refused), state, None, None, ())
     move = module.parse_move(state, move_text, check=False)

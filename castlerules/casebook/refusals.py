@@ -172,6 +172,7 @@ REFUSALS: tuple[RefusalKind, ...] = (
        note=("the Start row", "a favour there is refused citing A10")),
     _a("ascent-favour-jumped-row", "A11", r"is on row \d+: only the stack just moved, on row \d+",
        note=(_FAVOUR, "cites A11")),
+    _a("ascent-moves-down", "A4", r"cannot move down: a card only ever goes up its column"),
     _a("ascent-favour-other-row", "A10", r"is on row \d+, not on row \d+ of the stack just moved",
        note=(_FAVOUR, "one on another row")),
 )  # fmt: skip

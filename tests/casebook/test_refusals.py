@@ -19,7 +19,7 @@ from castlerules.casebook import refusals
 from castlerules.casebook.declare import Moment, Refusal, Split
 from castlerules.casebook.play import tries
 from castlerules.core import IllegalMove, Rng
-from castlerules.register.dispute import question
+from castlerules.casebook.questions import question
 
 READINGS: dict[Any, tuple[tuple[int, Any], ...]] = {
     throne: (
@@ -153,13 +153,13 @@ def _refusals(module: Any) -> Counter[str]:
 @pytest.mark.parametrize("module", [throne, ascent], ids=["throne", "ascent"])
 def test_every_refusal_is_of_one_kind_and_cites_its_clause(module: Any) -> None:
     seen = _refusals(module)
-    if module is throne:
-        state = throne.new_game(4)
-        down = question(throne, state, "A-")
-        assert down is not None
-        kind = refusals.kind_of(throne, state, None, down)
-        assert kind.clause == down.clause
-        seen[kind.key] += 1
+    # The questions players ask as moves (a character or a card moving down).
+    state = module.new_game(4)
+    down = question(module, state, "A-" if module is throne else "F0-")
+    assert down is not None
+    kind = refusals.kind_of(module, state, None, down)
+    assert kind.clause == down.clause
+    seen[kind.key] += 1
     kinds = {k.key for k in refusals.REFUSALS if k.game == module.NAME and k.reachable}
     assert kinds <= set(seen), f"kinds never seen: {sorted(kinds - set(seen))}"
 

@@ -272,6 +272,9 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     answer = common.question_answer(throne, throne.new_game(4), "A-")
     assert isinstance(answer, IllegalMove) and answer.clause == "B9"
     assert common.question_answer(ascent, ascent.new_game(2), "A-") is None
+    # Ascent's card going down (A4): no move of the game either, answered the same way.
+    done = run_cli("explain", "ascent", "new:2", "F0-")
+    assert done.returncode == 1 and "cannot move down" in done.stdout and "(A4)" in done.stdout
     done = run_cli("explain", "throne", "new:4", "Z-")  # not a character: not a move
     assert done.returncode == 2 and "cannot read the move 'Z-'" in done.stderr
 

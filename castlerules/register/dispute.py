@@ -162,7 +162,9 @@ class Start:
         """The start written ``text``: a position text (``?`` objectives allowed for
         Throne when ``partial``) or ``new:PLAYERS[:SEED]``.  ``rules``, if given, is the
         base reading: a new game is dealt under it, a written position is read under
-        it (see :func:`castlerules.register.positions.reinterpret`)."""
+        it (its rules field rewritten, read back by the game's ``from_text``)."""
+        if not isinstance(text, str):
+            raise ArgumentError(f"a position is a text, not {type(text).__name__}")
         if text.startswith(NEW_PREFIX):
             count, seed = _new_spec(module, text[len(NEW_PREFIX) :])
             if rules is None:
@@ -378,9 +380,12 @@ class Row:
     label: str
     rules: Any | None
     status: str
-    """One of :data:`STATUSES`."""
+    """``agrees``, ``disagrees``, ``cannot apply`` or ``depends``."""
     stage: str
-    """One of :data:`STAGES`: where the replay ended."""
+    """Where the replay ended: ``move`` (the move was judged), ``position`` (the position
+    cannot exist under the reading), ``over`` (the game is already over there),
+    ``after`` (an ``--after`` move is illegal or unreadable), ``rules`` (not a valid
+    combination of options), ``unknown`` (the answer depends on objectives not given)."""
     reason: str
     """Why it disagrees, cannot apply or depends, in one line ("" when it simply agrees)."""
     answer: Answer | None
@@ -613,9 +618,25 @@ def compare(
     The base replay must go through: an ``--after`` move it refuses, or a move it
     cannot read, is an :class:`~castlerules.core.ArgumentError` (a NotationError).
     """
+    if not isinstance(start, Start):
+        raise ArgumentError(
+            f"start must be a Start (Start.read reads one), not {type(start).__name__}"
+        )
+    if not isinstance(move, str):
+        raise ArgumentError(
+            f"the move must be a text in the game's notation, not {type(move).__name__}"
+        )
+    try:
+        listed = None if isinstance(moves, str | bytes) else tuple(moves)
+    except TypeError:
+        listed = None
+    if listed is None or not all(isinstance(m, str) for m in listed):
+        raise ArgumentError("moves must be a sequence of move texts, e.g. ['A1', 'B1']")
     if rules is None:
         rules = start.state.rules
-    moves = tuple(moves)
+    elif not isinstance(rules, module.Rules):
+        raise ArgumentError(f"rules must be {module.NAME}.Rules, not {type(rules).__name__}")
+    moves = listed
     base = replay(module, start, rules, moves, move, seat)
     if base.answer is None or base.stage in ("position", "after", "unknown"):
         raise ArgumentError(f"the dispute does not replay under its own reading: {base.reason}")

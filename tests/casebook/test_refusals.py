@@ -18,8 +18,8 @@ from castlerules import ascent, casebook, throne
 from castlerules.casebook import refusals
 from castlerules.casebook.declare import Moment, Refusal, Split
 from castlerules.casebook.play import tries
-from castlerules.core import IllegalMove, Rng
 from castlerules.casebook.questions import question
+from castlerules.core import IllegalMove, Rng
 
 READINGS: dict[Any, tuple[tuple[int, Any], ...]] = {
     throne: (

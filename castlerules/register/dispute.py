@@ -665,7 +665,11 @@ def compare(
         else:
             status = DISAGREES
             reason = _why(module, base.answer, done.answer, _shown(move), unknown)
-            if differences:
+            same_play = done.answer.legal and base.answer.legal
+            if differences and same_play and done.answer.events == base.answer.events:
+                reason = "legal under both, with the same events, from another position: "
+                reason += "; ".join(differences)
+            elif differences:
                 reason += "; the position before the move differs: " + "; ".join(differences)
         rows.append(
             Row(

@@ -193,13 +193,17 @@ def differences(module: Any, base: str, other: str) -> tuple[str, ...]:
     for index in range(max(len(one), len(two))):
         if index in skip:
             continue
-        a = one[index] if index < len(one) else "(none)"
-        b = two[index] if index < len(two) else "(none)"
+        a = one[index] if index < len(one) else None
+        b = two[index] if index < len(two) else None
         if a == b:
             continue
         name = names[index] if index < len(names) else f"field {index + 1}"
         if name in SECRET_FIELDS:
             out.append(f"the {name} differ")
+        elif a is None:
+            out.append(f"the {name}: {b} (the base writes none)")
+        elif b is None:
+            out.append(f"the {name}: none written (the base: {a})")
         else:
             out.append(f"the {name}: {b} (the base: {a})")
     return tuple(out)

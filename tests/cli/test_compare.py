@@ -221,3 +221,26 @@ def test_a_written_position_is_read_under_each_reading() -> None:
     # The position says seat 1 is to act, and under that reading it can exist as written.
     assert row.status == dispute.AGREES and not row.differences
     assert found.base.clause == "B8"
+
+
+def test_every_divergence_of_the_register_is_a_disagreement_of_the_comparison() -> None:
+    """The register and the comparison agree: where the register finds two readings part
+    on a move (the same seeded game, moves legal under both), the comparison of that
+    dispute (the new game, the moves before, the move) names that reading as disagreeing."""
+    from castlerules import register
+
+    checked = 0
+    for module in (throne, ascent):
+        for point in register.open_points(module):
+            if point.excluded is not None:
+                continue
+            for other in point.readings[1:]:
+                found = register.diverge(module, point.readings[0], other)
+                if found is None or found.move is None:
+                    continue
+                start = dispute.Start.read(module, f"new:{found.players}:{found.seed}")
+                compared = dispute.compare(module, start, moves=found.moves, move=found.move)
+                rows = [r for r in compared.rows if r.rules == other.rules(module)]
+                assert rows and all(r.status == dispute.DISAGREES for r in rows), other.label
+                checked += 1
+    assert checked >= 8

@@ -754,35 +754,23 @@ def _not_in_column(state: State, p: int, c: int) -> Exception:
     )
 
 
-def _stack_text(stack: tuple[int, ...]) -> str:
-    """A stack in words: its one card, or its cards top first and its leader."""
-    if len(stack) == 1:
-        return _name(stack[0])
-    cards = "".join(str(CARDS[x]) for x in stack)
-    return f"the stack {cards} (led by {_name(stack[0])})"
-
-
 def _blocker(state: State, p: int, d: int, lead: int) -> str:
-    """Why square ``d`` of column ``p`` is not free for ``lead``'s rank: the stack on it,
-    flipped or not, and the clause that makes the square occupied (A3, A9)."""
-    t = state.tables
-    stack = state.columns[p][d]
+    """What makes square ``d`` of column ``p`` occupied for ``lead``'s rank (A3, A9)."""
+    st = state.columns[p][d]
+    on = "".join(str(CARDS[x]) for x in st)
+    held = _name(st[0]) if len(st) == 1 else f"the stack {on} (led by {_name(st[0])})"
     title = CARDS[lead].rank.title
     if state.flipped[p] >> d & 1:
-        owner = CARDS[stack[0]].rank.title
         return (
-            f"square {d} holds {_stack_text(stack)}, flipped on the {owner}'s arrival square, "
-            f"which is occupied for any higher rank such as the {title} (A9)"
+            f"square {d} holds {held}, flipped on the {CARDS[st[0]].rank.title}'s arrival "
+            f"square, which is occupied for any higher rank such as the {title} (A9)"
         )
-    if d == t.arrival[lead]:
+    if d == state.tables.arrival[lead]:
         return (
-            f"square {d}, the {title}'s own arrival square, holds {_stack_text(stack)}, not "
-            "flipped: an arrival square is free only when the cards on it are flipped (A9)"
+            f"square {d}, the {title}'s own arrival square, holds {held}, not flipped: an "
+            "arrival square is free only when the cards on it are flipped (A9)"
         )
-    return (
-        f"square {d} holds {_stack_text(stack)}, not flipped: a square with a stack is "
-        "occupied (A3)"
-    )
+    return f"square {d} holds {held}, not flipped: a square with a stack is occupied (A3)"
 
 
 def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMove:
@@ -790,31 +778,22 @@ def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMo
     ceiling = t.arrival[lead]
     col = state.columns[p]
     fl = state.flipped[p]
-    title = CARDS[lead].rank.title
     nxt = None
     for d in range(s + 1, t.squares + 1):
         if not col[d] or (fl >> d & 1 and d == ceiling):
             nxt = d
             break
+    where_to = (
+        "no free square is left above it" if nxt is None else f"the next free square is {nxt}"
+    )
+    blocked = "".join(f"{_blocker(state, p, d, lead)}; " for d in range(s + 1, ceiling + 1))
     led = "" if lead == c else f" (its stack is led by {_name(lead)})"
-    where = "the Start" if s == 0 else f"square {s}"
-    if s >= ceiling:
-        here = "on" if s == ceiling else "above"
-        why = (
-            f"it stands {here} the {title}'s arrival square {ceiling} already"
-            + (" (not flipped: it got there inside a stack)" if s == ceiling else "")
-            + f", and the {title} cannot go above its arrival square {ceiling}"
-        )
-    else:
-        blocked = "; ".join(_blocker(state, p, d, lead) for d in range(s + 1, ceiling + 1))
-        where_to = (
-            "no free square is left above it" if nxt is None else f"the next free square is {nxt}"
-        )
-        why = (
-            f"{blocked}; so {where_to}, and the {title} cannot go above its arrival square "
-            f"{ceiling}"
-        )
-    return IllegalMove(f"{_name(c)} on {where} cannot advance{led}: {why}", "A6")
+    return IllegalMove(
+        f"{_name(c)} on {'the Start' if s == 0 else f'square {s}'} cannot advance{led}: "
+        f"{blocked}{'so ' if blocked else ''}{where_to}, and the "
+        f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
+        "A6",
+    )
 
 
 def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:

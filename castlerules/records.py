@@ -35,26 +35,39 @@ carries the move number, the move text and the clause that forbids it.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from castlerules import ascent, options_text, throne
-from castlerules.core import Event, IllegalMove, NotationError, RulesError, check_seed
+from castlerules.core import (
+    ArgumentError,
+    Event,
+    IllegalMove,
+    NotationError,
+    RulesError,
+    check_seed,
+)
 
 __all__ = [
     "FORMAT",
     "GAMES",
     "MAX_BYTES",
     "VERSION",
+    "WRITE_POLICY",
     "IllegalRecordedMove",
     "Record",
     "RecordError",
     "RecordVersionError",
     "Step",
+    "Target",
+    "Written",
     "build_rules",
     "check",
     "check_result",
@@ -70,6 +83,7 @@ __all__ = [
     "save",
     "start",
     "to_data",
+    "unused_path",
 ]
 
 FORMAT = "castlerules.record"
@@ -316,20 +330,211 @@ def dumps(record: Record) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def save(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write the record to ``path`` (UTF-8 JSON); ``OSError`` becomes RecordError."""
-    text = dumps(record)
+def save(record: Record, path: str | os.PathLike[str], *, replace: bool = False) -> str:
+    """Write the record to ``path`` (UTF-8 JSON) under the :data:`WRITE_POLICY`: a file
+    that exists already is refused unless ``replace``; return the path written (beside
+    ``path`` if a file appeared there meanwhile).  Every failure is a RecordError."""
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as err:
-        raise RecordError(
-            f"cannot write the record to {os.fspath(path)!r}: {err.strerror}"
-        ) from None
-    except ValueError:  # a NUL byte in the path
-        raise RecordError(
-            f"cannot write the record to {os.fspath(path)!r}: a file name has no NUL character"
-        ) from None
+        target = Target.check(path, "record", force=replace)
+        return target.write(dumps(record)).path
+    except ArgumentError as err:
+        raise RecordError(str(err)) from None
+
+
+# ---------------------------------------------------------------------------
+# Writing files: the one write policy
+
+WRITE_POLICY = (
+    "No command replaces a file: a file it would write that exists already is refused, "
+    "in one line with exit status 2, before any work and before anything is written, "
+    "unless --force is given. An output is never written over an input of the same "
+    "command, even with --force. A file that appears at the target while the work runs "
+    "is kept: the output is written beside it, and the command says where (exit status 2). "
+    "An empty path is bad input."
+)
+"""The one rule of every file castlerules writes (records, drawings, the study's report);
+the command line's help and the documentation quote it.  Two files are updated in
+place by design and follow it otherwise: a study's DuckDB file (extended, never
+replaced) and the casebook's ``found.json`` (replaced atomically by ``cases search``)."""
+
+
+@attrs.frozen(slots=True)
+class Written:
+    """Where an output went: ``path``, and the file kept at the target when one appeared
+    there while the work ran (``kept``; the output is then beside it)."""
+
+    path: str
+    kept: str | None = None
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
+def _same_file(path: str, other: str) -> bool:
+    """Whether ``path`` and ``other`` name one file (the same, or links to it)."""
+    try:
+        if os.path.exists(path) and os.path.exists(other):
+            return os.path.samefile(path, other)
+        return os.path.realpath(path) == os.path.realpath(other)
+    except (OSError, ValueError):
+        return False
+
+
+def _file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def unused_path(path: str) -> str:
+    """``path`` if no file has that name, else ``path`` with ``-1``, ``-2``... before the suffix."""
+    if not os.path.lexists(path):
+        return path
+    head, name = os.path.split(path)
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    i = 1
+    while True:
+        candidate = os.path.join(head, f"{stem}-{i}.{suffix}" if suffix else f"{stem}-{i}")
+        if not os.path.lexists(candidate):
+            return candidate
+        i += 1
+
+
+@attrs.frozen(slots=True)
+class Target:
+    """A file to write, checked before the work (:meth:`check`) and created at its end
+    (:meth:`write`) under the :data:`WRITE_POLICY`."""
+
+    path: str
+    what: str
+    force: bool = False
+    found: tuple[int, int] | None = None
+    """The file at ``path`` when it was checked (``force``: the one it may replace)."""
+
+    @classmethod
+    def check(
+        cls,
+        path: object,
+        what: str,
+        *,
+        force: bool = False,
+        inputs: Sequence[str | os.PathLike[str]] = (),
+    ) -> Target:
+        """Make sure ``path`` can be written, before any work: ArgumentError if not.
+
+        Refused: an empty path, a directory, a path naming one of ``inputs`` (even
+        with ``force``), a file that exists already (unless ``force``), a folder that
+        does not exist or cannot be written.  Nothing is written.
+        """
+        if not isinstance(path, str | os.PathLike):
+            raise ArgumentError(f"the {what} path must be a file name, not {type(path).__name__}")
+        text = os.fspath(path)
+        if not isinstance(text, str):
+            raise ArgumentError(f"the {what} path must be text, not bytes")
+        if not text.strip():
+            raise ArgumentError(f"the {what} path is empty: give a file name")
+        shown = repr(text) if len(text) <= 200 else repr(text[:200]) + "..."
+        if "\x00" in text:
+            raise ArgumentError(
+                f"cannot write the {what} to {shown}: a file name has no NUL character"
+            )
+        try:
+            directory = os.path.isdir(text)
+        except (OSError, ValueError):
+            directory = False
+        if directory:
+            raise ArgumentError(f"cannot write the {what} to {shown}: it is a directory")
+        for source in inputs:
+            other = os.fspath(source)
+            if isinstance(other, str) and other not in ("", "-") and _same_file(text, other):
+                raise ArgumentError(
+                    f"the {what} would be written over {other!r}, which this command reads: "
+                    "give another path (no output is written over an input, even with --force)"
+                )
+        exists = os.path.lexists(text)
+        if exists and not force:
+            raise ArgumentError(
+                f"the {what} file {shown} exists already: nothing was written (--force replaces it)"
+            )
+        folder = os.path.dirname(text) or "."
+        try:
+            handle, probe = tempfile.mkstemp(dir=folder, prefix=".castlerules-", suffix=".probe")
+        except OSError as err:
+            raise ArgumentError(f"cannot write the {what} to {shown}: {err.strerror}") from None
+        os.close(handle)
+        os.remove(probe)
+        return cls(text, what, force, _identity(text) if exists else None)
+
+    def write(self, data: str | bytes) -> Written:
+        """Write ``data`` beside the target, then put it in place without replacing any file
+        but the one ``force`` allowed (the file found at :meth:`check`, if still there).
+
+        A file that appeared at the target meanwhile is kept: the output goes to
+        :func:`unused_path` beside it (:attr:`Written.kept` names the file kept).
+        """
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        folder = os.path.dirname(self.path) or "."
+        name = os.path.basename(self.path)
+        try:
+            handle, temp = tempfile.mkstemp(dir=folder, prefix=f".{name[:100]}.", suffix=".part")
+        except OSError as err:
+            raise ArgumentError(
+                f"cannot write the {self.what} to {self.path!r}: {err.strerror}"
+            ) from None
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(raw)
+                os.fchmod(out.fileno(), _file_mode())
+            if self.found is not None and _identity(self.path) == self.found:
+                os.replace(temp, self.path)  # the file --force allowed to replace
+                return Written(self.path)
+            target, kept = self.path, None
+            while True:
+                try:
+                    self._place(temp, target, raw)
+                    return Written(target, kept)
+                except FileExistsError:
+                    kept, target = self.path, unused_path(self.path)
+        except OSError as err:
+            raise ArgumentError(
+                f"cannot write the {self.what} to {self.path!r}: {err.strerror}"
+            ) from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+
+    @staticmethod
+    def _place(temp: str, target: str, raw: bytes) -> None:
+        """Link ``temp`` at ``target``, never over a file (FileExistsError if one is there);
+        where hard links are not supported, create ``target`` exclusively and copy."""
+        try:
+            os.link(temp, target)
+        except FileExistsError:
+            raise
+        except OSError as err:
+            if err.errno not in _NO_LINKS:
+                raise
+            with open(target, "xb") as out:
+                out.write(raw)
+
+
+_NO_LINKS = frozenset(
+    code
+    for code in (
+        getattr(errno, name, None)
+        for name in ("EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "EMLINK", "ENOSYS", "EACCES")
+    )
+    if code is not None
+)
+"""The errors of a file system that has no hard links (then the target is created
+exclusively and written in place)."""
 
 
 # ---------------------------------------------------------------------------

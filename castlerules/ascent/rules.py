@@ -673,7 +673,11 @@ NOTES: tuple[Note, ...] = (
         "no free square under the ceiling",
         "If every square from c's square up to the leader's arrival square is occupied "
         "(or the path ends), c has no move; the refusal cites A6 since the next free "
-        "square would lie above the ceiling. A leader that already stands above its "
+        "square would lie above the ceiling. It names what occupies each of those squares: "
+        "the stack on it, flipped or not, and the clause that makes it occupied (A3: a "
+        "square holding a stack is occupied; A9: the leader's own arrival square is free "
+        "only when the cards on it are flipped, and a flipped arrival square of a lower "
+        "rank is occupied for higher ranks). A leader that already stands above its "
         "ceiling (an exposed remainder in the lower half) can never move again.",
     ),
     Note(
@@ -734,16 +738,21 @@ NOTES: tuple[Note, ...] = (
     Note(
         "A10",
         "the Start row",
-        "The Start is not a row for favours: cards on a Start are never taken.",
+        "The Start is not a row for favours: cards on a Start are never taken (a favour "
+        "there is refused citing A10).",
     ),
     Note(
         "A10",
         "choosing a favour",
         "A favour is Favour(t): t and every card above t in another column's unflipped "
         "stack on the moved stack's square, whose leader ranks lower than the moved "
-        "leader. The player's own column is never a target. A favour on a flipped stack "
-        "is refused citing A10 (the favour's conditions), as is one on another row or on "
-        "a leader of equal or higher rank.",
+        "leader. The player's own column is never a target (a refusal cites A10). A favour "
+        "on a flipped stack is refused citing A10 (the favour's conditions), as is one on a "
+        "leader of equal or higher rank, and one on another row where the player has no "
+        "unflipped stack of its own. A favour on a row where one of the player's own "
+        "unflipped stacks stands (one that did not just move, such as a stack the Advance "
+        "jumped over) cites A11: only the card or stack just moved takes a favour. A "
+        "favour of a card not in play (removed, of a set not dealt) is refused citing A10.",
     ),
     Note(
         "A10",
@@ -764,7 +773,7 @@ NOTES: tuple[Note, ...] = (
         "rang inférieur dans une autre colonne mais sur la même rangée » and « Elles ne "
         "peuvent plus être déplacées. » (a favour is not a move of the taker). "
         "By default a stack that has just been flipped on arrival may take a favour; "
-        "favour_after_arrival=False forbids it.",
+        "favour_after_arrival=False forbids it (a refusal cites A10).",
         "favour_after_arrival",
     ),
     Note(

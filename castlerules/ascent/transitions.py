@@ -754,6 +754,25 @@ def _not_in_column(state: State, p: int, c: int) -> Exception:
     )
 
 
+def _blocker(state: State, p: int, d: int, lead: int) -> str:
+    """What makes square ``d`` of column ``p`` occupied for ``lead``'s rank (A3, A9)."""
+    st = state.columns[p][d]
+    on = "".join(str(CARDS[x]) for x in st)
+    held = _name(st[0]) if len(st) == 1 else f"the stack {on} (led by {_name(st[0])})"
+    title = CARDS[lead].rank.title
+    if state.flipped[p] >> d & 1:
+        return (
+            f"square {d} holds {held}, flipped on the {CARDS[st[0]].rank.title}'s arrival "
+            f"square, which is occupied for any higher rank such as the {title} (A9)"
+        )
+    if d == state.tables.arrival[lead]:
+        return (
+            f"square {d}, the {title}'s own arrival square, holds {held}, not flipped: an "
+            "arrival square is free only when the cards on it are flipped (A9)"
+        )
+    return f"square {d} holds {held}, not flipped: a square with a stack is occupied (A3)"
+
+
 def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMove:
     t = state.tables
     ceiling = t.arrival[lead]
@@ -767,10 +786,11 @@ def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMo
     where_to = (
         "no free square is left above it" if nxt is None else f"the next free square is {nxt}"
     )
+    blocked = "".join(f"{_blocker(state, p, d, lead)}; " for d in range(s + 1, ceiling + 1))
     led = "" if lead == c else f" (its stack is led by {_name(lead)})"
     return IllegalMove(
         f"{_name(c)} on {'the Start' if s == 0 else f'square {s}'} cannot advance{led}: "
-        f"{where_to}, and the "
+        f"{blocked}{'so ' if blocked else ''}{where_to}, and the "
         f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
         "A6",
     )

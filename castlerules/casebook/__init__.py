@@ -30,13 +30,15 @@ from collections.abc import Iterable
 
 from castlerules.casebook import ascent_cases, throne_cases
 from castlerules.casebook.check import CaseError, Found, Shown, verify
-from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
+from castlerules.casebook.declare import Case, Claim, Game, Moment, Refusal, Split, claim
+from castlerules.casebook.questions import question
 from castlerules.casebook.store import load
 
 __all__ = [
     "CASES",
     "Case",
     "CaseError",
+    "Claim",
     "Found",
     "Game",
     "Moment",
@@ -45,6 +47,8 @@ __all__ = [
     "Split",
     "case",
     "cases",
+    "claim",
+    "question",
     "show",
     "show_all",
     "verify",

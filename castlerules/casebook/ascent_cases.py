@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from castlerules import ascent as a
-from castlerules.casebook.declare import Case, Game, Moment, Split, reading, refusal, step
+from castlerules.casebook.declare import Case, Game, Moment, Split, claim, reading, refusal, step
 from castlerules.casebook.declare import game as whole
+from castlerules.casebook.questions import question
 
 
 def _cards(state: Any) -> list[a.Card]:
@@ -25,10 +26,164 @@ def _above_arrival(g: Game) -> bool:
 
 
 def _removed_at_end(g: Game) -> bool:
-    """A card removed in the upper half counts against its owner at the end (A16)."""
+    """Cards removed in the upper half (A13), the game played to its end (A16)."""
     return g.says("leaves the board", "A13") and any(
         a.removed(g.final, q) for q in range(g.final.players)
     )
+
+
+def _removal(g: Game) -> Moment:
+    """The move of the game that removed cards from the board (A13)."""
+    return next(m for m in g.moments if m.says("leaves the board", "A13"))
+
+
+def _removed_by(m: Moment) -> tuple[int, tuple[a.Card, ...]]:
+    """The column a removal took cards from, and those cards (its pile grew by them)."""
+    for q in range(m.after.players):
+        new = tuple(c for c in a.removed(m.after, q) if c not in a.removed(m.before, q))
+        if new:
+            return q, new
+    raise LookupError("no card was removed by this move")
+
+
+def _board_value(state: Any, seat: int) -> int:
+    """What seat's column gives at the end: plus the value of each card on or above its
+    arrival square, minus the value of each card below it, Start included (A15, A16)."""
+    total = 0
+    for card in _cards(state):
+        place = a.where(state, card)
+        if place is not None and place[0] == seat:
+            reached = place[1] >= state.rules.arrival_of(card.rank)
+            total += card.rank.value if reached else -card.rank.value
+    return total
+
+
+def _penalty(state: Any, seat: int) -> int:
+    return sum(c.rank.value for c in a.removed(state, seat))
+
+
+def _scored_as_counted(g: Game) -> bool:
+    """Every seat's final score is its column's value less its removed cards (A15, A16)."""
+    final = g.final
+    return all(
+        a.scores(final)[q] == _board_value(final, q) - _penalty(final, q)
+        for q in range(final.players)
+    )
+
+
+def _penalty_to_column(g: Game) -> bool:
+    """The cards removed stay in the pile of the column they were removed from, and that
+    seat's score counts them against it (A13, A16; penalty_to=column)."""
+    column, cards = _removed_by(_removal(g))
+    final = g.final
+    return all(c in a.removed(final, column) for c in cards) and _scored_as_counted(g)
+
+
+def _penalty_values(g: Game) -> dict[str, object]:
+    moment = _removal(g)
+    column, cards = _removed_by(moment)
+    final = g.final
+    owners = ", ".join(f"{c} of seat {a.owner_of(final, c)}" for c in cards)
+    return {
+        "ply": moment.ply,
+        "seat": moment.seat,
+        "move": moment.text,
+        "cards": " ".join(str(c) for c in cards),
+        "leave": "leaves" if len(cards) == 1 else "leave",
+        "column": column,
+        "owners": owners,
+        "score": a.scores(final)[column],
+        "board": _board_value(final, column),
+        "penalty": _penalty(final, column),
+    }
+
+
+def _carried(g: Game) -> tuple[a.Card, int, int]:
+    final = g.final
+    for card in _cards(final):
+        place = a.where(final, card)
+        if place is not None and place[1] > final.rules.arrival_of(card.rank):
+            return card, place[0], place[1]
+    raise LookupError("no card above its arrival square")
+
+
+def _short(g: Game) -> tuple[a.Card, int, int]:
+    final = g.final
+    for card in _cards(final):
+        place = a.where(final, card)
+        if place is not None and 0 < place[1] < final.rules.arrival_of(card.rank):
+            return card, place[0], place[1]
+    raise LookupError("no card below its arrival square")
+
+
+def _card_values(found: tuple[a.Card, int, int], g: Game) -> dict[str, object]:
+    card, column, square = found
+    final = g.final
+    return {
+        "card": card,
+        "column": column,
+        "square": square,
+        "arrival": final.rules.arrival_of(card.rank),
+        "value": card.rank.value,
+        "score": a.scores(final)[column],
+        "board": _board_value(final, column),
+        "penalty": _penalty(final, column),
+    }
+
+
+def _up_only(m: Moment) -> bool:
+    """Every Advance legal before the move takes its card up (A4)."""
+    for move in a.legal_moves(m.before):
+        if isinstance(move, a.Advance):
+            start = a.where(m.before, move.card)
+            end = a.where(a.apply(m.before, move), move.card)
+            if start is None or end is None or end[1] <= start[1] or end[0] != start[0]:
+                return False
+    return True
+
+
+def _advances(m: Moment) -> str:
+    out = []
+    for move in a.legal_moves(m.before):
+        if isinstance(move, a.Advance):
+            start = a.where(m.before, move.card)
+            end = a.where(a.apply(m.before, move), move.card)
+            if start is not None and end is not None:
+                where = f"square {start[1]}" if start[1] else "the Start"
+                out.append(f"{move} from {where} to square {end[1]}")
+    return "; ".join(out)
+
+
+def _two_of_a_rank(split: Split) -> dict[str, object] | None:
+    """Under the second reading (deal=shuffled): a seat dealt two cards of a rank or more
+    and none of another (its seat, how many, the cards, the rank, a rank missing)."""
+    state = split.before[1]
+    for seat in range(state.players):
+        hand = [c for c in _all_cards() if _dealt_to(state, c) == seat]
+        ranks = [c.rank for c in hand]
+        double = next((r for r in a.Rank if ranks.count(r) >= 2), None)
+        missing = next((r for r in a.Rank if r not in ranks), None)
+        if double is not None and missing is not None:
+            cards = ", ".join(str(c) for c in hand if c.rank == double)
+            return {
+                "seat": seat,
+                "count": ranks.count(double),
+                "cards": cards,
+                "rank": double.title,
+                "missing": missing.title,
+            }
+    return None
+
+
+def _all_cards() -> list[a.Card]:
+    return [a.Card(owner, rank) for owner in range(6) for rank in a.Rank]
+
+
+def _dealt_to(state: Any, card: a.Card) -> int | None:
+    try:
+        return a.owner_of(state, card)
+    except ValueError:
+        return None
 
 
 def _below_arrival(g: Game) -> bool:
@@ -88,7 +243,14 @@ CASES: tuple[Case, ...] = (
          "A card on the path moves up only, to the next free square above it.",
          "Can a card move back down, or sideways?",
          lambda m: m.is_a(a.Advance) and m.says(" from square ", "A3") and not m.says("jumps"),
-         bmc=lambda z: z.all(z.advance, z.moved_card(lambda a, b: z.all(a.sq >= z.k(1), b.sq == a.sq + z.k(1))))),
+         bmc=lambda z: z.all(z.advance, z.moved_card(lambda a, b: z.all(a.sq >= z.k(1), b.sq == a.sq + z.k(1)))),
+         claims=(
+             claim("Every Advance legal here takes its card up its own column: {advances}.",
+                   _up_only, lambda m: {"advances": _advances(m)}),
+             claim("Asked instead whether {card} may go back down ({card}-), the rules answer no: {answer}",
+                   lambda m: getattr(question(a, m.before, f"{m.move}-"), "clause", None) == "A4",
+                   lambda m: {"card": m.move, "answer": str(question(a, m.before, f"{m.move}-"))}),
+         )),
     step("ascent-last-square", "A5 A8",
          "The path has seven squares: the seventh is the Prince's arrival square, the top.",
          "How long is the path, and what is at the end?",
@@ -184,15 +346,29 @@ CASES: tuple[Case, ...] = (
     whole("ascent-carried-scores", "A15 A7",
           "A card carried above its arrival square by a higher rank ends the game there and scores its value.",
           "Does a card above its arrival square score?",
-          _above_arrival, players=3),
+          _above_arrival, players=3,
+          claims=(
+              claim("{card} ends on square {square} of column {column}, above its arrival square {arrival}: it counts +{value} for seat {column}, whose score {score} is its column's {board:+d} less {penalty} for removed cards (A15, A16).",
+                    _scored_as_counted, lambda g: _card_values(_carried(g), g)),
+          )),
     whole("ascent-removed-penalty", "A16 A13",
-          "A card removed in the upper half counts minus its value for its owner at the end.",
+          "A card removed in the upper half counts minus its value at the end for the player of the column it was removed from (penalty_to=column, the default), whoever owned it.",
           "Do removed cards cost points?",
-          _removed_at_end, players=(5, 4, 3), guide="favours", budget=600),
+          _removed_at_end, players=(5, 4, 3), guide="favours", budget=600, show=_removal,
+          claims=(
+              claim("Move {ply}: seat {seat} plays {move}, and {cards} {leave} the board from column {column} (A13); owned by: {owners}.",
+                    lambda g: bool(_removed_by(_removal(g))[1]), _penalty_values),
+              claim("At the end they count against seat {column}, the player of that column: its score {score} is its column's {board:+d} less {penalty} for its removed cards (A15, A16).",
+                    _penalty_to_column, _penalty_values),
+          )),
     whole("ascent-below-arrival", "A16 A15",
           "A card still below its arrival square at the end counts minus its value.",
           "Do cards that never arrived cost points?",
-          _below_arrival, players=3),
+          _below_arrival, players=3,
+          claims=(
+              claim("{card} ends on square {square} of column {column}, below its arrival square {arrival}: it counts -{value} for seat {column}, whose score {score} is its column's {board:+d} less {penalty} for removed cards (A15, A16).",
+                    _scored_as_counted, lambda g: _card_values(_short(g), g)),
+          )),
     step("ascent-winner", "A17",
          "The most points wins.",
          "Who wins?",
@@ -254,7 +430,12 @@ CASES: tuple[Case, ...] = (
     reading("ascent-reading-deal", "A18 A2",
             "Each player gets one set of the six ranks (default), or the 36 cards are shuffled and dealt evenly (deal=shuffled): a player may hold two cards of a rank and none of another.",
             "Does every player get one card of each rank?",
-            {"deal": "shuffled"}, players=3),
+            {"deal": "shuffled"}, players=3,
+            claims=(
+                claim("Under deal=shuffled seat {seat} was dealt {count} cards of one rank, {rank}s ({cards}), and no {missing}.",
+                      lambda s: _two_of_a_rank(s) is not None,
+                      lambda s: _two_of_a_rank(s) or {}),
+            )),
     reading("ascent-reading-last-player", "A14",
             "The game ends when one player is left with cards to move (default), or that player plays on.",
             "Does the last player with cards to move play on alone?",

@@ -98,15 +98,13 @@ def model_sources(game: str) -> str:
     their docstrings and comments are not: :func:`.store.code_text`)."""
     from pathlib import Path
 
-    from castlerules.casebook.store import code_text
+    from castlerules.casebook.store import file_code
 
     root = Path(__file__).resolve().parents[2]
     parts = []
     for name in MODEL_FILES[game]:
         path = root / name
-        parts.append(
-            code_text(path.read_text(encoding="utf-8")) if path.is_file() else f"<no {name}>"
-        )
+        parts.append(file_code(path) if path.is_file() else f"<no {name}>")
     return "\n".join(parts)
 
 

@@ -117,6 +117,22 @@ class Shown:
         return tuple(self.case.detail(self.focus))
 
     @property
+    def claims(self) -> tuple[str, ...]:
+        """The sentences the case says about this game (``Case.claims``), each checked on it."""
+        return tuple(c.render(self.focus) for c in self.case.claims)
+
+    @property
+    def moment(self) -> Moment | None:
+        """The move the case is about: its step, the move a game case shows (``Case.show``,
+        else the game's last move); None for a refusal or a reading case."""
+        focus = self.focus
+        if isinstance(focus, Moment):
+            return focus
+        if isinstance(focus, Game) and focus.moments:
+            return self.case.show(focus) if self.case.show is not None else focus.moments[-1]
+        return None
+
+    @property
     def before(self) -> Any:
         """The position the case is about, before its move."""
         if self.case.kind in ("refusal", "reading"):
@@ -167,6 +183,17 @@ class Shown:
 
 def _fail(case: Case, message: str) -> CaseError:
     return CaseError(f"case {case.key!r} no longer holds: {message}")
+
+
+def _false_claim(case: Case, focus: Any) -> str | None:
+    """The first of the case's claims that its game contradicts, in words (None if none)."""
+    for item in case.claims:
+        try:
+            if not item.holds(focus):
+                return f"its claim {item.text!r} is false on its game"
+        except Exception as err:  # a claim about something the game does not show
+            return f"its claim {item.text!r} cannot be checked on its game ({err!r})"
+    return None
 
 
 def _play(case: Case, rules: Any, found: Found) -> tuple[list[Any], list[Moment]]:
@@ -276,7 +303,8 @@ def verify(case: Case, found: Found) -> Shown:
         assert when is not None
         last = attrs.evolve(moments[-1], earlier=tuple(moments[:-1]))
         if not when(last):
-            raise _fail(case, f"move {ply} ({found.moves[-1]}) no longer shows it")
+            why = _false_claim(case, last) or f"move {ply} ({found.moves[-1]}) no longer shows it"
+            raise _fail(case, why)
         return Shown(case, found, tuple(states), tuple(moments), focus=last)
     if case.kind == "game":
         assert when is not None
@@ -284,7 +312,7 @@ def verify(case: Case, found: Found) -> Shown:
         if not case.module.is_over(states[-1]):
             raise _fail(case, f"the game is not over after its {ply} moves")
         if not when(whole):
-            raise _fail(case, "the finished game no longer shows it")
+            raise _fail(case, _false_claim(case, whole) or "the finished game no longer shows it")
         return Shown(case, found, tuple(states), tuple(moments), focus=whole)
     if case.kind == "refusal":
         assert when is not None
@@ -292,7 +320,10 @@ def verify(case: Case, found: Found) -> Shown:
             raise _fail(case, "no move tried is recorded")
         refused = _tried(case, states[-1], found.tried, ply)
         if not when(refused):
-            raise _fail(case, f"the engine refuses {found.tried} otherwise: {refused.error}")
+            false = _false_claim(case, refused)
+            raise _fail(
+                case, false or f"the engine refuses {found.tried} otherwise: {refused.error}"
+            )
         return Shown(case, found, tuple(states), tuple(moments), focus=refused)
     second, _ = _play(case, case.second_rules(), found)
     split = split_at(case, (states[-1], second[-1]), ply)
@@ -311,5 +342,6 @@ def verify(case: Case, found: Found) -> Shown:
     if split is None or split.move != found.tried:
         raise _fail(case, "the two readings no longer disagree there")
     if when is not None and not when(split):
-        raise _fail(case, f"the readings disagree otherwise: {split.first_text}")
+        false = _false_claim(case, split)
+        raise _fail(case, false or f"the readings disagree otherwise: {split.first_text}")
     return Shown(case, found, tuple(states), tuple(moments), tuple(second), focus=split)

@@ -38,10 +38,12 @@ __all__ = [
     "GAMES",
     "KINDS",
     "Case",
+    "Claim",
     "Game",
     "Moment",
     "Refusal",
     "Split",
+    "claim",
     "game",
     "reading",
     "refusal",
@@ -173,6 +175,46 @@ class Split:
         return None
 
 
+@attrs.frozen(slots=True)
+class Claim:
+    """A sentence a case says about its game, and the condition that makes it true there.
+
+    ``text`` may hold ``{name}`` fields, filled from ``values(focus)`` (numbers, seats,
+    cards read from the engine's state and events of the game shown); ``holds(focus)``
+    is evaluated on that game whenever the case is found or replayed, so a claim that
+    the game contradicts fails the case (:func:`castlerules.casebook.check.verify`).
+    """
+
+    text: str
+    holds: Callable[[Any], bool]
+    values: Callable[[Any], Mapping[str, object]] | None = None
+
+    def render(self, focus: Any) -> str:
+        """The sentence for the game shown, its fields filled."""
+        if self.values is None:
+            return self.text
+        return self.text.format(**self.values(focus))
+
+
+def claim(
+    text: str,
+    holds: Callable[[Any], bool],
+    values: Callable[[Any], Mapping[str, object]] | None = None,
+) -> Claim:
+    """A :class:`Claim`: ``text``, true of the game shown when ``holds(focus)``."""
+    return Claim(text, holds, values)
+
+
+def _checked(when: Callable[[Any], bool], claims: tuple[Claim, ...]) -> Callable[[Any], bool]:
+    """The case's condition with its claims: a game shows the case only where every
+    sentence the case says about it holds."""
+
+    def checked(focus: Any) -> bool:
+        return bool(when(focus)) and all(c.holds(focus) for c in claims)
+
+    return checked
+
+
 StepCondition = Callable[[Moment], bool]
 GameCondition = Callable[[Game], bool]
 RefusalCondition = Callable[[Refusal], bool]
@@ -216,7 +258,12 @@ class Case:
     the search then finds the shortest game by bounded model checking."""
     detail: Callable[[Any], tuple[str, ...]] | None = None
     """Lines that spell out what the focus shows where its events give only a total
-    (which favourite two seats share, and what each scored for it)."""
+    (which favourite two seats share, and what each scored for it), generated from the
+    engine's state and events of the game shown."""
+    claims: tuple[Claim, ...] = ()
+    """The sentences the case says about its game, each checked on it (part of ``when``)."""
+    show: Callable[[Any], Moment] | None = None
+    """Game cases: the move the case is about (default: the last move of the game)."""
 
     @property
     def module(self) -> Any:
@@ -282,8 +329,12 @@ def _case(
     budget: int = 300,
     bmc: Callable[[Any], Any] | None = None,
     detail: Callable[[Any], tuple[str, ...]] | None = None,
+    claims: tuple[Claim, ...] = (),
+    show: Callable[[Any], Moment] | None = None,
 ) -> Case:
     game = "throne" if clauses.startswith("B") else "ascent"
+    if claims:
+        when = _checked(when if when is not None else (lambda _focus: True), claims)
     second: tuple[str | None, tuple[tuple[str, object], ...]] | None = None
     if isinstance(versus, str):
         second = (versus, ())
@@ -306,6 +357,8 @@ def _case(
         budget=budget,
         bmc=bmc,
         detail=detail,
+        claims=claims,
+        show=show,
     )
 
 

@@ -7,7 +7,14 @@ from typing import Any
 from castlerules.casebook.check import Shown
 from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 
-__all__ = ["focus_lines", "highlight", "outcome_lines", "rules_line", "summary"]
+__all__ = [
+    "focus_lines",
+    "highlight",
+    "outcome_lines",
+    "referee_lines",
+    "rules_line",
+    "summary",
+]
 
 
 def rules_line(case: Case, which: int = 0) -> str:
@@ -41,7 +48,11 @@ def focus_lines(shown: Shown) -> list[str]:
         out.append(f"move {focus.ply}: seat {focus.seat} plays {focus.text}")
         out += outcome_lines(focus)
     elif isinstance(focus, Game):
+        shown_move = shown.moment or focus.moments[-1]
         last = focus.moments[-1]
+        if shown_move is not last:
+            out.append(f"move {shown_move.ply}: seat {shown_move.seat} plays {shown_move.text}")
+            out += outcome_lines(shown_move)
         out.append(f"the game ends with move {last.ply}: seat {last.seat} plays {last.text}")
         out += outcome_lines(last)
         module = case.module
@@ -68,7 +79,90 @@ def focus_lines(shown: Shown) -> list[str]:
             else:
                 out.append(f"    {text}")
     out += [f"  so: {line}" for line in shown.details]
+    out += [f"  checked on this game: {line}" for line in shown.claims]
     return out
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(str(c) for c in cards) or "none"
+
+
+def _throne_view(state: Any) -> list[str]:
+    from castlerules import throne
+
+    seats = range(state.players)
+    turn = throne.current_player(state)
+    out = [
+        f"round {throne.round_of(state)}, {throne.phase(state)} phase, "
+        + ("the game is over" if turn is None else f"seat {turn} to act")
+    ]
+    if turn is not None:
+        out.append(
+            f"objectives of round {throne.round_of(state)}: "
+            + "; ".join(f"seat {s} {''.join(sorted(throne.objective(state, s)))}" for s in seats)
+        )
+        dealt = state.rules.no_cards[state.players - 3]
+        out.append(
+            f"No cards left (of {dealt} dealt a round): "
+            + ", ".join(f"seat {s} {throne.no_cards(state, s)}" for s in seats)
+        )
+    if state.results:
+        totals = throne.totals(state)
+        out.append("totals so far: " + ", ".join(f"seat {s} {t}" for s, t in enumerate(totals)))
+    return out
+
+
+def _ascent_view(state: Any) -> list[str]:
+    from castlerules import ascent
+
+    seats = range(state.players)
+    rules = state.rules
+    out = []
+    if rules.deal == "sets" and rules.cards is None:
+        out.append("hands (deal=sets): seat p was dealt set p, one card of each rank")
+    else:
+        dealt: dict[int, list[Any]] = {seat: [] for seat in seats}
+        for card in (ascent.Card(owner, rank) for owner in range(6) for rank in ascent.Rank):
+            try:
+                dealt[ascent.owner_of(state, card)].append(card)
+            except (ValueError, KeyError, IndexError):  # a card out of play
+                continue
+        hands = [f"seat {seat} {_cards(cards)}" for seat, cards in dealt.items()]
+        out.append(f"hands (deal={rules.deal}): " + "; ".join(hands))
+    gone = [(q, ascent.removed(state, q)) for q in seats]
+    if any(cards for _, cards in gone):
+        out.append(
+            f"removed cards (penalty_to={rules.penalty_to}): "
+            + "; ".join(
+                f"seat {q} {_cards(cards)} (-{sum(c.rank.value for c in cards)})"
+                for q, cards in gone
+                if cards
+            )
+        )
+    if ascent.is_over(state):
+        scores = ascent.scores(state)
+        out.append("scores: " + ", ".join(f"seat {q} {v}" for q, v in enumerate(scores)))
+    return out
+
+
+def referee_lines(shown: Shown) -> list[str]:
+    """The referee's view of the position a case is about, read from the engine: Throne's
+    objectives, No cards and totals; Ascent's hands (who was dealt which card) and removed
+    cards; under each reading where the two differ."""
+    case = shown.case
+    view = _throne_view if case.game == "throne" else _ascent_view
+    moment = shown.moment
+    before = moment.before if moment is not None else shown.before
+    first = view(before)
+    if case.kind != "reading" or not shown.second_states:
+        return first
+    second = view(shown.second_states[-1])
+    if second == first:
+        return first
+    return [
+        *(f"{case.reading_label(0)}: {line}" for line in first),
+        *(f"{case.reading_label(1)}: {line}" for line in second),
+    ]
 
 
 def highlight(module: Any, text: str | None) -> dict[str, Any]:
@@ -93,7 +187,7 @@ def diagrams(shown: Shown) -> list[tuple[str, Any, dict[str, Any]]]:
     if case.seat is not None and case.game == "throne":
         extra["seat"] = case.seat
     if isinstance(focus, Moment | Game):
-        last = focus if isinstance(focus, Moment) else focus.moments[-1]
+        last = shown.moment or (focus if isinstance(focus, Moment) else focus.moments[-1])
         mark = {**extra, **highlight(module, last.text)}
         return [
             (f"Before move {last.ply} ({last.text})", last.before, mark),

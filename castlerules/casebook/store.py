@@ -15,6 +15,7 @@ takes the new hash.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
 import json
@@ -75,6 +76,18 @@ def code_text(source: str) -> str:
     return ast.unparse(tree)
 
 
+def file_code(path: Path) -> str:
+    """:func:`code_text` of a file, computed once per version of the file in a process
+    (a search hashes the same engine files for every case)."""
+    found = path.stat()
+    return _file_code(str(path), found.st_mtime_ns, found.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _file_code(path: str, _mtime: int, _size: int) -> str:
+    return code_text(Path(path).read_text(encoding="utf-8"))
+
+
 def game_hash(game: str) -> str:
     """A hash of the code that decides a game's rules (its drawings excepted)."""
     digest = hashlib.sha256()
@@ -83,7 +96,7 @@ def game_hash(game: str) -> str:
             if path.name == "diagram.py":
                 continue
             digest.update(path.relative_to(_ROOT).as_posix().encode())
-            digest.update(code_text(path.read_text(encoding="utf-8")).encode())
+            digest.update(file_code(path).encode())
     return digest.hexdigest()[:16]
 
 
@@ -116,13 +129,18 @@ def closure_source(*functions: object, views: Sequence[type] = ()) -> str:
     of every case whose condition calls it, and of no other.
     """
     seen: dict[str, str] = {}
+    done: set[types.CodeType] = set()
     todo = [f for f in functions if f is not None]
     while todo:
         item = todo.pop()
         code = getattr(item, "__code__", None)
         name = f"{getattr(item, '__module__', '')}.{getattr(item, '__qualname__', repr(item))}"
-        if code is None or name in seen:
+        if code is None or code in done:
             continue
+        done.add(code)
+        if name in seen:  # two lambdas (or two functions of one name): both are hashed,
+            # numbered in the order they are met (not by line: an edit above them keeps keys)
+            name = f"{name}#{sum(1 for k in seen if k.split('#')[0] == name) + 1}"
         seen[name] = _source(item)
         names = {n for c in _codes(code) for n in c.co_names}
         scope = getattr(item, "__globals__", {})
@@ -141,8 +159,12 @@ def closure_source(*functions: object, views: Sequence[type] = ()) -> str:
                 value = cell.cell_contents
             except ValueError:  # pragma: no cover - an empty cell
                 continue
-            if callable(value) and getattr(value, "__module__", "").startswith(_OWN):
-                todo.append(value)
+            for held in value if isinstance(value, tuple) else (value,):
+                if isinstance(held, declare.Claim):  # a case's claims: their text too
+                    seen[f"claim {held.text}"] = held.text
+                    todo.extend(f for f in (held.holds, held.values) if f is not None)
+                elif callable(held) and getattr(held, "__module__", "").startswith(_OWN):
+                    todo.append(held)
     return "\n".join(f"# {k}\n{v}" for k, v in sorted(seen.items()))
 
 
@@ -191,7 +213,14 @@ def save(found: dict[str, Found], path: Path = PATH) -> None:
         for key in sorted(found)
     ]
     text = f'{{\n "format": "{FORMAT}",\n "cases": {{\n' + ",\n".join(lines) + "\n }\n}\n"
-    path.write_text(text, encoding="utf-8")
+    # The cache is updated by design (records.WRITE_POLICY): written beside it, then put
+    # in its place at once, so that an interrupted search never leaves half a file.
+    temp = path.with_name(f".{path.name}.part")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        temp.replace(path)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 def refresh(

@@ -7,7 +7,8 @@ from typing import Any
 
 from castlerules import throne as t
 from castlerules.casebook.bmc_reading import readings_part
-from castlerules.casebook.declare import Case, Moment, reading, refusal, step
+from castlerules.casebook.declare import Case, Moment, claim, reading, refusal, step
+from castlerules.casebook.questions import question
 
 
 def _on(state: Any, floor: int) -> int:
@@ -60,16 +61,109 @@ def _no_again(m: Moment, given_back: bool) -> bool:
     )
 
 
-def _climbs_only(m: Moment) -> bool:
-    """Every move of the seat raises a character that is not its favourite (B9)."""
-    mine = t.objective(m.before, m.seat or 0)
-    legal = t.legal_moves(m.before)
+def _spent_in_round_1(m: Moment) -> list[Moment]:
+    """The No votes the seat of ``m`` cast in round 1."""
+    return [
+        e
+        for e in m.earlier
+        if e.seat == m.seat and e.is_a(t.Vote) and not e.move.yes and t.round_of(e.before) == 1
+    ]
+
+
+def _all_spent_then_no(m: Moment) -> bool:
+    """B11, B3: the seat spent every No card it had in round 1, and votes No in round 2:
+    without the reset it would have none left (and could only vote Yes)."""
     return (
-        m.is_a(t.Climb)
-        and all(isinstance(x, t.Climb) and x.character not in mine for x in legal)
-        and all((t.floor_of(m.after, x) or 0) >= (t.floor_of(m.before, x) or 0) for x in mine)
+        m.is_a(t.Vote)
+        and not m.move.yes
+        and t.round_of(m.before) == 2
+        and len(_spent_in_round_1(m)) == _dealt(m.before)
+        and t.no_cards(m.before, m.seat or 0) == _dealt(m.before)
     )
 
+
+def _reset_values(m: Moment) -> dict[str, object]:
+    spent = _spent_in_round_1(m)
+    return {
+        "seat": m.seat,
+        "dealt": _dealt(m.before),
+        "moves": ", ".join(str(e.ply) for e in spent),
+        "now": t.no_cards(m.before, m.seat or 0),
+    }
+
+
+def _others_favourites(state: Any, seat: int, letter: str) -> list[int]:
+    return [s for s in range(state.players) if s != seat and letter in t.objective(state, s)]
+
+
+def _climbs_only(m: Moment) -> bool:
+    """Every move of the seat raises a favourite of another seat, none of its own (B8, B9)."""
+    seat = m.seat or 0
+    mine = t.objective(m.before, seat)
+    return m.is_a(t.Climb) and all(
+        isinstance(x, t.Climb)
+        and x.character not in mine
+        and _others_favourites(m.before, seat, x.character)
+        for x in t.legal_moves(m.before)
+    )
+
+
+def _climbs_values(m: Moment) -> dict[str, object]:
+    seat = m.seat or 0
+    moves = []
+    for x in t.legal_moves(m.before):
+        others = _others_favourites(m.before, seat, getattr(x, "character", ""))
+        moves.append(f"{x} (a favourite of {', '.join(f'seat {s}' for s in others)})")
+    return {
+        "seat": seat,
+        "mine": "".join(sorted(t.objective(m.before, seat))),
+        "moves": "; ".join(moves),
+    }
+
+
+def _down(m: Moment) -> Any:
+    return question(t, m.before, f"{m.move.character}-")
+
+
+def _no_king_values(m: Moment) -> dict[str, object]:
+    rules, n = m.before.rules, m.before.players
+    default = t.Rules().no_cards[n - 3]
+    return {
+        "players": n,
+        "count": rules.no_cards[n - 3],
+        "total": rules.no_cards[n - 3] * n,
+        "characters": rules.characters,
+        "default": default,
+        "default_total": default * n,
+    }
+
+
+def _no_king_counts(m: Moment) -> bool:
+    """B11, B13: the No cards of the game suffice to eliminate every character; the
+    reference count of the player count would not (fewer No cards than characters)."""
+    rules, n = m.before.rules, m.before.players
+    default = int(t.Rules().no_cards[n - 3]) * n
+    return bool(default < int(rules.characters) <= int(rules.no_cards[n - 3]) * n)
+
+
+def _max_detail(m: Moment) -> tuple[str, ...]:
+    """Where seat 0's favourites stood when the king was crowned, and what each scored (B14)."""
+    state = m.before
+    parts = []
+    for x in sorted(t.objective(state, 0)):
+        floor = t.floor_of(state, x)
+        points = 10 if floor == 7 else t.castle_points(state, x)
+        where = "the throne (crowned)" if floor == 7 else f"floor {floor}"
+        parts.append(f"{x} on {where}: {points}")
+    total = t.round_scores(m.after)[-1][0]
+    return (f"Seat 0's favourites: {'; '.join(parts)}; the round gives seat 0 {total} (B14).",)
+
+
+_MOVER_VOTES_FIRST = claim(
+    "Seat {seat}, who raised {character} to the throne, is the first to vote on it (B11).",
+    lambda m: t.current_player(m.after) == m.seat and t.phase(m.after) == "election",
+    lambda m: {"seat": m.seat, "character": m.move.character},
+)
 
 CASES: tuple[Case, ...] = (
     # ------------------------------------------------------------------ the castle (B1, B2)
@@ -88,11 +182,22 @@ CASES: tuple[Case, ...] = (
          "After the first scoring the second of three rounds begins, started by the next seat.",
          "Who starts round 2?",
          lambda m: m.says("places first in round 2", "B3"),
-         bmc=lambda z: z.all(z.pre.rnd == 1, z.post.rnd == 2)),
+         bmc=lambda z: z.all(z.pre.rnd == 1, z.post.rnd == 2),
+         claims=(
+             claim("Seat {first} places first in round 2: the seat after seat 0, who placed first in round 1 (B3).",
+                   lambda m: t.current_player(m.after) == 1 % m.after.players,
+                   lambda m: {"first": t.current_player(m.after)}),
+         )),
     step("throne-new-objectives", "B4 B3",
          "Each round every seat receives a new secret objective of six favourites.",
          "Do I keep my favourites from one round to the next?",
-         lambda m: m.cites("B4") and t.objective(m.after, 0) != t.objective(m.before, 0)),
+         lambda m: m.cites("B4") and t.objective(m.after, 0) != t.objective(m.before, 0),
+         claims=(
+             claim("Every seat holds six new favourites for round {round}: {objectives}.",
+                   lambda m: all(len(t.objective(m.after, s)) == 6 for s in range(m.after.players)),
+                   lambda m: {"round": t.round_of(m.after), "objectives": "; ".join(
+                       f"seat {s} {''.join(sorted(t.objective(m.after, s)))}" for s in range(m.after.players))}),
+         )),
     step("throne-shared-favourite", "B5 B14",
          "Two seats may have the same favourite: both score it.",
          "If my favourite is also yours, who scores it?",
@@ -150,9 +255,16 @@ CASES: tuple[Case, ...] = (
             lambda r: r.is_a(t.Pass) and r.clause == "B8",
          bmc=lambda z: z.pre.phase == z.MOVE),
     step("throne-forced-climb", "B9 B8",
-         "No character ever moves down: a seat whose every move helps other seats' favourites must still move one up.",
+         "No character ever moves down: a seat whose every move raises other seats' favourites, and none of its own, must still move one up.",
          "If every move helps my opponents, can I move a character down instead?",
-         _climbs_only),
+         _climbs_only,
+         claims=(
+             claim("Seat {seat}'s favourites are {mine}; every move it may make raises a favourite of another seat: {moves}.",
+                   _climbs_only, _climbs_values),
+             claim("Asked instead whether {character} may move down ({character}-), the rules answer no: {answer}",
+                   lambda m: _down(m) is not None and _down(m).clause == "B9",
+                   lambda m: {"character": m.move.character, "answer": str(_down(m))}),
+         )),
     step("throne-no-king-passing", "B8 B13 B14",
          "With passing allowed, a round can end with every seat passing in a row: no king.",
          "If everybody passes, does the round ever end?",
@@ -163,12 +275,14 @@ CASES: tuple[Case, ...] = (
          "A character reaching the throne starts an election; the mover votes first.",
          "Who votes first when a character reaches the throne?",
          lambda m: m.cites("B10"),
-         bmc=lambda z: z.all(z.climb, z.moved(z.post) == 7)),
+         bmc=lambda z: z.all(z.climb, z.moved(z.post) == 7),
+         claims=(_MOVER_VOTES_FIRST,)),
     step("throne-own-favourite-candidate", "B10 B11 B4",
          "The mover raises its own favourite to the throne, then votes first on it.",
          "Does the player who moved the candidate vote, and first?",
          lambda m: m.cites("B10") and m.move.character in t.objective(m.before, m.seat or 0),
-         bmc=lambda z: z.all(z.climb, z.moved(z.post) == 7, z.mine)),
+         bmc=lambda z: z.all(z.climb, z.moved(z.post) == 7, z.mine),
+         claims=(_MOVER_VOTES_FIRST,)),
     step("throne-secret-vote", "B11",
          "Votes are cast face down, one seat after another, and revealed together.",
          "Do I see how the others voted before I vote?",
@@ -208,10 +322,14 @@ CASES: tuple[Case, ...] = (
             lambda r: r.clause == "B13", guide="no",
          bmc=lambda z: z.all(z.pre.phase == z.MOVE, z.any(f == z.GONE for f in z.pre.fl))),
     step("throne-no-king", "B13 B14",
-         "When every character is eliminated, the round ends without a king (here with five No cards each: the seed's four are too few).",
+         "When every character is eliminated, the round ends without a king.",
          "What if nobody is ever crowned?",
          lambda m: m.says("without a king", "B13"), players=3,
-         options={"no_cards": (5, 4, 4, 4)}, guide="one-no"),
+         options={"no_cards": (5, 4, 4, 4)}, guide="one-no",
+         claims=(
+             claim("Here the {players} seats hold {count} No cards each, {total} in all, enough to eliminate the {characters} characters; with the reference count for {players} players, {default} each (the published rules': the seed gives no number, B11), they would hold {default_total}, fewer than the characters, and some candidate would be crowned (B12).",
+                   _no_king_counts, _no_king_values),
+         )),
     step("throne-no-cards", "B11 B13 B12",
          "Elections end in No until nobody has a No card left; then the only vote is Yes.",
          "What happens once every No card is spent?",
@@ -221,7 +339,11 @@ CASES: tuple[Case, ...] = (
          "By default a seat gets every No card back at each round: one spent in round 1 "
          "is there again in round 2.",
          "Are No cards spent in round 1 gone for the rest of the game?",
-         lambda m: _no_again(m, True)),
+         _all_spent_then_no, guide="no",
+         claims=(
+             claim("Seat {seat} spent all its {dealt} No cards in round 1 (moves {moves}); in round 2 it holds {now} again and votes No: without the reset it would hold none and could only vote Yes (B11).",
+                   _all_spent_then_no, _reset_values),
+         )),
     step("throne-no-card-kept-spent", "B11 B3",
          "With no_cards_reset_each_round=false, a No card spent in round 1 is still missing in round 2.",
          "If No cards are not reset, what is left in round 2?",
@@ -237,7 +359,7 @@ CASES: tuple[Case, ...] = (
          "dignitaries': 10 + 3 × 5 + 2 × 4 = 33, the most a round gives.",
          "What is the most a round can score?",
          lambda m: m.cites("B12") and t.round_scores(m.after)[-1][0] == 33,
-         guide="favourites-high", seat=0, budget=200,
+         guide="favourites-high", seat=0, budget=200, detail=_max_detail,
          bmc=lambda z: z.all(z.crowned, z.post.total[0] - z.pre.total[0] == 33)),
     step("throne-bonus", "B15 B14",
          "In round 3 a seat whose favourites are all on the servants' floor or eliminated "

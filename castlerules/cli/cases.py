@@ -139,7 +139,13 @@ def run_show(args: argparse.Namespace) -> int:
             out.append(f"move {moment.ply}: seat {moment.seat} plays {moment.text}")
             out += report.outcome_lines(moment)
     out += report.focus_lines(shown)
-    if args.svg:
+    out += ["the referee's view (from the engine):"]
+    out += [f"  {line}" for line in report.referee_lines(shown)]
+    targets: list[records.Target] = []
+    drawings: list[tuple[str, str]] = []
+    if args.svg is not None:
+        if not args.svg.strip():
+            raise ArgumentError("--svg is empty: give a directory ('.' for this one)")
         module = case.module
         drawings = [
             (
@@ -150,17 +156,22 @@ def run_show(args: argparse.Namespace) -> int:
             )
             for k, (caption, state, extra) in enumerate(report.diagrams(shown))
         ]
-        common.check_output_files((p for p, _ in drawings), "diagram", force=args.force)
+        targets = common.check_output_files((p for p, _ in drawings), "diagram", force=args.force)
     print("\n".join(out))
-    if args.svg:
-        for path, svg in drawings:
-            common.write_file(path, svg, "diagram")
-            print(f"wrote {path}")
-    return common.EXIT_OK
+    status = common.EXIT_OK
+    if args.svg is not None:
+        for target, (_, svg) in zip(targets, drawings, strict=True):
+            written = common.write_file(target, svg)
+            print(f"wrote {common.shown(written.path)}")
+            if written.kept is not None:
+                status = common.EXIT_BAD_INPUT
+    return status
 
 
 def run_export(args: argparse.Namespace) -> int:
     directory = args.directory
+    if not directory.strip():
+        raise ArgumentError("the directory is empty: give one ('.' for this one)")
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as err:
@@ -173,11 +184,13 @@ def run_export(args: argparse.Namespace) -> int:
             suffix = "-versus" if which else ""
             path = os.path.join(directory, f"{c.key}{suffix}.json")
             texts.append((path, records.dumps(shown.record(which))))
-    common.check_output_files((p for p, _ in texts), "record", force=args.force)
-    for path, text in texts:
-        common.write_file(path, text, "record")
-    print(f"wrote {len(texts)} records to {directory}")
-    return common.EXIT_OK
+    targets = common.check_output_files((p for p, _ in texts), "record", force=args.force)
+    status = common.EXIT_OK
+    for target, (_, text) in zip(targets, texts, strict=True):
+        if common.write_file(target, text).kept is not None:
+            status = common.EXIT_BAD_INPUT
+    print(f"wrote {len(texts)} records to {common.shown(directory)}")
+    return status
 
 
 def run_search(args: argparse.Namespace) -> int:

@@ -8,14 +8,15 @@ one line with exit status 2.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from castlerules import options_text, records
+from castlerules.casebook import questions
 from castlerules.core import CLAUSES, ArgumentError, Event, IllegalMove, seed_from_text
+from castlerules.register import dispute
 from castlerules.register.readings import with_options
 
 GAMES: Mapping[str, Any] = records.GAMES
@@ -114,10 +115,7 @@ def rules_from_args(module: Any, args: argparse.Namespace) -> tuple[str, Any]:
 
 def rules_label(module: Any, rules: Any, preset: str | None = None) -> str:
     """A short name of a reading: ``SEED`` or ``SEED + allow_pass=true``."""
-    name, options = records.rules_preset_and_options(module, rules, preset)
-    if not options:
-        return name
-    return name + " + " + ", ".join(f"{k}={options_text.to_text(v)}" for k, v in options)
+    return dispute.rules_label(module, rules, preset)
 
 
 MAX_INPUT_BYTES = records.MAX_BYTES
@@ -183,13 +181,10 @@ def seed_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-WRITE_POLICY = (
-    "No command replaces a file: a file it would write that exists already is refused, "
-    "in one line with exit status 2, before any work and before anything is written, "
-    "unless --force is given."
-)
+WRITE_POLICY = records.WRITE_POLICY
 """The one rule of every file the commands write (``--save``, ``--svg``, ``--record-dir``,
-``cases export``, the study's report); the help and the docs quote it."""
+``cases export``, the study's report): :data:`castlerules.records.WRITE_POLICY`; the help
+and the docs quote it."""
 
 FORCE_HELP = "replace files that exist already (without it they are refused, nothing is written)"
 """The help of every ``--force``."""
@@ -200,38 +195,19 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help=FORCE_HELP)
 
 
-def check_output_file(path: str, what: str, *, force: bool = False) -> None:
-    """Make sure ``path`` can be written, before any work: ArgumentError if not.
+def check_output_file(
+    path: str, what: str, *, force: bool = False, inputs: Sequence[str] = ()
+) -> records.Target:
+    """Make sure ``path`` can be written, before any work: ArgumentError if not (an empty
+    path, a directory, one of the command's ``inputs``, a file that exists already
+    without ``force``, a folder that cannot be written).  Nothing is written: the
+    :class:`~castlerules.records.Target` writes at the end (:func:`write_file`)."""
+    return records.Target.check(path, what, force=force, inputs=inputs)
 
-    A file that exists already is refused unless ``force`` (:data:`WRITE_POLICY`);
-    with ``force`` it is opened for appending (and left as it is); a new one is
-    created and removed again.  So ``play --save`` and ``demo --record-dir``
-    refuse a missing directory or an existing file before the game, not after it.
-    """
-    try:
-        directory, exists = os.path.isdir(path), os.path.lexists(path)
-    except ValueError:  # a NUL byte in the path
-        directory = exists = False
-    if directory:
-        raise ArgumentError(f"cannot write the {what} to {path!r}: it is a directory")
-    if exists and not force:
-        raise ArgumentError(
-            f"the {what} file {path!r} exists already: nothing was written (--force replaces it)"
-        )
-    try:
-        if os.path.exists(path):
-            with open(path, "a", encoding="utf-8"):
-                pass
-        else:
-            with open(path, "x", encoding="utf-8"):
-                pass
-            os.remove(path)
-    except OSError as err:
-        raise ArgumentError(f"cannot write the {what} to {path!r}: {err.strerror}") from None
-    except ValueError:  # a NUL byte in the path
-        raise ArgumentError(
-            f"cannot write the {what} to {path!r}: a file name has no NUL character"
-        ) from None
+
+def input_files(*arguments: str | None) -> tuple[str, ...]:
+    """The files a command reads among its arguments: ``@FILE`` arguments' files."""
+    return tuple(a[1:] for a in arguments if a is not None and a.startswith("@") and a[1:])
 
 
 def shown(text: str) -> str:
@@ -259,20 +235,9 @@ def _escape(ch: str) -> str:
 
 def question_answer(module: Any, state: Any, text: str) -> IllegalMove | None:
     """The rule that answers a question a player asks in the form of a move the game's
-    notation has no word for, or None.
-
-    Throne's ``C-`` (C moves down) is no move of the game (the engine has none to
-    refuse), but players ask it: B9 answers, no character ever moves down.
-    """
-    if module.NAME != "throne" or len(text) != 2 or text[1] != "-":
-        return None
-    if text[0] not in state.rules.letters():
-        return None
-    return IllegalMove(
-        f"Character {text[0]} cannot move down: no character ever moves down, in any phase; "
-        f"a character only climbs, one floor at a time ({text[0]}+) (B9)",
-        "B9",
-    )
+    notation has no word for (Throne's ``C-``: B9; Ascent's ``F0-``: A4), or None
+    (:func:`castlerules.casebook.questions.question`)."""
+    return questions.question(module, state, text)
 
 
 def clause_line(clause_id: str) -> str:
@@ -302,34 +267,29 @@ def event_data(events: Iterable[Event]) -> list[dict[str, str]]:
     return [{"clause": e.clause, "text": e.text} for e in events]
 
 
-def check_output_files(paths: Iterable[str], what: str, *, force: bool = False) -> None:
+def check_output_files(
+    paths: Iterable[str], what: str, *, force: bool = False, inputs: Sequence[str] = ()
+) -> list[records.Target]:
     """:func:`check_output_file` for each of ``paths``, all before any is written."""
-    for path in paths:
-        check_output_file(path, what, force=force)
+    return [check_output_file(path, what, force=force, inputs=inputs) for path in paths]
 
 
-def write_file(path: str, text: str, what: str) -> None:
-    """Write ``text`` to ``path``; failure is an ArgumentError naming the file."""
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as err:
-        raise ArgumentError(f"cannot write the {what} to {path!r}: {err.strerror}") from None
+def write_file(target: records.Target, data: str | bytes) -> records.Written:
+    """Write an output checked by :func:`check_output_file`.  Where a file appeared at the
+    target while the command ran, it is kept, the output goes beside it, and one line on
+    standard error says where (the command then exits with status 2)."""
+    written = target.write(data)
+    if written.kept is not None:
+        print(
+            f"castlerules: the {target.what} file {shown(target.path)!r} appeared while the "
+            f"command ran: it is kept, and the {target.what} is written to "
+            f"{shown(written.path)!r} instead",
+            file=sys.stderr,
+        )
+    return written
 
 
-def unused_path(path: str) -> str:
-    """``path`` if no file has that name, else ``path`` with ``-1``, ``-2``... before the suffix."""
-    if not os.path.exists(path):
-        return path
-    stem, dot, suffix = path.rpartition(".")
-    if not dot:
-        stem, suffix = path, ""
-    i = 1
-    while True:
-        candidate = f"{stem}-{i}.{suffix}" if suffix else f"{stem}-{i}"
-        if not os.path.exists(candidate):
-            return candidate
-        i += 1
+unused_path = records.unused_path
 
 
 def seat_list(seats: Iterable[int]) -> str:
@@ -366,6 +326,7 @@ __all__ = [
     "event_lines",
     "exit_status_text",
     "game_module",
+    "input_files",
     "parse_options",
     "preset_of",
     "question_answer",

@@ -53,7 +53,9 @@ def add_parser(sub: Any, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play and print one game per chosen game."""
     names = args.game or ["throne", "ascent"]
-    paths: dict[str, str] = {}
+    targets: dict[str, records.Target] = {}
+    if args.record_dir is not None and not args.record_dir.strip():
+        raise ArgumentError("--record-dir is empty: give a directory ('.' for this one)")
     for name in names:  # every argument and every output is checked before any game
         players = GAMES[name].PLAYERS
         if args.players not in players:
@@ -62,15 +64,18 @@ def run(args: argparse.Namespace) -> int:
                 f"not {args.players}"
             )
         if args.record_dir is not None:
-            paths[name] = os.path.join(args.record_dir, f"{name}-seed{args.seed}.json")
-            common.check_output_file(paths[name], "record", force=args.force)
+            path = os.path.join(args.record_dir, f"{name}-seed{args.seed}.json")
+            targets[name] = common.check_output_file(path, "record", force=args.force)
+    status = common.EXIT_OK
     for name in names:
         record = random_record(GAMES[name], args.players, args.seed)
         print_record(record, sys.stdout.write)
-        if name in paths:
-            records.save(record, paths[name])
-            sys.stdout.write(f"record saved to {common.shown(paths[name])}\n\n")
-    return 0
+        if name in targets:
+            written = common.write_file(targets[name], records.dumps(record))
+            sys.stdout.write(f"record saved to {common.shown(written.path)}\n\n")
+            if written.kept is not None:
+                status = common.EXIT_BAD_INPUT
+    return status
 
 
 def random_record(game: Game, players: int, seed: int) -> records.Record:

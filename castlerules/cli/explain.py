@@ -4,12 +4,18 @@ Illegal: the rule that forbids it, in plain words, with its clause ID and
 the seed's French text of that clause.  Legal: what the move did (each event
 with the clause it exercised), who plays next, and the resulting position.
 
-``--compare`` asks the same question under every other reading: every
-preset, and every option with each alternative value worth trying (see
-:mod:`castlerules.cli.readings`), and prints where the readings disagree with
-the one chosen (``--verbose`` also lists the readings that cannot apply here
-and the options that are not varied, and why).  ``--svg FILE`` draws the
-position before and after the move; ``--json`` prints the same answer as JSON.
+``--compare`` replays the whole dispute (the position, each ``--after``
+move, then the move) under every other reading: every preset, and every
+option with each alternative value worth trying (see
+:mod:`castlerules.register.readings`), and prints the readings that disagree
+with the one chosen, each with its answer and why (a reading under which the
+position cannot exist, the game is already over, or an ``--after`` move is
+illegal disagrees, and says so), those that agree, and those that cannot
+apply here, with the reason (``--verbose`` also lists the options that are
+not varied, and why).  The comparison is
+:func:`castlerules.register.dispute.compare`, the same for ``--json`` and the
+dispute desk.  ``--svg FILE`` draws the position before and after the move;
+``--json`` prints the same answer as JSON.
 
 POSITION is a position in the game's notation (as ``to_text`` writes it and
 ``castlerules demo`` or ``replay --annotate`` print it), ``@FILE`` to read it
@@ -35,9 +41,10 @@ from typing import Any
 import attrs
 
 from castlerules import options_text, records
-from castlerules.cli import common, drawing, positions, readings
+from castlerules.cli import common, drawing, positions
 from castlerules.cli import unknown as unknowns
-from castlerules.core import ArgumentError, Event, IllegalMove, NotationError, RulesError
+from castlerules.core import ArgumentError, IllegalMove, NotationError, RulesError
+from castlerules.register import dispute
 
 
 def add_parser(sub: Any, name: str) -> None:
@@ -87,14 +94,14 @@ def add_parser(sub: Any, name: str) -> None:
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="also try every preset and every option that could matter; print disagreements",
+        help="replay the dispute under every preset and every option that could matter; "
+        "print the readings that disagree (and why), agree, or cannot apply",
     )
     parser.add_argument(
         "--verbose",
         "-v",
         action="store_true",
-        help="with --compare: also list the readings that cannot apply here and the options "
-        "that are not varied, and why",
+        help="with --compare: also list the options that are not varied, and why",
     )
     parser.add_argument(
         "--svg",
@@ -106,64 +113,44 @@ def add_parser(sub: Any, name: str) -> None:
     parser.set_defaults(run=run)
 
 
-@attrs.frozen(slots=True)
-class Outcome:
-    """The answer under one reading: legal or not, why, and what happened."""
+Outcome = dispute.Answer
+"""The answer under one reading (:class:`castlerules.register.dispute.Answer`)."""
 
-    legal: bool
-    clause: str | None
-    message: str
-    before: Any
-    move: Any
-    after: Any
-    events: tuple[Event, ...]
-
-    def key(self, module: Any) -> tuple[object, ...]:
-        """What two readings must share to agree: legality, clause, result and events."""
-        if not self.legal:
-            return (False, self.clause)
-        return (True, positions.board_text(module, self.after), tuple(self.events))
-
-
-def judge(module: Any, state: Any, move_text: str, seat: int | None) -> Outcome:
-    """The outcome of ``move_text`` in ``state``; a move that cannot be read raises."""
-    answer = common.question_answer(module, state, move_text)  # Throne's C-: B9
-    if answer is not None:
-        return Outcome(False, answer.clause, str(answer), state, None, None, ())
-    move = module.parse_move(state, move_text, check=False)  # NotationError: unreadable
-    try:
-        after = module.apply(state, move, seat=seat)
-    except IllegalMove as err:
-        return Outcome(False, err.clause, str(err), state, move, None, ())
-    events = tuple(module.describe(state, move, after))
-    return Outcome(True, None, "", state, move, after, events)
+judge = dispute.judge
+"""The answer for a move in a position (:func:`castlerules.register.dispute.judge`)."""
 
 
 def run(args: argparse.Namespace) -> int:
     """Answer the question; exit 0 if legal, 1 if illegal."""
     module = common.game_module(args.game)
     options = common.parse_options(module, args.option)
-    if args.svg:
-        common.check_output_file(args.svg, "drawing", force=args.force)
+    drawing_target = None
+    if args.svg is not None:
+        drawing_target = common.check_output_file(
+            args.svg,
+            "drawing",
+            force=args.force,
+            inputs=common.input_files(args.position, args.move),
+        )
     text = common.read_text_argument(args.position, "position")
     preset: str | None = None
     if text.startswith(positions.NEW_PREFIX) or args.rules is not None:
         # The rules are the preset (default: the reference reading) with the options.
         preset = common.preset_of(module, args.rules)
         rules = records.build_rules(module, preset, options)
-        state, unknown = positions.load_partial(module, text, rules, preset)
+        start = positions.start(module, text, rules, preset)
     else:
         # The position's own rules, with the options changed.
-        state, unknown = positions.load_partial(module, text, None, None)
-        rules = common.with_options(module, state.rules, options)
-        state = positions.reinterpret(module, state, rules)
+        start = positions.start(module, text, None, None)
+        rules = common.with_options(module, start.state.rules, options)
+        start = attrs.evolve(start, state=positions.reinterpret(module, start.state, rules))
+    state, unknown = start.state, start.unknown
     rules = state.rules
-    if unknown and args.svg:
+    if unknown and drawing_target is not None:
         raise ArgumentError(
             "--svg draws every seat's objective, and this position does not give them all: "
             "give the objectives, or leave out --svg"
         )
-    start = state
     played = [m for chunk in args.after for m in chunk.replace(",", " ").split()]
     state = _play_first(module, state, played, unknown)
     move_text = common.read_text_argument(args.move, "move")
@@ -189,33 +176,29 @@ def run(args: argparse.Namespace) -> int:
             f"{found.who()} (not given): give the objectives to compare readings"
         )
     if args.compare:
-        comparison = readings.compare(
-            module,
-            state,
-            rules,
-            preset,
-            move_text=move_text,
-            seat=args.seat,
-            judge=judge,
-            unknown=unknown,
+        comparison = dispute.compare(
+            module, start, move=move_text, moves=played, rules=rules, preset=preset, seat=args.seat
         )
 
-    if args.svg:
-        common.write_file(args.svg, _drawing(module, move_text, outcome), "drawing")
+    written = None
+    if drawing_target is not None:
+        written = common.write_file(drawing_target, _drawing(module, move_text, outcome))
 
     label = common.rules_label(module, rules, preset)
-    view = View(module, label, start, tuple(played), state, unknown, found)
+    view = View(module, label, start.state, tuple(played), state, unknown, found)
     if args.json:
         data = _data(view, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
-            data["compare"] = comparison.data(module)
+            data["compare"] = comparison.data()
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
         _print(view, move_text, seat=args.seat, outcome=outcome)
         if comparison is not None:
-            sys.stdout.write(comparison.text(module, verbose=args.verbose))
-        if args.svg:
-            sys.stdout.write(f"drawing written to {common.shown(args.svg)}\n")
+            sys.stdout.write("\n" + "\n".join(comparison.lines(verbose=args.verbose)) + "\n")
+        if written is not None:
+            sys.stdout.write(f"drawing written to {common.shown(written.path)}\n")
+    if written is not None and written.kept is not None:
+        return common.EXIT_BAD_INPUT
     return common.EXIT_OK if outcome.legal else common.EXIT_ILLEGAL
 
 

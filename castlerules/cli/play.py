@@ -316,12 +316,14 @@ def run(args: argparse.Namespace) -> int:
     # A secret seed of 64 random bits: too many to find from one's own objective.
     seed = args.seed if args.seed is not None else secrets.randbits(64)
     seats = parse_bots(module, args.players, args.bot, seed)
-    path = None
+    target = None
     if not args.no_save:
-        path = args.save or common.unused_path(
-            time.strftime(f"castlerules-{module.NAME}-%Y%m%d-%H%M%S.json")
-        )
-        common.check_output_file(path, "record", force=args.force)  # before the game
+        path = args.save
+        if path is None:
+            path = common.unused_path(
+                time.strftime(f"castlerules-{module.NAME}-%Y%m%d-%H%M%S.json")
+            )
+        target = common.check_output_file(path, "record", force=args.force)  # before the game
     state = module.new_game(args.players, rules=rules, seed=seed)
     write = sys.stdout.write
 
@@ -373,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
         write(f"The seed of this game was {seed}.\n")
     finally:
         # Whatever happened, the moves played so far are kept.
-        if path is not None:
+        if target is not None:
             record = records.make(
                 module,
                 args.players,
@@ -383,7 +385,9 @@ def run(args: argparse.Namespace) -> int:
                 moves=session.moves,
                 final=session.state,
             )
-            records.save(record, path)
-            shown = common.shown(path)
+            written = common.write_file(target, records.dumps(record))
+            shown = common.shown(written.path)
             write(f"Record saved to {shown} (check it with: castlerules replay {shown})\n")
+            if written.kept is not None and status == common.EXIT_OK:
+                status = common.EXIT_BAD_INPUT
     return status

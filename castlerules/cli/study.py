@@ -25,7 +25,6 @@ import argparse
 import os
 import sys
 import textwrap
-from pathlib import Path
 from typing import Any
 
 from castlerules.bots import FACTORIES, check_kind
@@ -147,9 +146,16 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     study.check()
-    out = args.out or f"study-{module.NAME}-{args.players}.duckdb"
-    if not args.no_report:  # the study file is extended; its report would be replaced
-        common.check_output_file(_page(out, None), "report", force=args.force)
+    out = args.out if args.out is not None else f"study-{module.NAME}-{args.players}.duckdb"
+    if not out.strip():
+        raise ArgumentError("--out is empty: give the study file's name")
+    if os.path.isdir(out):
+        raise ArgumentError(f"--out {out!r} is a directory: give the study file's name")
+    target = None
+    if not args.no_report:  # the study file is extended; its report is written at the end
+        target = common.check_output_file(
+            str(_page(out, None)), "report", force=args.force, inputs=(out,)
+        )
     from castlerules.study.run import run_study
 
     _compile_cache(args.compile_cache, args.engine, study)
@@ -169,13 +175,16 @@ def run(args: argparse.Namespace) -> int:
         f"{summary.startup:.1f} s of it starting ({summary.games_per_s:.1f} games/s, {where}); "
         f"{summary.total} games in the file"
     )
-    if not args.no_report:
-        from castlerules.study.report import write_report
+    status = common.EXIT_OK
+    if target is not None:
+        from castlerules.study.report import report_html
 
-        page = write_report(out, _page(out, None))
-        print(f"report: {page}")
+        written = common.write_file(target, report_html(out))
+        print(f"report: {common.shown(written.path)}")
+        if written.kept is not None:
+            status = common.EXIT_BAD_INPUT
     sys.stdout.flush()
-    return common.EXIT_OK
+    return status
 
 
 def _compile_cache(choice: str | None, engine: str, study: Any) -> None:
@@ -209,15 +218,23 @@ def _compile_cache(choice: str | None, engine: str, study: Any) -> None:
 def _report(args: argparse.Namespace) -> int:
     if args.file is None:
         raise ArgumentError("study report needs the study FILE")
-    from castlerules.study.report import write_report
+    if not args.file.strip():
+        raise ArgumentError("study report: the study FILE is empty")
+    from castlerules.study.report import report_html
 
-    target = _page(args.file, args.out)
-    common.check_output_file(target, "report", force=args.force)
-    page = write_report(args.file, target)
-    print(f"report: {page}")
-    return common.EXIT_OK
+    target = common.check_output_file(
+        str(_page(args.file, args.out)), "report", force=args.force, inputs=(args.file,)
+    )
+    written = common.write_file(target, report_html(args.file))
+    print(f"report: {common.shown(written.path)}")
+    return common.EXIT_BAD_INPUT if written.kept is not None else common.EXIT_OK
 
 
 def _page(study_file: str, out: str | None) -> str:
-    """Where the report of ``study_file`` goes: ``out``, else the study file's name with .html."""
-    return out if out is not None else str(Path(study_file).with_suffix(".html"))
+    """Where the report of ``study_file`` goes: ``out``, else the study file's name with
+    .html (refused where that is the study file itself)."""
+    if out is not None:
+        return out
+    from castlerules.study.report import report_page
+
+    return str(report_page(study_file))

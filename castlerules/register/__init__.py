@@ -35,9 +35,22 @@ from castlerules import options_text
 from castlerules.core.chance import Rng
 from castlerules.core.errors import RulesError
 from castlerules.core.options import Note
+from castlerules.register.dispute import Answer, Comparison, Row, Start, compare, judge
 from castlerules.register.readings import readings_of
 
-__all__ = ["Divergence", "OpenPoint", "Reading", "diverge", "open_points"]
+__all__ = [
+    "Answer",
+    "Comparison",
+    "Divergence",
+    "OpenPoint",
+    "Reading",
+    "Row",
+    "Start",
+    "compare",
+    "diverge",
+    "judge",
+    "open_points",
+]
 
 
 @attrs.frozen(slots=True)

@@ -17,11 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from castlerules.core import ArgumentError
+from castlerules.records import Target
 from castlerules.study import metrics as metrics_mod
 from castlerules.study.metrics import PairMetrics, ReadingMetrics
 from castlerules.study.store import Store, open_store
 
-__all__ = ["figures", "html", "summary", "tables_rst", "write_report"]
+__all__ = [
+    "figures",
+    "html",
+    "report_html",
+    "report_page",
+    "summary",
+    "tables_rst",
+    "write_report",
+]
 
 
 def _pyplot() -> Any:
@@ -283,23 +292,35 @@ def html(store: Store) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_report(path: Path | str, out: Path | str | None = None) -> Path:
-    """Write the HTML report of the study file ``path`` (default: ``path`` + ``.html``)."""
+def report_page(path: Path | str) -> Path:
+    """Where the report of the study file ``path`` goes by default: its name with ``.html``
+    (ArgumentError where that is the study file itself)."""
     path = Path(path)
-    target = Path(out) if out is not None else path.with_suffix(".html")
-    store = open_store(path)
+    page = path.with_suffix(".html")
+    if page == path:
+        raise ArgumentError(
+            f"the study file {str(path)!r} ends with .html, where its report would go: "
+            "give the report another name (--out), or the study file another suffix (.duckdb)"
+        )
+    return page
+
+
+def report_html(path: Path | str) -> str:
+    """The HTML report of the study file ``path``."""
+    store = open_store(Path(path))
     try:
-        text = html(store)
+        return html(store)
     finally:
         store.close()
-    temp = target.with_name(f".{target.name}.tmp")
-    try:
-        temp.write_text(text, encoding="utf-8")
-        temp.replace(target)
-    except OSError as err:
-        temp.unlink(missing_ok=True)
-        raise ArgumentError(f"cannot write the report to {str(target)!r}: {err.strerror}") from None
-    return target
+
+
+def write_report(path: Path | str, out: Path | str | None = None, *, force: bool = False) -> Path:
+    """Write the HTML report of the study file ``path`` (default: ``path`` + ``.html``)
+    under the write policy (:data:`castlerules.records.WRITE_POLICY`): never over the
+    study file, and over an existing page only with ``force``."""
+    page = report_page(path) if out is None else Path(out)
+    target = Target.check(page, "report", force=force, inputs=(path,))
+    return Path(target.write(report_html(path)).path)
 
 
 def tables_rst(per: Sequence[ReadingMetrics], pairs: Sequence[PairMetrics], players: int) -> str:

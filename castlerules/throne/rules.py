@@ -863,7 +863,8 @@ NOTES: tuple[Note, ...] = (
         "B6",
         "unknown characters",
         "A move naming a letter that is not a character of these rules is refused citing "
-        "the clause of the current phase.",
+        "the clause of the current phase (B6 while placing, B8 while moving, B11 while "
+        "voting).",
     ),
     Note(
         "B3",

@@ -104,16 +104,25 @@ def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
     done = run_cli("explain", "throne", "new:4", "C1", "--compare")
     assert done.returncode == 0
     out = done.stdout
-    assert "Compared under 7 other readings (base: SEED):\n  2 disagree with the base:" in out
+    assert (
+        "Compared under 7 other readings (base: SEED), each replaying the dispute: the new "
+        "game new:4:0, then C1:\n  2 disagree with the base:"
+    ) in out
     assert "    ORIGINAL: ILLEGAL: Character C cannot be placed on floor 1" in out
+    assert "      why: C1 is illegal under this reading (B6); the base plays it" in out
     assert "    placement_floors=[2,3,4,5]: ILLEGAL:" in out
     assert "agree with the base: no_cards_reset_each_round=false, first_player_rotates=false" in out
+    # The reading that cannot apply is listed with its reason, without --verbose.
+    assert "  1 cannot apply here:\n    equal_placement=true: not a valid combination" in out
     # And the other way round: under ORIGINAL, SEED disagrees.
     done = run_cli("explain", "throne", "new:4", "C1", "--rules", "original", "--compare", "--json")
     assert done.returncode == 1
     data = json.loads(done.stdout)
     assert data["rules"] == "ORIGINAL"
     assert data["compare"]["disagree"] == ["SEED"]
+    assert data["compare"]["readings"][0]["reason"] == (
+        "C1 is legal under this reading; the base refuses it (B6)"
+    )
 
 
 def test_compare_b3_b11_round_end_readings(run_cli: Cli, scenario: Scenario) -> None:
@@ -134,10 +143,10 @@ def test_compare_a18_the_deal_names_why_it_cannot_apply(run_cli: Cli) -> None:
     fewer than six players (each seat would hold 36 // n cards); with six it can, the
     sets being one of the shuffled deals, and the readings agree on the move."""
     two = "P0B0L0C0T0F0,-,-,-,-,-,-,-/P1B1L1C1T1F1,-,-,-,-,-,-,- -/- 0 -"
-    done = run_cli("explain", "ascent", two, "F0", "--compare", "--verbose")
+    done = run_cli("explain", "ascent", two, "F0", "--compare")
     assert done.returncode == 0
     assert (
-        "not applicable: deal=shuffled: the position cannot exist under these rules: the "
+        "    deal=shuffled: the position cannot exist under this reading: the "
         "deal: deal=shuffled deals 18 cards to each of 2 seats (A18), not [6, 6]"
     ) in done.stdout
     six = ascent.to_text(ascent.new_game(6, first_player=0))
@@ -162,8 +171,9 @@ def test_compare_a13_upper_half_reading(run_cli: Cli, scenario: Scenario) -> Non
     done = run_cli("explain", "ascent", ascent.to_text(before), str(move), "--compare")
     assert done.returncode == 0
     out = done.stdout
-    assert "    upper_half=5: LEGAL, but other events:" in out
+    assert "    upper_half=5: LEGAL:" in out
     assert "where no removal applies: it stays. (A13)" in out
+    assert "      why: legal under both, with other events" in out
     # The answer, not the list of what was not varied: that takes --verbose.
     assert "not varied:" not in out
     assert out.rstrip().endswith(
@@ -262,6 +272,9 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     answer = common.question_answer(throne, throne.new_game(4), "A-")
     assert isinstance(answer, IllegalMove) and answer.clause == "B9"
     assert common.question_answer(ascent, ascent.new_game(2), "A-") is None
+    # Ascent's card going down (A4): no move of the game either, answered the same way.
+    done = run_cli("explain", "ascent", "new:2", "F0-")
+    assert done.returncode == 1 and "cannot move down" in done.stdout and "(A4)" in done.stdout
     done = run_cli("explain", "throne", "new:4", "Z-")  # not a character: not a move
     assert done.returncode == 2 and "cannot read the move 'Z-'" in done.stderr
 
@@ -270,24 +283,26 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     ("game", "position", "move"),
     [("throne", "new:4", "C1"), ("throne", "new:3", "A-"), ("ascent", "new:3", "P0")],
 )
-def test_compare_shows_only_the_readings_that_can_apply(
+def test_compare_lists_the_readings_that_cannot_apply_with_the_reason(
     run_cli: Cli, game: str, position: str, move: str
 ) -> None:
-    """Readings that cannot apply (a combination of options the others forbid, a position
-    that cannot exist) are one count line; --verbose lists each, with the reason."""
+    """Readings that cannot apply (a combination of options the others forbid) are listed,
+    each with its reason, in the default output; --verbose adds only what is not varied."""
     args = ("explain", game, position, move, "--compare")
     out = run_cli(*args).stdout
     data = json.loads(run_cli(*args, "--json").stdout)["compare"]
-    cannot = len(data["invalid"]) + sum(1 for r in data["readings"] if r.get("applicable") is False)
-    assert "not a valid combination" not in out and "not applicable:" not in out
+    cannot = data["cannot_apply"]
+    assert [r["reading"] for r in cannot] == [
+        r["reading"] for r in data["readings"] if r["applicable"] is False
+    ]
+    for row in cannot:
+        assert f"    {row['reading']}: {row['reason']}" in out
     if cannot:
-        word = "reading cannot" if cannot == 1 else "readings cannot"
-        assert f"({cannot} other {word} apply here: --verbose lists them and why)" in out
+        assert f"  {len(cannot)} cannot apply here:" in out
     else:
         assert "cannot apply here" not in out
     verbose = run_cli(*args, "--verbose").stdout
-    listed = verbose.count("  not a valid combination: ") + verbose.count("  not applicable: ")
-    assert listed == cannot
+    assert verbose.startswith(out.split("\n  (", 1)[0])
     if game == "throne" and position == "new:4":
-        assert cannot >= 1  # equal_placement=true with floor 1 among the placement floors
-        assert "not a valid combination: equal_placement=true" in verbose
+        assert cannot  # equal_placement=true with floor 1 among the placement floors
+        assert "    equal_placement=true: not a valid combination" in out

@@ -20,8 +20,8 @@ DECIDES = (
 def test_a14_the_referee_position_is_over_under_the_default(run_cli: Cli) -> None:
     """A14 (rule 18): only seat 0 is left in the race, so the game is over (the turn
     must be '-'); under end_test=unflipped seat 0 plays on alone, and --compare names
-    the reference reading, under which the position cannot be a turn of seat 0 (a reading
-    that cannot apply is listed under --verbose)."""
+    the reference reading, under which the game is already over there (the replay says
+    so, and why, without --verbose)."""
     done = run_cli("explain", "ascent", f"{REFEREE} 0 -", "F0", "--compare")
     assert done.returncode == 2
     assert "the game is over (A14): the turn must be '-'" in done.stderr
@@ -29,17 +29,16 @@ def test_a14_the_referee_position_is_over_under_the_default(run_cli: Cli) -> Non
     assert over.returncode == 1  # an illegal move
     assert "ILLEGAL: the game is over: F0 cannot be played (A14)" in over.stdout
     assert "il ne reste qu’un joueur" in over.stdout
-    old = run_cli(
-        "explain", "ascent", f"{REFEREE} 0 end_test=unflipped", "F0", "--compare", "--verbose"
-    )
+    old = run_cli("explain", "ascent", f"{REFEREE} 0 end_test=unflipped", "F0", "--compare")
     assert old.returncode == 0
     out = old.stdout
     assert "Seat 0 plays again: nobody else can move. (A14)" in out
+    for other in ("end_test=unreached", "end_test=can_move"):
+        assert f"    {other}: ILLEGAL: the game is over: F0 cannot be played (A14)\n" in out
     assert (
-        "not applicable: end_test=unreached: the position cannot exist under these rules: "
-        "the game is over (A14)" in out
-    )
-    assert "not applicable: end_test=can_move: the position cannot exist" in out
+        "      why: the game is already over in this position under this reading (its end "
+        "test, A14): scores "
+    ) in out
 
 
 def test_a14_compare_names_the_end_test_on_the_move_that_decides(run_cli: Cli) -> None:
@@ -52,5 +51,6 @@ def test_a14_compare_names_the_end_test_on_the_move_that_decides(run_cli: Cli) -
         "The game is over: at most one player still has a card that has not reached its "
         "arrival square. (A14)" in out
     )
-    assert "    end_test=unflipped: LEGAL, but other events:" in out
+    assert "    end_test=unflipped: LEGAL:" in out
     assert "      - Seat 2's turn. (A3)" in out
+    assert "      why: legal under both, with other events" in out

@@ -717,10 +717,16 @@ def _case_section(shown: casebook.Shown) -> str:
         f"- {found.plies} plies; {rst.escape(found.how)}.\n\n"
     )
     if isinstance(focus, Moment | Game):
-        last = focus if isinstance(focus, Moment) else focus.moments[-1]
+        last = shown.moment or (focus if isinstance(focus, Moment) else focus.moments[-1])
         out.append(f"Move {last.ply}, seat {last.seat} plays {rst.literal(last.text)}:\n\n")
         out.extend(f"- {rst.escape(e.text)} ({clause_ref(e.clause)})\n" for e in last.events)
         out.extend(f"- So: {rst.escape(line)}\n" for line in shown.details)
+        if isinstance(focus, Game) and last is not focus.moments[-1]:
+            end = focus.moments[-1]
+            out.append(
+                f"- The game ends with move {end.ply} (seat {end.seat} plays "
+                f"{rst.literal(end.text)}).\n"
+            )
         if isinstance(focus, Game):
             out.append(
                 f"- Final scores {rst.literal(str(list(module.scores(focus.final))))}, "
@@ -754,6 +760,13 @@ def _case_section(shown: casebook.Shown) -> str:
                 [50, 50],
             )
         )
+    if shown.claims:
+        out.append("Checked on this game (the build fails if one is false):\n\n")
+        out.extend(f"- {rst.escape(line)}\n" for line in shown.claims)
+        out.append("\n")
+    out.append("The referee's view (read from the engine):\n\n")
+    out.extend(f"- {rst.escape(line)}\n" for line in case_report.referee_lines(shown))
+    out.append("\n")
     boards = [
         (svg_of(case.game, state, **extra), caption)
         for caption, state, extra in case_report.diagrams(shown)

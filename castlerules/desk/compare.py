@@ -1,13 +1,13 @@
 """The compact comparison: ``explain --compare --json`` as the desk shows it.
 
 Only the readings that answer otherwise than the base, or that cannot apply
-to the position, each with why in one line; the readings that agree are
-counted.  :func:`compact` is the one place that reads the command line's
-comparison: it reads, of the ``compare`` object, ``base``, ``invalid``
-(``reading``, ``error``) and per entry of ``readings``: ``reading``,
-``applicable`` and ``note`` (a reading that cannot apply), ``agrees``,
-``legal``, ``clause``, ``message`` and ``events`` (``clause``, ``text``); of
-the base answer, ``legal`` and ``events``.  Never a resulting position.
+to the dispute, each with why in one line; the readings that agree are
+counted.  :func:`compact` is the one place that reads the comparison
+(:meth:`castlerules.register.Comparison.data`, under ``answer["compare"]``):
+it reads ``base`` and, per entry of ``readings``, ``reading``, ``status``
+(``agrees``, ``disagrees``, ``cannot apply``, ``depends``) and ``reason``
+(one line, the register's own words; ``summary`` where a row has no
+reason).  Never a resulting position (a row's ``after``).
 """
 
 from __future__ import annotations
@@ -19,54 +19,44 @@ DISAGREES = "disagrees"
 CANNOT_APPLY = "cannot apply"
 DEPENDS = "depends on what the table view hides"
 
+_KINDS = {"disagrees": DISAGREES, "cannot apply": CANNOT_APPLY, "depends": DEPENDS}
+"""The comparison's statuses that the compact view lists, and how it names them."""
 
-def _events(events: Sequence[Mapping[str, Any]]) -> str:
-    return "; ".join(f"{e.get('clause')}: {e.get('text')}" for e in events)
 
-
-def _why(row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-    """One line: what the reading answers that the base does not."""
-    if not row.get("legal"):
-        return f"illegal ({row.get('clause') or 'no clause'}): {row.get('message', '')}"
-    events = row.get("events") or []
-    if base.get("legal") and list(events) == list(base.get("events") or []):
-        return "legal, with the same events, but another resulting position"
-    return "legal: " + _events(events)
+def _why(row: Mapping[str, Any]) -> str:
+    """One line: why the reading answers otherwise (the register's reason)."""
+    return str(row.get("reason") or row.get("summary") or "")
 
 
 def compact(comparison: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
     """The compact view of a comparison (``answer["compare"]``) for the base answer
-    ``base`` (the rest of the same answer).
+    ``base`` (the rest of the same answer; kept for the caller's symmetry).
 
     >>> view = compact(
     ...     {"base": "SEED", "readings": [
-    ...         {"reading": "ORIGINAL", "legal": False, "clause": "B6",
-    ...          "message": "Placement is on floors 2-5 only", "agrees": False},
-    ...         {"reading": "allow_pass=true", "legal": True, "events": [], "agrees": True},
-    ...         {"reading": "rounds=1", "applicable": False, "note": "round 2 is past"}],
-    ...      "invalid": []},
+    ...         {"reading": "ORIGINAL", "status": "disagrees",
+    ...          "reason": "--after move 1 (A1) is illegal under this reading (B6)"},
+    ...         {"reading": "allow_pass=true", "status": "agrees", "reason": ""},
+    ...         {"reading": "equal_placement=true", "status": "cannot apply",
+    ...          "reason": "not a valid combination with the other options"}]},
     ...     {"legal": True, "events": []})
     >>> view["tried"], view["agree"], [r["reading"] for r in view["rows"]]
-    (2, 1, ['ORIGINAL', 'rounds=1'])
+    (2, 1, ['ORIGINAL', 'equal_placement=true'])
     >>> view["rows"][0]["why"]
-    'illegal (B6): Placement is on floors 2-5 only'
+    '--after move 1 (A1) is illegal under this reading (B6)'
     """
+    del base
     rows: list[dict[str, Any]] = []
     tried = agree = 0
     for row in comparison.get("readings") or []:
         label = str(row.get("reading"))
-        if row.get("applicable") is False:
-            rows.append({"reading": label, "kind": CANNOT_APPLY, "why": str(row.get("note", ""))})
-            continue
-        tried += 1
-        if row.get("agrees"):
+        status = str(row.get("status"))
+        if status != "cannot apply":
+            tried += 1
+        if status == "agrees":
             agree += 1
             continue
-        rows.append({"reading": label, "kind": DISAGREES, "why": _why(row, base)})
-    for bad in comparison.get("invalid") or []:
-        rows.append(
-            {"reading": str(bad.get("reading")), "kind": CANNOT_APPLY, "why": str(bad.get("error"))}
-        )
+        rows.append({"reading": label, "kind": _KINDS.get(status, DISAGREES), "why": _why(row)})
     return {"base": str(comparison.get("base")), "tried": tried, "agree": agree, "rows": rows}
 
 

@@ -345,10 +345,9 @@ def test_the_desk_at_the_table(browser: Any, served: Served) -> None:
     cli = _cli(case["game"], case["position"], case["move"], "--compare")
     items = page.locator(".desk-compare li").all_inner_texts()
     disagree = set(cli["compare"]["disagree"])
-    cannot = {r["reading"] for r in cli["compare"]["readings"] if r.get("applicable") is False}
-    assert {i.split(" — ")[0] for i in items} == disagree | cannot | {
-        r["reading"] for r in cli["compare"]["invalid"]
-    }
+    cannot = {r["reading"] for r in cli["compare"]["cannot_apply"]}
+    depends = {r["reading"] for r in cli["compare"]["depends"]}
+    assert {i.split(" — ")[0] for i in items} == disagree | cannot | depends
     assert len(items) < len(cli["compare"]["readings"])
 
     # A pasted Ascent position, with the selector on Throne: the game is read from the text.

@@ -82,14 +82,14 @@ def test_compare_lists_only_the_readings_that_disagree_or_cannot_apply() -> None
     shown = answer["compare"]
     rows = {r["reading"]: r for r in shown["rows"]}
     for row in expected["compare"]["readings"]:
-        if row.get("applicable") is False:
+        if row["status"] == "cannot apply":
             assert rows[row["reading"]]["kind"] == compare.CANNOT_APPLY
-            assert rows[row["reading"]]["why"] == row["note"]
-        elif row["agrees"]:
+            assert rows[row["reading"]]["why"] == row["reason"]
+        elif row["status"] == "agrees":
             assert row["reading"] not in rows
         else:
-            assert rows[row["reading"]]["kind"] == compare.DISAGREES
-            assert row["message"] in rows[row["reading"]]["why"]
+            assert rows[row["reading"]]["kind"] in {compare.DISAGREES, compare.DEPENDS}
+            assert rows[row["reading"]]["why"] == row["reason"]
     assert set(expected["compare"]["disagree"]) <= set(rows)
     assert shown["agree"] == sum(1 for r in expected["compare"]["readings"] if r.get("agrees"))
 

@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import NoReturn
 
 from castlerules.cli import cases, common, demo, explain, play, replay, study
+from castlerules.cli import conform  # issue 46: the conformance kit
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {
@@ -40,6 +41,7 @@ COMMANDS: dict[str, ModuleType] = {
     "play": play,
     "study": study,
     "cases": cases,
+    "conform": conform,  # issue 46
 }
 """The sub-commands, by name; each module has ``add_parser(sub, name)``."""
 

@@ -195,10 +195,16 @@ class _Options(argparse.ArgumentParser):
 
 
 def _split(rest: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The options after GAME, and the engine's command after ``--``.
+
+    (argparse drops a ``--`` that directly follows GAME: what is left then is the command.)
+    """
     words = list(rest)
     if "--" in words:
         at = words.index("--")
         return words[:at], words[at + 1 :]
+    if words and not words[0].startswith("-"):
+        return [], words
     return words, []
 
 
@@ -233,9 +239,9 @@ def run(args: argparse.Namespace) -> int:
     """Check the engine (or write the vectors); the exit status."""
     before, command = _split(args.rest)
     if args.game == "vectors":
-        options = _options(args, before, "directory")
-        if command:
+        if "--" in args.rest:
             raise ArgumentError("conform vectors takes a directory, not a command after '--'")
+        options = _options(args, list(args.rest), "directory")
         return _vectors(options)
     module = common.game_module(args.game)
     options = _options(args, before, None)

@@ -126,7 +126,7 @@ def check(
     Bad arguments raise :class:`~castlerules.core.ArgumentError`; whatever
     the engine does is in the report.
     """
-    if game not in reference.GAMES:
+    if not isinstance(game, str) or game not in reference.GAMES:
         raise ArgumentError(f"unknown game {game!r:.40}; the games are: throne, ascent")
     module = reference.GAMES[game]
     budget = _checked_budget(games, seconds, shrink_seconds)
@@ -138,7 +138,11 @@ def check(
         raise ArgumentError(f"sample must be a whole number in 0..1000, not {sample!r:.40}")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
         raise ArgumentError(f"seed must be a whole number in 0..2^64-1, not {seed!r:.40}")
-    unknown = [p for p in phases if p not in PHASES]
+    if not isinstance(all_readings, bool):
+        raise ArgumentError(f"all_readings must be True or False, not {all_readings!r:.40}")
+    if isinstance(phases, str) or not isinstance(phases, Sequence):
+        raise ArgumentError(f"phases must be a list of phase names, not {phases!r:.40}")
+    unknown = [p for p in phases if not isinstance(p, str) or p not in PHASES]
     if unknown:
         raise ArgumentError(
             f"unknown phase {unknown[0]!r:.40}; the phases are: {', '.join(PHASES)}"
@@ -149,6 +153,8 @@ def check(
         reading = Reading.of(game, rules)
     else:
         raise ArgumentError(f"rules must be a {game} Rules or None, not {type(rules).__name__}")
+    if replay is not None and not isinstance(replay, str):
+        raise ArgumentError(f"replay must be a text PLAYERS:SEED:MOVES, not {replay!r:.40}")
     planned = parse_replay(replay) if replay is not None else None
     if planned is not None:
         try:

@@ -18,11 +18,13 @@ True
 
 from __future__ import annotations
 
+import json
+import time
 import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from castlerules.conform.wire import PROTOCOL, Answer, EngineFault
+from castlerules.conform.wire import PROTOCOL, Answer, EngineFault, decode, shorten
 
 __all__ = ["Engine", "InProcessChannel", "ReferenceEngine"]
 
@@ -75,28 +77,39 @@ class InProcessChannel:
 
     def ask(self, request: Mapping[str, Any]) -> Answer:
         """Call the engine's method for ``request``; return its answer as the JSON would be."""
-        import time
 
         started = time.perf_counter()
         try:
-            return self._answer(request)
-        except EngineFault:
-            raise
+            answer = self._answer(request)
         except Exception as err:
-            lines = traceback.format_exception(err)
-            self._trace = tuple(
-                line.rstrip() for chunk in lines for line in chunk.splitlines() if line.strip()
-            )[-12:]
-            raise EngineFault(
-                "raised",
-                f"raised {type(err).__name__} on request {request['id']} ({request['op']}): "
-                f"{str(err)[:200]}",
-                request,
-                None,
-                self._trace,
-            ) from None
+            raise self._raised(request, err) from None
         finally:
             self.seconds_waiting += time.perf_counter() - started
+        # Through JSON and back, as over a pipe: the same values, the same checks.
+        try:
+            text = json.dumps(answer, allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as err:
+            raise EngineFault(
+                "garbage",
+                f"answered {request['op']} with a value that is not JSON ({err})",
+                request,
+                shorten(repr(answer)),
+            ) from None
+        return decode(text.encode() + b"\n", request)
+
+    def _raised(self, request: Mapping[str, Any], err: Exception) -> EngineFault:
+        lines = traceback.format_exception(err)
+        self._trace = tuple(
+            line.rstrip() for chunk in lines for line in chunk.splitlines() if line.strip()
+        )[-12:]
+        return EngineFault(
+            "raised",
+            f"raised {type(err).__name__} on request {request['id']} ({request['op']}): "
+            f"{str(err)[:200]}",
+            request,
+            None,
+            self._trace,
+        )
 
     def _answer(self, request: Mapping[str, Any]) -> Answer:
         op, number = request["op"], request["id"]

@@ -204,7 +204,7 @@ class Runner:
         self.sample = sample
         self.seed = seed
         self.tally = session.tally
-        self.stop_at: float | None = None
+        self._players = 3
 
     # -------------------------------------------------------------- one game
 
@@ -217,6 +217,7 @@ class Runner:
             self.tally.count(plan.source.split(" ")[0], time.monotonic() - started)
 
     def _play(self, plan: Plan) -> Disagreement | None:
+        self._players = plan.start.players
         module = self.module
         start = plan.start
         state = start.state
@@ -413,10 +414,13 @@ class Runner:
             f"does not list {text}{also}: {len(listed)} legal moves",
         )
 
-    def _order(self, text: str) -> tuple[int, str]:
+    def _order(self, text: str) -> tuple[int, int, str]:
+        """Extra moves are reported in the notation's order (kind, then the universe's)."""
         kinds = reference.KIND_ORDER[self.game]
         kind = reference.move_kind(self.game, text)
-        return (kinds.index(kind), text)
+        groups = dict(reference.universe(self.game, self.reading.rules, self._players))
+        group = groups.get(kind, ())
+        return (kinds.index(kind), group.index(text) if text in group else len(group), text)
 
     def _probes(self, legal: Sequence[str], ply: int, plan: Plan, rng: random.Random) -> list[str]:
         legal_set = set(legal)

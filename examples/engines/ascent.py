@@ -31,7 +31,7 @@ VALUE = {letter: 6 - i for i, letter in enumerate(RANKS)}
 SQUARES = 7  # the path (A5); square 0 is the Start
 
 PLANTS = {
-    "other-column": "A2: a seat may also advance its own cards standing in other columns",
+    "any-column": "A2: a seat may advance the cards of any column, not only its own",
     "no-split": "A3: only a whole stack moves, never a part of it",
     "ceiling-plus-one": "A6: a card may end one square above its arrival square",
     "exposing-split": "A7: a split may leave the remainder exposed above its ceiling",
@@ -186,17 +186,14 @@ class AscentEngine:
 
     def _cards_of(self, seat: int) -> list[str]:
         """The unflipped cards a seat may choose (A2: those of its own column)."""
-        columns = range(self.n) if "other-column" in self.plants else (seat,)
+        columns = range(self.n) if "any-column" in self.plants else (seat,)
         out: list[str] = []
         for column in columns:
-            mine = list(self.start_row[column])
+            out += self.start_row[column]
             for square in range(1, SQUARES + 1):
                 stack = self.squares[column][square]
                 if stack is not None and not stack.flipped:
-                    mine += stack.cards
-            if column != seat:
-                mine = [c for c in mine if c.endswith(str(seat))]
-            out += mine
+                    out += stack.cards
         return out
 
     def _free(self, column: int, square: int, leader: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from castlerules.conform import reference, sources
-from castlerules.conform.inprocess import Engine, InProcessChannel
+from castlerules.conform.inprocess import Engine, InProcessChannel, ReferenceEngine
 from castlerules.conform.process import ProcessChannel
 from castlerules.conform.reference import Reading
 from castlerules.conform.report import Progress, ReadingResult, Report
@@ -116,6 +116,7 @@ def check(
     replay: str | None = None,
     progress: Callable[[str], None] | Progress | None = None,
     env: Mapping[str, str] | None = None,
+    log: Callable[[Mapping[str, Any], Mapping[str, Any]], None] | None = None,
 ) -> Report:
     """Check ``engine`` (a command line, or an :class:`Engine`) on ``game``.
 
@@ -123,6 +124,7 @@ def check(
     default reading); ``all_readings`` checks every reading of the register
     instead, sharing the budget.  ``replay`` (``PLAYERS:SEED:MOVES``) plays
     that one game only, trying every illegal move in its last position.
+    ``log(request, answer)`` is called with every exchange (a transcript).
     Bad arguments raise :class:`~castlerules.core.ArgumentError`; whatever
     the engine does is in the report.
     """
@@ -179,6 +181,7 @@ def check(
     started = time.monotonic()
     tally = Tally()
     session = Session(channel, game, tally)
+    session.log = log
     results: list[ReadingResult] = []
     fault: Disagreement | None = None
     name = "?"
@@ -205,6 +208,7 @@ def check(
                     results.append(result)
                     if result.disagreement is not None and result.disagreement.kind == "protocol":
                         break
+                results = _notes(game, readings, results)
             else:
                 results.append(context.one(reading, budget, label=reading.label))
     finally:
@@ -226,6 +230,45 @@ def check(
         budget=budget,
         timeout=float(timeout),
     )
+
+
+def _notes(
+    game: str, readings: Sequence[Reading], results: list[ReadingResult]
+) -> list[ReadingResult]:
+    """Mark each agreed reading that the protocol cannot tell apart from the first agreed one:
+    the reference itself, playing one reading, agrees with the other on the same games."""
+    agreed = [(r, x) for r, x in zip(readings, results, strict=False) if x.verdict == "agrees"]
+    if len(agreed) < 2:
+        return results
+    first = agreed[0][0]
+    out = list(results)
+    for reading, result in agreed[1:]:
+        same = _same_through_the_protocol(game, first, reading)
+        if same:
+            note = (
+                f"the reference itself answers the same under it and under {first.label} in "
+                f"{_games(same)}: the protocol cannot tell them apart"
+            )
+            out[out.index(result)] = attrs.evolve(result, note=note)
+    return out
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _same_through_the_protocol(game: str, first: Reading, other: Reading) -> int:
+    """How many games the reference under ``other`` agreed with ``first`` (0: it parted)."""
+    report = check(
+        game,
+        ReferenceEngine(built_for=other.rules),
+        rules=first.rules,
+        games=20,
+        seconds=5,
+        shrink_seconds=0,
+        phases=("casebook", "random"),
+    )
+    return report.tally.total if report.agree else 0
 
 
 def _fault_report(game: str, reading: Reading, err: EngineFault, channel: Any) -> Disagreement:

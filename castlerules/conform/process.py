@@ -44,6 +44,7 @@ class _StderrTail:
     def __init__(self, fd: int) -> None:
         self._fd = fd
         self._data = bytearray()
+        self._total = 0
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="conform-stderr", daemon=True)
         self._thread.start()
@@ -57,9 +58,23 @@ class _StderrTail:
             if not chunk:
                 return
             with self._lock:
+                self._total += len(chunk)
                 self._data += chunk
                 if len(self._data) > _STDERR_KEEP:
                     del self._data[: len(self._data) - _STDERR_KEEP]
+
+    def settle(self, most: float = 0.5) -> None:
+        """Wait until the engine's standard error has been quiet for a moment (at most
+        ``most`` seconds): its last words, written just before a fault, are then read."""
+        deadline = time.monotonic() + most
+        size = -1
+        while time.monotonic() < deadline and self._thread.is_alive():
+            with self._lock:
+                now = self._total
+            if now == size:
+                return
+            size = now
+            time.sleep(0.05)
 
     def lines(self, count: int = STDERR_LINES) -> tuple[str, ...]:
         with self._lock:
@@ -127,7 +142,8 @@ class ProcessChannel:
         return self._process.pid
 
     def stderr_tail(self) -> tuple[str, ...]:
-        """The engine's last lines of standard error."""
+        """The engine's last lines of standard error (once they have stopped coming)."""
+        self._stderr.settle()
         return self._stderr.lines()
 
     def _exited(self) -> str:
@@ -166,7 +182,6 @@ class ProcessChannel:
         return decode(line, request)
 
     def _fault(self, kind: str, reason: str, request: Mapping[str, Any] | None) -> EngineFault:
-        time.sleep(0.05)  # let the stderr thread take the engine's last words
         return EngineFault(kind, reason, request, None, self.stderr_tail())
 
     def _read_line(self, request: Mapping[str, Any], deadline: float) -> bytes:

@@ -115,14 +115,16 @@ class ReadingResult:
     tries: int
     games: int
     finished: bool
+    note: str = ""
+    """``--readings all``: why an agreed reading cannot be told apart from another."""
 
     @property
     def verdict(self) -> str:
         """``agrees``, ``parts`` (a disagreement), ``refused`` (the engine does not play this
-        reading) or ``fault`` (a protocol fault)."""
+        reading), ``fault`` (a protocol fault) or ``untried`` (no game was played)."""
         found = self.disagreement
         if found is None:
-            return "agrees"
+            return "agrees" if self.games else "untried"
         if found.kind == "start":
             return "refused"
         if found.kind == "protocol":
@@ -240,6 +242,14 @@ class Report:
             "engine": {"name": self.engine, "command": list(self.command or ())},
             "mode": self.mode,
             "games_by_source": dict(tally.games),
+            "sources": {
+                name: {
+                    "games": count,
+                    "seconds": round(tally.seconds.get(name, 0.0), 3),
+                    "games_per_second": _rate(count, tally.seconds.get(name, 0.0)),
+                }
+                for name, count in tally.games.items()
+            },
             "positions": tally.positions,
             "moves": tally.moves,
             "refusals_tried": tally.refusals,
@@ -261,6 +271,7 @@ class Report:
                     "reading": r.reading,
                     "verdict": r.verdict,
                     "games": r.games,
+                    **({"note": r.note} if r.note else {}),
                     **(
                         {"disagreement": self._found_data(r, r.disagreement)}
                         if r.disagreement is not None
@@ -297,6 +308,8 @@ class Report:
         verdict = result.verdict
         head = f"reading {result.reading}: "
         found = result.disagreement
+        if verdict == "untried":
+            return [head + "nothing was tried (no game in the budget)"]
         if found is None:
             what = "the game replayed" if self.mode == "replay" else "everything tried"
             return [head + f"the engine AGREES with the reference on {what}"]
@@ -314,8 +327,6 @@ class Report:
         count = len(self.readings)
         if agreed:
             head = f"the engine agrees with {', '.join(agreed)}"
-            if len(agreed) > 1:
-                head += " (these readings show the same through the protocol in every game tried)"
         else:
             head = "the engine agrees with none of them"
         out = [f"the register's {count} readings of {self.game}: {head}"]
@@ -323,8 +334,11 @@ class Report:
         for result in self.readings:
             found = result.disagreement
             name = result.reading.ljust(width)
-            if found is None:
-                out.append(f"  {name}  agrees ({result.games} games)")
+            if result.verdict == "untried":
+                out.append(f"  {name}  not tried: no game in the budget")
+            elif found is None:
+                note = f"; {result.note}" if result.note else ""
+                out.append(f"  {name}  agrees ({_plural(result.games, 'game')}{note})")
             elif result.verdict == "refused":
                 out.append(f"  {name}  not played: the engine {found.engine}")
             elif result.verdict == "fault":
@@ -343,13 +357,34 @@ class Report:
     def _tally_line(self) -> str:
         tally = self.tally
         sources = ", ".join(f"{k} {v}" for k, v in tally.games.items())
+        whole = [k for k in ("random", "hypothesis") if tally.games.get(k)]
+        rate = ""
+        if whole:
+            games = sum(tally.games[k] for k in whole)
+            seconds = sum(tally.seconds.get(k, 0.0) for k in whole)
+            rate = f" ({_rate(games, seconds):.1f} whole games/s)"
         return (
-            f"tried: {tally.total} games ({sources or 'none'}) · {tally.positions} positions · "
-            f"{tally.refusals} illegal moves tried · {tally.requests} requests · "
-            f"{self.seconds:.1f} s, {self.games_per_second:.1f} games/s; "
+            f"tried: {_plural(tally.total, 'game')} ({sources or 'none'}) · "
+            f"{_plural(tally.positions, 'position')} · "
+            f"{_plural(tally.refusals, 'illegal move')} tried · "
+            f"{_plural(tally.requests, 'request')} · {self.seconds:.1f} s{rate}; "
             f"the engine's share of the time {1 - self.kit_share:.0%}, the kit's "
             f"{self.kit_share:.0%}"
         )
+
+
+def _rate(count: int, seconds: float) -> float:
+    return round(count / seconds, 2) if seconds > 0 else 0.0
+
+
+_PLURALS = {"ply": "plies", "try": "tries"}
+
+
+def _plural(count: int, what: str) -> str:
+    """``1 game``, ``2 games``, ``3 plies``."""
+    if count == 1:
+        return f"1 {what}"
+    return f"{count} {_PLURALS.get(what, what + 's')}"
 
 
 def _found_lines(found: Disagreement, result: ReadingResult | None, report: Report) -> list[str]:
@@ -378,8 +413,11 @@ def _found_lines(found: Disagreement, result: ReadingResult | None, report: Repo
         shrunk = ""
         if result.shrunk_from is not None:
             more = "" if result.finished else ", stopped by its time"
-            shrunk = f"; shrunk from {result.shrunk_from} plies in {result.tries} tries{more}"
-        out.append(f"  found:     in {found.source}: {found.plies} plies{shrunk}")
+            shrunk = (
+                f"; shrunk from {_plural(result.shrunk_from, 'ply')} in "
+                f"{_plural(result.tries, 'try')}{more}"
+            )
+        out.append(f"  found:     in {found.source}: {_plural(found.plies, 'ply')}{shrunk}")
     if result is not None and (found.moves or found.kind not in ("protocol", "start")):
         out.append(f"  replay:    {report.replay_command(found, result.arguments)}")
     if found.stderr:

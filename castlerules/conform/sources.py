@@ -147,7 +147,7 @@ def hypothesis_games(
         from hypothesis import strategies as st
     except ImportError:  # pragma: no cover - the conform extra installs it
         raise RulesError(
-            "Hypothesis-chosen games need Hypothesis: pip install 'castlerules[conform]'"
+            "Hypothesis-chosen games need Hypothesis: pip install -e '.[conform]' (from a clone)"
         ) from None
 
     @hypothesis.seed(seed)

@@ -435,7 +435,7 @@ def validate(data: Mapping[str, Any]) -> None:
     except ImportError:  # pragma: no cover - the conform extra installs it
         raise ArgumentError(
             "the test vectors are checked against their JSON Schema with jsonschema: "
-            "pip install 'castlerules[conform]'"
+            "pip install -e '.[conform]' (from a clone)"
         ) from None
     jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
 

@@ -115,7 +115,12 @@ def main() -> int:
 def _answer(engine: ReferenceEngine, request: dict[str, Any]) -> dict[str, Any]:
     number, op = request["id"], request["op"]
     if op == "hello":
-        return {"id": number, "name": "bad engine 0.1", "games": ["throne", "ascent"], "protocol": 1}
+        return {
+            "id": number,
+            "name": "bad engine 0.1",
+            "games": ["throne", "ascent"],
+            "protocol": 1,
+        }
     if op == "start":
         ok = engine.start(request["game"], request["players"], request["rules"], request["deal"])
         return {"id": number, "ok": ok}

@@ -8,6 +8,7 @@ test whose engine outlives it fails (:func:`no_process_left`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -63,10 +64,8 @@ def no_process_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         time.sleep(0.05)
         left = tagged(tag)
     for pid in left:  # leave nothing behind for the next tests, then fail
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, 9)
-        except OSError:
-            pass
     assert not left, f"processes left behind by the test: {left}"
 
 
@@ -76,7 +75,9 @@ def node() -> str:
     it in)."""
     found = shutil.which("node") or shutil.which("nodejs")
     if found is None:
-        pytest.fail("node is missing: apt-get install nodejs (bash dev needs npm, and npm needs it)")
+        pytest.fail(
+            "node is missing: apt-get install nodejs (bash dev needs npm, and npm needs it)"
+        )
     return found
 
 

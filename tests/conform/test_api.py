@@ -32,6 +32,7 @@ from castlerules.core import ArgumentError
 
 NOTHING = {"games": 0, "seconds": 0, "shrink_seconds": 0, "phases": ()}
 
+
 def nested(depth: int) -> list[Any]:
     """A list in a list ... ``depth`` deep."""
     value: list[Any] = []
@@ -46,7 +47,9 @@ json_values = st.recursive(
     | st.integers(-(2**70), 2**70)
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=20,
 )
 hostile = (
@@ -141,7 +144,9 @@ def test_the_wire_checks_name_what_is_wrong() -> None:
     with pytest.raises(EngineFault, match="listing 'A1' twice"):
         check_answer(legal, {"id": 2, "moves": ["A1", "A1"]})
     status = {"id": 4, "op": "status"}
-    assert check_answer(status, {"id": 4, "to_move": 0, "over": False, "scores": None}, game="ascent")
+    assert check_answer(
+        status, {"id": 4, "to_move": 0, "over": False, "scores": None}, game="ascent"
+    )
     with pytest.raises(EngineFault, match="without scores"):
         check_answer(status, {"id": 4, "to_move": 0, "over": False, "scores": None}, game="throne")
     with pytest.raises(EngineFault, match="over without winners"):
@@ -183,11 +188,20 @@ def test_progress_on_a_terminal_says_what_is_tried_and_how_fast() -> None:
             return True
 
     screen = Terminal()
-    check("ascent", ReferenceEngine(), games=20, seconds=2, phases=["random"], progress=Progress(screen))
+    check(
+        "ascent",
+        ReferenceEngine(),
+        games=20,
+        seconds=2,
+        phases=["random"],
+        progress=Progress(screen),
+    )
     text = screen.getvalue()
     assert "\r" in text and "games/s" in text and "random game" in text
     lines: list[str] = []
-    check("ascent", ReferenceEngine(), games=1, seconds=1, phases=["casebook"], progress=lines.append)
+    check(
+        "ascent", ReferenceEngine(), games=1, seconds=1, phases=["casebook"], progress=lines.append
+    )
     assert any(line.startswith("conform: [DEFAULT] casebook: ") for line in lines)
     assert Progress(None).update("x", Tally()) is None
 

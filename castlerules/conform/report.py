@@ -21,6 +21,7 @@ from typing import IO, Any
 import attrs
 
 from castlerules.conform.runner import Disagreement, Tally
+from castlerules.conform.wire import shorten
 from castlerules.core import CLAUSES
 
 __all__ = ["Progress", "ReadingResult", "Report"]
@@ -65,6 +66,7 @@ class Progress:
     def _emit(self, line: str, *, final: bool = False) -> None:
         if self._write is None:
             return
+        line = printable(line)
         if self._tty:
             line = line[:150]
             pad = max(0, self._width - len(line))
@@ -285,14 +287,14 @@ class Report:
         return data
 
     def json(self) -> str:
-        """The report as one JSON object."""
-        return json.dumps(self.data(), ensure_ascii=False)
+        """The report as one JSON object (ASCII: whatever an engine wrote, escaped)."""
+        return json.dumps(self.data())
 
     # ------------------------------------------------------------------ text
 
     def text(self) -> str:
         """The report for a person."""
-        out = [f"castlerules conform {self.game}: {self.engine!r} ({self.channel})"]
+        out = [f"castlerules conform {self.game}: {shorten(self.engine, 100)!r} ({self.channel})"]
         if self.fault is not None:
             out.append("the engine BROKE THE PROTOCOL before any game:")
             out += _found_lines(self.fault, None, self)
@@ -302,7 +304,7 @@ class Report:
             for result in self.readings:
                 out += self._one_lines(result)
         out.append(self._tally_line())
-        return "\n".join(out) + "\n"
+        return printable("\n".join(out)) + "\n"
 
     def _one_lines(self, result: ReadingResult) -> list[str]:
         verdict = result.verdict
@@ -371,6 +373,21 @@ class Report:
             f"the engine's share of the time {1 - self.kit_share:.0%}, the kit's "
             f"{self.kit_share:.0%}"
         )
+
+
+def printable(text: str) -> str:
+    r"""``text`` safe on a terminal: every character that is not printable (an engine's
+    escape sequences, a lone surrogate) but the end of a line written as an escape.
+
+    >>> print(printable("seat 0\x1b[2J\ud800 ok"))
+    seat 0\x1b[2J\ud800 ok
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch == "\n" or ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
 
 
 def _rate(count: int, seconds: float) -> float:

@@ -35,6 +35,7 @@ FAULTS = (
     "ignore-quit",
     "error",
     "extra-line",
+    "escapes",
 )
 
 
@@ -103,6 +104,10 @@ def main() -> int:
                 time.sleep(3600)
             if fault == "error":
                 answer = {"id": request["id"], "error": "internal error: out of cheese"}
+            if fault == "escapes":
+                out.write('{"id": ' + str(request["id"]) + ', "error": "\\u001b[2J\\ud800 boom"}\n')
+                out.flush()
+                continue
             if fault == "extra-line":
                 out.write(json.dumps(answer) + "\n")  # answered twice
         out.write(json.dumps(answer) + "\n")
@@ -117,7 +122,7 @@ def _answer(engine: ReferenceEngine, request: dict[str, Any]) -> dict[str, Any]:
     if op == "hello":
         return {
             "id": number,
-            "name": "bad engine 0.1",
+            "name": "bad engine 0.1" + ("\x1b[31m\ud800" if "escapes" in sys.argv else ""),
             "games": ["throne", "ascent"],
             "protocol": 1,
         }

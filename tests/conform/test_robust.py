@@ -10,6 +10,7 @@ standard-error lines, within a few seconds.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -197,3 +198,29 @@ def test_faults_are_typed() -> None:
     assert str(fault) == "gave no answer"
     assert fault.with_stderr(["x"]).stderr == ("x",)
     assert os.environ.get("CASTLERULES_CONFORM_TAG")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_engines_escape_sequences_are_not_printed_raw(
+    bad_engine: Callable[..., list[str]], as_json: bool
+) -> None:
+    """An engine's name, error and answers may hold terminal escapes or lone surrogates:
+    the report writes them as escapes (the text) or in ASCII JSON."""
+    done = subprocess.run(
+        [sys.executable, "-m", "castlerules", "conform", "throne",
+         *(["--json"] if as_json else []), "--", *bad_engine("escapes", "legal")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    for text in (done.stdout, done.stderr):
+        assert all(ch == "\n" or ch.isprintable() for ch in text), text[-300:]
+    if as_json:
+        data = json.loads(done.stdout)
+        assert data["engine"]["name"] == "bad engine 0.1\x1b[31m\ud800"
+        assert done.stdout.isascii()
+    else:
+        assert "\\x1b[2J\\ud800 boom" in done.stdout

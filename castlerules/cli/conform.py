@@ -286,6 +286,14 @@ def _vectors(options: Any) -> int:
     from castlerules.conform import vectors
 
     written = vectors.write(options.directory, force=options.force, perft_depth=options.perft_depth)
-    for path in written:
-        sys.stdout.write(f"wrote {path}\n")
-    return common.EXIT_OK
+    status = common.EXIT_OK
+    for path, kept in written:
+        if kept is None:
+            sys.stdout.write(f"wrote {path}\n")
+        else:
+            sys.stderr.write(
+                f"castlerules conform: {kept!r} appeared while the vectors were computed: "
+                f"kept; written to {path!r} instead\n"
+            )
+            status = common.EXIT_BAD_INPUT
+    return status

@@ -24,7 +24,10 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from castlerules import __version__, options_text, records
+from castlerules.conform.reference import GAMES
 from castlerules.conform.wire import PROTOCOL, Answer, EngineFault, decode, shorten
+from castlerules.core import RulesError
 
 __all__ = ["Engine", "InProcessChannel", "ReferenceEngine"]
 
@@ -154,8 +157,6 @@ class ReferenceEngine:
     games: Sequence[str] = ("throne", "ascent")
 
     def __init__(self, built_for: Any = None) -> None:
-        from castlerules import __version__
-
         self.name = f"castlerules {__version__} (the reference, in-process)"
         self.built_for = built_for
         self._module: Any = None
@@ -164,10 +165,6 @@ class ReferenceEngine:
     def start(
         self, game: str, players: int, rules: Mapping[str, Any], deal: Mapping[str, Any]
     ) -> bool:
-        from castlerules import options_text, records
-        from castlerules.conform.reference import GAMES
-        from castlerules.core import RulesError
-
         module = GAMES.get(game)
         if module is None:
             return False
@@ -199,8 +196,6 @@ class ReferenceEngine:
         return [str(m) for m in self._module.legal_moves(self._state)]
 
     def play(self, move: str) -> bool:
-        from castlerules.core import RulesError
-
         try:
             self._state = self._module.apply(
                 self._state, self._module.parse_move(self._state, move)

@@ -23,7 +23,7 @@ import attrs
 from castlerules.conform import reference
 from castlerules.conform.reference import Reading, Start
 from castlerules.conform.wire import Answer, EngineFault, check_answer, shorten
-from castlerules.core import Event, IllegalMove, RulesError
+from castlerules.core import Event
 
 __all__ = ["Disagreement", "Plan", "Runner", "Session", "Tally"]
 
@@ -577,15 +577,3 @@ def _turn(seat: object) -> str:
 
 def _events_text(found: Sequence[Event]) -> str:
     return " ".join(str(e) for e in found) or "(no event)"
-
-
-def fault_of(error: RulesError) -> str:
-    """A refusal's words with its clause."""
-    if isinstance(error, IllegalMove):
-        return str(error)
-    return f"{error}"
-
-
-def now() -> float:
-    """The kit's clock (monotonic seconds)."""
-    return time.monotonic()

@@ -440,14 +440,19 @@ def validate(data: Mapping[str, Any]) -> None:
     jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
 
 
-def build(*, perft_depth: int = 4) -> dict[str, Mapping[str, Any]]:
-    """Every vector file's data, by file name (validated)."""
+def _check_depth(perft_depth: object) -> int:
     if (
         not isinstance(perft_depth, int)
         or isinstance(perft_depth, bool)
         or not 1 <= perft_depth <= 4
     ):
         raise ArgumentError(f"perft_depth must be a whole number in 1..4, not {perft_depth!r:.40}")
+    return perft_depth
+
+
+def build(*, perft_depth: int = 4) -> dict[str, Mapping[str, Any]]:
+    """Every vector file's data, by file name (validated)."""
+    _check_depth(perft_depth)
     out: dict[str, Mapping[str, Any]] = {"schema.json": SCHEMA}
     for game in ("throne", "ascent"):
         out[f"{game}-games.json"] = games_file(game)
@@ -464,7 +469,7 @@ def _targets(directory: str, force: bool) -> list[Any]:
     paths = [os.path.join(directory, name) for name in FILES]
     target = getattr(records, "Target", None)
     if target is not None:
-        return [target.check(p, "test vector file", force=force) for p in paths]
+        return [target.check(p, "test vector", force=force) for p in paths]
     return [_Target.check(p, force) for p in paths]  # pragma: no cover - before records.Target
 
 
@@ -502,10 +507,14 @@ class _Target:
 
 def write(
     directory: str | os.PathLike[str], *, force: bool = False, perft_depth: int = 4
-) -> list[str]:
-    """Write the vector files into ``directory`` (created if missing, its parent must exist);
-    return the paths written.  Refused before any work: an empty path, a file in the way,
-    a vector file that exists already (unless ``force``)."""
+) -> list[tuple[str, str | None]]:
+    """Write the vector files into ``directory`` (created if missing, its parent must exist).
+
+    Return, per file, the path written and the file kept at the target when one appeared
+    there while the vectors were computed (the output is then beside it), else None.
+    Refused before any work: an empty path, a file in the way, a vector file that exists
+    already (unless ``force``)."""
+    _check_depth(perft_depth)
     if not isinstance(directory, str | os.PathLike):
         raise ArgumentError(f"the directory must be a path, not {type(directory).__name__}")
     text = os.fspath(directory)
@@ -525,5 +534,5 @@ def write(
     written = []
     for name, target in zip(FILES, targets, strict=True):
         done = target.write(_dump(files[name]) + "\n")
-        written.append(str(getattr(done, "path", target.path)))
+        written.append((str(getattr(done, "path", target.path)), getattr(done, "kept", None)))
     return written

@@ -36,6 +36,7 @@ PLANTS = {
     "ceiling-plus-one": "A6: a card may end one square above its arrival square",
     "exposing-split": "A7: a split may leave the remainder exposed above its ceiling",
     "favour-any-rank": "A10: a favour may take a stack led by an equal or higher rank",
+    "favour-any-time": "A11: a favour played with no stack just moved is accepted (not listed)",
     "no-replay": "A12: the turn ends after a favour",
     "no-removal": "A13: an exposed remainder in the upper half stays on the board",
     "end-at-two": "A14: the game ends when at most two players are still in the race",
@@ -148,6 +149,8 @@ class AscentEngine:
         return [*favours, *advances, "end"]
 
     def play(self, move: str) -> bool:
+        if "favour-any-time" in self.plants and self.phase == "advance" and move[:1] == "x":
+            return True  # accepted, and nothing happens
         if not isinstance(move, str) or move not in self.legal():
             return False
         if move == "end":

@@ -239,3 +239,14 @@ def test_vectors_match_their_schema_and_the_reference() -> None:
     broken = {**games, "version": 2}
     with pytest.raises(jsonschema.ValidationError):
         vectors.validate(broken)
+
+
+@settings(max_examples=40)
+@given(directory=hostile | st.sampled_from(["", " ", "a\x00b", "/dev/null", "/proc/nonexistent/x"]),
+       depth=hostile)  # fmt: skip
+def test_hostile_vector_arguments_are_refused_in_one_line(directory: Any, depth: Any) -> None:
+    if isinstance(directory, str) and directory.strip() and "\x00" not in directory:
+        directory = "/dev/null/" + directory  # never a real folder: nothing is written
+    with pytest.raises(ArgumentError) as caught:
+        vectors.write(directory, perft_depth=depth)
+    assert "\n" not in str(caught.value)

@@ -45,6 +45,7 @@ ASCENT = {
     "ceiling-plus-one": ("A6", "ascent-ceiling"),
     "exposing-split": ("A7", "ascent-exposing-split"),
     "favour-any-rank": ("A10", "ascent-favour-higher-rank"),
+    "favour-any-time": ("A11", "ascent-favour-not-pending"),
     "no-replay": ("A12", "ascent-favour-replay"),
     "no-removal": ("A13", "ascent-removal"),
     "end-at-two": ("A14", "ascent-last-one-moves"),

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = str(ROOT / "examples" / "engines" / "throne.js")
@@ -136,3 +138,44 @@ def test_the_help_shows_the_usage_and_the_examples() -> None:
     assert done.returncode == 0
     assert "castlerules conform GAME" in done.stdout and "-- COMMAND [ARGS...]" in done.stdout
     assert "castlerules conform vectors DIR" in done.stdout and "--readings" in done.stdout
+
+
+OPTIONS = [
+    "--rules", "--option", "--readings", "--games", "--seconds", "--shrink-seconds",
+    "--timeout", "--seed", "--sample", "--phases", "--replay", "--json", "--quiet",
+    "--force", "--perft-depth", "--", "vectors", "throne", "ascent",
+]  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(OPTIONS)
+        | st.text(max_size=12)
+        | st.sampled_from(["nan", "-1", "1e309", "99999999999", "all", "SEED", "x=y", "4:0:A1"]),
+        max_size=8,
+    ),
+    game=st.sampled_from(["throne", "ascent", "vectors", "chess", ""]),
+)
+def test_hostile_command_lines_exit_0_1_or_2_in_one_line(words: list[str], game: str) -> None:
+    """castlerules conform with hostile words, in this process: never a traceback, and
+    never a real engine or file: the engine is a program that does not exist and the
+    vectors' directory is under /dev/null."""
+    import contextlib
+    import io
+
+    from castlerules.cli import main
+
+    words = [w for w in words if w != "--"]
+    tail = ["/dev/null/vectors"] if game == "vectors" else ["--", "/nonexistent/engine"]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(["conform", game, *words, *tail])
+        except SystemExit as exit_:
+            status = exit_.code if isinstance(exit_.code, int) else 2
+    text = err.getvalue()
+    assert status in (0, 2), (status, text)
+    assert "Traceback" not in text and "internal error" not in text, text
+    if status == 2:
+        assert len(text.strip().splitlines()) == 1, text

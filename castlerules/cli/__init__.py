@@ -30,8 +30,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from castlerules.cli import cases, common, demo, explain, play, replay, study
-from castlerules.cli import conform  # issue 46: the conformance kit
+from castlerules.cli import cases, common, conform, demo, explain, play, replay, study
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {

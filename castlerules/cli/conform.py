@@ -256,8 +256,10 @@ def run(args: argparse.Namespace) -> int:
         raise ArgumentError("--readings all checks every reading: give no --rules or --option")
     if options.readings and options.replay:
         raise ArgumentError("--replay plays one game under one reading: not with --readings")
-    preset = common.preset_of(module, options.rules)
-    rules = records.build_rules(module, preset, common.parse_options(module, options.option))
+    rules = None  # the default reading, and the casebook's games under every reading
+    if options.rules or options.option:
+        preset = common.preset_of(module, options.rules)
+        rules = records.build_rules(module, preset, common.parse_options(module, options.option))
     progress = None if options.quiet else Progress.to_stderr()
     with _terminate_as_interrupt():
         report = check(

@@ -120,9 +120,11 @@ def check(
 ) -> Report:
     """Check ``engine`` (a command line, or an :class:`Engine`) on ``game``.
 
-    ``rules`` is the reading checked (a ``Rules`` of the game, or None: the
-    default reading); ``all_readings`` checks every reading of the register
-    instead, sharing the budget.  ``replay`` (``PLAYERS:SEED:MOVES``) plays
+    ``rules`` is the reading checked (a ``Rules`` of the game); None checks the
+    default reading, and plays the casebook's games under every reading of the
+    cases that the engine accepts (the others are listed as skipped).
+    ``all_readings`` checks every reading of the register instead, sharing the
+    budget.  ``replay`` (``PLAYERS:SEED:MOVES``) plays
     that one game only, trying every illegal move in its last position.
     ``log(request, answer)`` is called with every exchange (a transcript).
     Bad arguments raise :class:`~castlerules.core.ArgumentError`; whatever
@@ -210,7 +212,9 @@ def check(
                         break
                 results = _notes(game, readings, results)
             else:
-                results.append(context.one(reading, budget, label=reading.label))
+                results.append(
+                    context.one(reading, budget, label=reading.label, every_case=rules is None)
+                )
     finally:
         channel.close()
         printer.done()
@@ -317,6 +321,8 @@ class _Check:
     phases: tuple[str, ...]
     printer: Progress
     started: float
+    skipped: list[str] = attrs.field(factory=list)
+    """The readings of casebook games the engine refused to start (in the last check)."""
 
     def replay(
         self, reading: Reading, players: int, seed: int, moves: tuple[str, ...]
@@ -328,21 +334,24 @@ class _Check:
         games = 1
         return ReadingResult(reading.label, reading.arguments(), found, None, 0, games, True)
 
-    def one(self, reading: Reading, budget: Budget, *, label: str) -> ReadingResult:
-        """Check one reading within ``budget``."""
+    def one(
+        self, reading: Reading, budget: Budget, *, label: str, every_case: bool = False
+    ) -> ReadingResult:
+        """Check one reading within ``budget``; ``every_case``: the casebook's games are
+        played under every reading of the cases that the engine accepts, not only this one."""
         tally = self.session.tally
         before = tally.total
-        runner = Runner(self.session, reading, sample=self.sample, seed=self.seed)
         printer = self.printer
         printer.reading = label
-        found = self._search(runner, reading, budget)
+        self.skipped = []
+        found, where = self._search(reading, budget, every_case)
         shrunk_from: int | None = None
         tries, finished = 0, True
         if found is not None and found.kind not in ("protocol", "start"):
             printer.phase("shrink", f"{found.kind} ({found.clause}) after {found.plies} plies")
             result = shrink(
-                runner,
-                reading,
+                self._runner(where),
+                where,
                 found,
                 seconds=budget.shrink_seconds,
                 progress=lambda line: printer.update(line, tally),
@@ -352,30 +361,44 @@ class _Check:
             found = result.disagreement
         return ReadingResult(
             label,
-            reading.arguments(),
+            where.arguments(),
             found,
             shrunk_from,
             tries,
             tally.total - before,
             finished,
+            skipped=tuple(self.skipped),
         )
 
-    def _search(self, runner: Runner, reading: Reading, budget: Budget) -> Disagreement | None:
+    def _runner(self, reading: Reading) -> Runner:
+        return Runner(self.session, reading, sample=self.sample, seed=self.seed)
+
+    def _search(
+        self, reading: Reading, budget: Budget, every_case: bool
+    ) -> tuple[Disagreement | None, Reading]:
         printer = self.printer
         tally = self.session.tally
-        begun = time.monotonic()
-        deadline = begun + budget.seconds
         counts = sources.player_counts(reading)
+        runner = self._runner(reading)
         if "casebook" in self.phases:
-            plans = sources.casebook_plans(reading)
+            plans = sources.casebook_plans(reading.game, None if every_case else reading)
             printer.phase("casebook", f"{len(plans)} games")
-            for number, plan in enumerate(plans, 1):
+            runners = {reading: runner}
+            for number, (under, plan) in enumerate(plans, 1):
+                if under.label in self.skipped:
+                    continue
                 printer.update(f"casebook {number}/{len(plans)}: {plan.source[9:]}", tally)
-                found = runner.play(plan)
+                if under not in runners:
+                    runners[under] = self._runner(under)
+                found = runners[under].play(plan)
+                if found is not None and found.kind == "start" and under != reading:
+                    self.skipped.append(under.label)  # a reading the engine does not play
+                    continue
                 if found is not None:
-                    return found
+                    return found, under
+        deadline = time.monotonic() + budget.seconds  # the casebook's games are not counted
         if "scopes" in self.phases:
-            scope_end = min(deadline, time.monotonic() + SCOPE_SHARE * budget.seconds)
+            scope_end = time.monotonic() + SCOPE_SHARE * budget.seconds
             printer.phase("scopes", "every game of depth 0, 1, 2, ...")
             for plan in sources.scope_plans(reading, counts):
                 if time.monotonic() > scope_end:
@@ -383,10 +406,10 @@ class _Check:
                 printer.update(f"{plan.source}, {plan.start.players} players", tally)
                 found = runner.play(plan)
                 if found is not None:
-                    return found
+                    return found, reading
         kinds = [p for p in ("random", "hypothesis") if p in self.phases]
         if not kinds:
-            return None
+            return None, reading
         printer.phase("games", " and ".join(kinds))
         played = 0
         block = 0
@@ -425,4 +448,4 @@ class _Check:
                 if played == before and kinds == ["hypothesis"]:
                     break  # Hypothesis has nothing left to try
             block += 1
-        return result[0] if result else None
+        return (result[0] if result else None), reading

@@ -119,6 +119,8 @@ class ReadingResult:
     finished: bool
     note: str = ""
     """``--readings all``: why an agreed reading cannot be told apart from another."""
+    skipped: tuple[str, ...] = ()
+    """Readings of casebook games that the engine does not play (it refused to start them)."""
 
     @property
     def verdict(self) -> str:
@@ -221,6 +223,7 @@ class Report:
         }
         if result is not None:
             data["shrunk_from"] = result.shrunk_from
+            data["skipped_readings"] = list(result.skipped)
             data["shrink_tries"] = result.tries
             if found.kind not in ("protocol", "start") or found.moves:
                 data["replay"] = self.replay_command(found, result.arguments)
@@ -312,16 +315,27 @@ class Report:
         found = result.disagreement
         if verdict == "untried":
             return [head + "nothing was tried (no game in the budget)"]
+        skipped = []
+        if result.skipped:
+            skipped = [
+                "  (casebook games not played: the engine does not play "
+                + ", ".join(result.skipped)
+                + ")"
+            ]
         if found is None:
             what = "the game replayed" if self.mode == "replay" else "everything tried"
-            return [head + f"the engine AGREES with the reference on {what}"]
+            return [head + f"the engine AGREES with the reference on {what}", *skipped]
         if verdict == "refused":
             return [head + f"the engine does not play it: it {found.engine}"]
         if verdict == "fault":
             return [head + "the engine BROKE THE PROTOCOL:", *_found_lines(found, result, self)]
+        under = (
+            f", in a casebook game under {found.reading}" if found.reading != result.reading else ""
+        )
         return [
-            head + f"the engine PARTS from the reference ({found.clause})",
+            head + f"the engine PARTS from the reference ({found.clause}){under}",
             *_found_lines(found, result, self),
+            *skipped,
         ]
 
     def _readings_lines(self) -> list[str]:

@@ -1,8 +1,9 @@
 """Where the games of a check come from, in the order they are played.
 
-1. :func:`casebook_plans`: the casebook's game of every case played under the
-   reading checked (both readings of a reading case), shortest first, with the
-   move each case tries; every clause of the game is shown by one of them.
+1. :func:`casebook_plans`: the casebook's game of every case, shortest first,
+   with the move each case tries, under the reading checked or under the case's
+   own readings (both readings of a reading case); every clause of the game is
+   shown by one of them.
 2. :func:`scope_plans`: every game of a small scope: all the move sequences of
    length 0, 1, 2, ... from the start of each player count, deepened while the
    scope's time lasts; every illegal move of the notation is tried in the
@@ -45,14 +46,16 @@ def player_counts(reading: Reading) -> tuple[int, ...]:
     return tuple(out)
 
 
-def casebook_plans(reading: Reading) -> list[Plan]:
-    """The casebook's games under ``reading``, shortest first (ties: case order)."""
+def casebook_plans(game: str, reading: Reading | None = None) -> list[tuple[Reading, Plan]]:
+    """The casebook's games of ``game``, each with the reading it is played under,
+    shortest first (ties: case order): those of ``reading`` only, or (None) every case
+    under its own reading (both readings of a reading case)."""
     from castlerules import casebook
     from castlerules.casebook.store import load
 
     found = load()
-    plans: list[tuple[int, int, Plan]] = []
-    for order, case in enumerate(casebook.cases(game=reading.game)):
+    plans: list[tuple[int, int, Reading, Plan]] = []
+    for order, case in enumerate(casebook.cases(game=game)):
         item = found.get(case.key)
         if item is None:
             continue
@@ -60,10 +63,11 @@ def casebook_plans(reading: Reading) -> list[Plan]:
         if case.kind == "reading":
             sides.append(case.second_rules())
         for which, rules in enumerate(sides):
-            if rules != reading.rules:
+            if reading is not None and rules != reading.rules:
                 continue
+            played = reading if reading is not None else Reading.of(game, rules)
             try:
-                start = reference.start(reading, item.players, item.seed)
+                start = reference.start(played, item.players, item.seed)
             except RulesError:
                 continue
             moves = tuple(item.moves)
@@ -72,9 +76,10 @@ def casebook_plans(reading: Reading) -> list[Plan]:
                 probes[len(moves)] = (item.tried,)
                 moves += (item.tried,)
             source = f"casebook {case.key}" + (" (its second reading)" if which else "")
-            plans.append((item.plies, order, Plan(start, source, moves=moves, probes=probes)))
+            plan = Plan(start, source, moves=moves, probes=probes)
+            plans.append((item.plies, order, played, plan))
     plans.sort(key=lambda p: (p[0], p[1]))
-    return [plan for _, _, plan in plans]
+    return [(played, plan) for _, _, played, plan in plans]
 
 
 def scope_plans(reading: Reading, counts: Sequence[int]) -> Iterator[Plan]:

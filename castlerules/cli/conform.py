@@ -41,8 +41,9 @@ def add_parser(sub: Any, name: str) -> None:
         help="check another engine (any language) against the reference, over a JSON-lines "
         "protocol; 'conform vectors DIR' writes test vectors",
         description=textwrap.fill(
-            "Start the engine COMMAND, speak the conformance protocol (spec/conform.md) with it "
-            "over its standard input and output, and compare it with the reference after every "
+            "Start the engine COMMAND, speak the conformance protocol with it (one JSON object "
+            "a line; see the documentation's page 'Check your engine') over its standard input "
+            "and output, and compare it with the reference after every "
             "move: legal moves, refusals of illegal moves (with their clause), the seat to act, "
             "the end, scores and winners. Games: the casebook's (every clause), every game of "
             "small scopes, then seeded random and Hypothesis-chosen games until --games or "

@@ -93,3 +93,13 @@ def test_readings_all_in_process_and_a_reading_the_engine_refuses() -> None:
     one = check("ascent", AscentEngine(), rules=ascent.Rules(stack_rank="highest"), games=0)
     assert not one.agree and one.readings[0].verdict == "refused"
     assert "does not play it" in one.text()
+
+
+def test_the_javascript_engine_plays_every_reading_of_the_register(throne_js: list[str]) -> None:
+    """Without --built-for it agrees with all eight readings, and the report says which two
+    the protocol cannot tell apart (no_cards_public changes only what a seat may see)."""
+    report = check("throne", throne_js, all_readings=True, games=8, phases=["casebook", "random"])
+    assert len(report.agrees_with) == len(report.readings) == 8, report.text()
+    notes = {r.reading: r.note for r in report.readings if r.note}
+    assert list(notes) == ["SEED + no_cards_public=false"], notes
+    assert "the protocol cannot tell them apart" in notes["SEED + no_cards_public=false"]

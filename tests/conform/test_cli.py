@@ -48,7 +48,8 @@ def test_a_planted_mistake_in_json_and_its_replay(node: str) -> None:
     for field in ("moves", "position", "clause", "reference", "engine"):
         assert field in found
     assert found["clause"] == "B8" and found["kind"] == "legal moves"
-    assert found["position"].startswith("throne SEED 4 1 movement")
+    # the shortest casebook game that shows it may be one of another reading (ORIGINAL's)
+    assert found["position"].startswith("throne ") and " movement " in found["position"]
     assert "conform: [SEED] casebook: " in done.stderr  # the progress, on standard error
     # The replay command plays that game again and finds the same thing.
     words = shlex.split(found["replay"])

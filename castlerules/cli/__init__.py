@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from castlerules.cli import cases, common, demo, explain, play, replay, study
+from castlerules.cli import cases, common, conform, demo, explain, play, replay, study
 from castlerules.core import RulesError
 
 COMMANDS: dict[str, ModuleType] = {
@@ -40,6 +40,7 @@ COMMANDS: dict[str, ModuleType] = {
     "play": play,
     "study": study,
     "cases": cases,
+    "conform": conform,  # issue 46
 }
 """The sub-commands, by name; each module has ``add_parser(sub, name)``."""
 

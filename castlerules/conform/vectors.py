@@ -464,45 +464,10 @@ def build(*, perft_depth: int = 4) -> dict[str, Mapping[str, Any]]:
     return out
 
 
-def _targets(directory: str, force: bool) -> list[Any]:
+def _targets(directory: str, force: bool) -> list[records.Target]:
     """Each file's target, checked before any work under the project's write policy."""
     paths = [os.path.join(directory, name) for name in FILES]
-    target = getattr(records, "Target", None)
-    if target is not None:
-        return [target.check(p, "test vector", force=force) for p in paths]
-    return [_Target.check(p, force) for p in paths]  # pragma: no cover - before records.Target
-
-
-class _Target:
-    """The write policy where ``records.Target`` is not there yet: a file that exists is
-    refused unless ``force``; a file created at the target while the work runs is kept."""
-
-    def __init__(self, path: str, force: bool, existed: bool) -> None:
-        self.path, self.force, self.existed = path, force, existed
-
-    @classmethod
-    def check(cls, path: str, force: bool) -> _Target:
-        existed = os.path.lexists(path)
-        if os.path.isdir(path):
-            raise ArgumentError(f"cannot write the test vector file to {path!r}: it is a directory")
-        if existed and not force:
-            raise ArgumentError(
-                f"the test vector file {path!r} exists already: nothing was written "
-                "(--force replaces it)"
-            )
-        return cls(path, force, existed)
-
-    def write(self, text: str) -> Any:
-        mode = "w" if self.existed and self.force else "x"
-        try:
-            with open(self.path, mode, encoding="utf-8") as out:
-                out.write(text)
-        except FileExistsError:
-            raise ArgumentError(
-                f"the test vector file {self.path!r} appeared while the vectors were computed: "
-                "it was kept, nothing was written over it"
-            ) from None
-        return self
+    return [records.Target.check(p, "test vector", force=force) for p in paths]
 
 
 def write(
@@ -534,5 +499,5 @@ def write(
     written = []
     for name, target in zip(FILES, targets, strict=True):
         done = target.write(_dump(files[name]) + "\n")
-        written.append((str(getattr(done, "path", target.path)), getattr(done, "kept", None)))
+        written.append((done.path, done.kept))
     return written

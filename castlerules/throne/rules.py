@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from castlerules.core.errors import ArgumentError
-from castlerules.core.options import Note, init_rules, validator
+from castlerules.core.options import Note, Option, declared, init_rules, validator
 from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, PLACES, YES, Climb, Move, Place
 
 MOVEMENT_STARTERS: tuple[str, ...] = ("after_last_placer", "first_player")
@@ -106,6 +106,104 @@ def _deck_shape(value: object) -> bool:
     return value is None or (
         isinstance(value, tuple) and len(value) > 0 and all(isinstance(c, str) for c in value)
     )
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("characters", ("B4",), "the number of characters, named A, B, ..."),
+    Option(
+        "floors",
+        ("B1",),
+        "the floors of the castle, the throne the top one (fixed at 7)",
+    ),
+    Option("floor_capacity", ("B7",), "the most characters on one of floors 1-6"),
+    Option("points", ("B14",), "the points of a favourite on floors 1..7"),
+    Option(
+        "placement_floors",
+        ("B6",),
+        "the floors characters may be placed on",
+        alternatives=((2, 3, 4, 5),),
+    ),
+    Option(
+        "equal_placement",
+        ("B6",),
+        "whether every player places the same number, the leftovers on floor 1",
+        seed="les joueurs à tour de rôle placent un personnage dans le château",
+        kernel=bool,
+        symbolic="fixed per query",
+    ),
+    Option("placements_per_player", ("B6",), "with equal_placement: the characters each places"),
+    Option("no_cards", ("B11",), "the No cards of each player, for 3, 4, 5, 6 players"),
+    Option(
+        "no_cards_reset_each_round",
+        ("B11",),
+        "whether every player gets its No cards back at the start of each round",
+        seed='chaque joueur ne détient qu\'un nombre limité de cartes "non"',
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "first_player_rotates",
+        ("B3",),
+        "whether round k is started by seat k-1 (else always seat 0)",
+        seed="Au début de chaque manche les joueurs à tour de rôle placent un personnage",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "movement_starter",
+        ("B8",),
+        "who starts the movement phase: the seat after the last placer, or the round's "
+        "first player",
+        seed="Une fois les personnages disposés, chaque joueur à tour de rôle peut faire monter",
+        values=MOVEMENT_STARTERS,
+        kernel=lambda value: value == MOVEMENT_STARTERS[1],
+        symbolic="fixed per query",
+    ),
+    Option(
+        "allow_pass",
+        ("B8",),
+        "whether a player may pass in the movement phase",
+        seed="chaque joueur à tour de rôle peut faire monter un personnage d'un étage",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "no_cards_public",
+        ("B11",),
+        "whether how many No cards each player has left is public",
+        seed="défaussées après usage",
+    ),
+    Option("objective_size", ("B4",), "the favourites on an objective card"),
+    Option(
+        "objective_deck",
+        ("B4",),
+        "None: random distinct objectives; else the cards of a physical deck",
+        seed="En début de manche les joueurs reçoivent une carte",
+        fixed="material, not a reading: the seed does not list the objective "
+        "cards, so by default every seat gets a random set of six distinct from the others'; "
+        "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
+        "other objectives from the same seed, so the two differ from the first position on",
+    ),
+    Option(
+        "rounds",
+        ("B3",),
+        "the rounds of a game",
+        seed="Le jeu se joue en trois manches",
+        fixed="a number of the game, not a reading: the seed says 'Le jeu se joue en "
+        "trois manches' (B3); other counts are variants",
+    ),
+    Option(
+        "bonus_rounds",
+        ("B15",),
+        "the rounds whose score of 0 counts as bonus_points",
+        seed="au troisième et dernier décompte si un joueur marque 0 point",
+        fixed="no other reading of the seed: 'au troisième et dernier décompte' "
+        "(B15) names the third round, which is also the last; the option only matters for "
+        "variants with another number of rounds",
+    ),
+    Option("bonus_points", ("B15",), "what a round score of 0 becomes in a bonus round"),
+)
+"""The one declaration of each option, in field order (:class:`castlerules.core.Option`)."""
 
 
 class _Derived:
@@ -320,6 +418,9 @@ class Rules(_Cache):
         }
     )
     """The named presets, as the options they change from the defaults (``SEED``)."""
+
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
+    """The one declaration of each option (:data:`castlerules.throne.rules.OPTIONS`)."""
 
     characters: int = attrs.field(
         default=13, validator=validator(_int_in(1, 26), "a whole number in 1..26")
@@ -581,6 +682,9 @@ class Rules(_Cache):
                 "objectives exist"
             )
         return players
+
+
+declared(Rules)  # one declaration per field, in field order (ValueError at import otherwise)
 
 
 def _rebuild(options: dict[str, Any]) -> Rules:

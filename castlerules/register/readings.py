@@ -13,7 +13,8 @@ Options that are numbers of the material or of the table (how many
 characters, floors, points...) have no alternative reading and are not
 varied (:func:`readings_of` lists them as such), and the options
 :func:`excluded_of` names are never varied, with the reason: a wrong reading
-kept for the proofs, or an option that an interpretation note names but whose value the seed fixes (so
+kept for the proofs, or an option that an interpretation note names but whose
+value the seed fixes (so
 that the register says why it shows no other reading).
 
 The register (:func:`castlerules.register.open_points`) takes its readings

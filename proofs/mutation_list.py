@@ -75,7 +75,8 @@ AN = "castlerules/ascent/notation.py"
 CN = "castlerules/core/notation.py"
 REC = "castlerules/records.py"
 BOARDS = "castlerules/boards.py"
-DESK = "castlerules/desk.py"
+DESK_SERVE = "castlerules/desk/serve.py"
+DESK_TABLE = "castlerules/desk/table.py"
 DIAGRAM = "castlerules/throne/diagram.py"
 # The unit layer of each module's mutations (kind "module"): that module's tests.
 ADAPTERS = (
@@ -90,7 +91,7 @@ AN_TESTS = ("tests/ascent/test_notation.py", "tests/ascent/test_deal.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
 REC_TESTS = ("tests/cli/test_records.py", "tests/throne/test_record.py")
 BOARD_TESTS = ("tests/cli/test_boards.py",)
-DESK_TESTS = ("tests/desk/test_requests.py",)
+DESK_TESTS = ("tests/desk/test_boundary.py", "tests/desk/test_requests.py")
 DIAGRAM_TESTS = ("tests/throne/test_diagram_secrets.py",)
 
 M = Mutation
@@ -2671,9 +2672,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "desk.table_view_draws_the_secrets",
         "B4",
         "the desk's table view draws the board with every seat's favourites",
-        DESK,
-        'secrets = view == "referee" and known',
-        "secrets = known",
+        DESK_SERVE,
+        "secrets = boards.throne_secrets(state, hidden) if referee else None",
+        "secrets = boards.throne_secrets(state, hidden)",
         kind="module",
         tests=DESK_TESTS,
     ),
@@ -2681,9 +2682,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "desk.table_text_shows_the_current_deal",
         "B14",
         "the desk's table notation shows the objectives of the round under way",
-        DESK,
-        "for number in range(scored + 1, state.rules.rounds + 1)",
-        "for number in range(scored + 2, state.rules.rounds + 1)",
+        DESK_TABLE,
+        "for number in range(scored + 1, rules.rounds + 1):",
+        "for number in range(scored + 2, rules.rounds + 1):",
         kind="module",
         tests=DESK_TESTS,
     ),

@@ -8,12 +8,12 @@ tests hold the three together: every refusal the engines give over many games is
 exactly one kind here and cites that kind's clause; the note named says that clause in
 the sentence quoted; the case named refuses its move with that kind and clause.
 
->>> from castlerules import ascent
+>>> from castlerules import IllegalMove, ascent
 >>> state = ascent.from_text("P0B0L0F0,-,T1,T0,*C0,-,-,-/P1B1L1C1F1,-,-,-,-,-,-,- -/- 0 -")
 >>> move = ascent.parse_move(state, "T1", check=False)
 >>> try:
 ...     ascent.apply(state, move)
-... except ascent.IllegalMove as err:
+... except IllegalMove as err:
 ...     found = kind_of(ascent, state, move, err)
 >>> found.key, found.clause, found.cases
 ('ascent-ceiling', 'A6', ('ascent-ceiling',))

@@ -35,7 +35,11 @@ EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES: tuple[tuple[int, str], ...] = (
     (EXIT_OK, "legal, or done"),
-    (EXIT_ILLEGAL, "an illegal move was found (explain, replay, cases verify)"),
+    (
+        EXIT_ILLEGAL,
+        "an illegal move was found (explain, replay, cases verify)"
+        " or an engine parts from the reference (conform)",
+    ),
     (EXIT_BAD_INPUT, "bad input, or a file that exists already (one line on standard error)"),
     (EXIT_INTERNAL, "an internal error, a bug (CASTLERULES_DEBUG=1 shows its traceback)"),
     (EXIT_INTERRUPTED, "interrupted (Control-C)"),

@@ -35,7 +35,7 @@ data), so every reader gets one comparison.
 >>> from castlerules.register.dispute import Start, compare
 >>> found = compare(throne, Start.read(throne, "new:4:7"), move="C1")
 >>> found.base.legal, [r.label for r in found.disagreeing]
-(True, ['ORIGINAL'])
+(True, ['ORIGINAL', 'placement_floors=[2,3,4,5]'])
 >>> found.row("ORIGINAL").answer.clause
 'B6'
 """

@@ -379,3 +379,21 @@ def test_a_planted_leak_is_caught(
     with pytest.raises(AssertionError):
         for _ in range(20):  # a twin may happen to draw the same votes
             check_state(state, rng, moves=1, compare=False)
+
+
+# --------------------------------------------------------------------------- the twins
+
+
+def test_the_twins_redraw_every_objective_of_the_round_under_way() -> None:
+    """B4: a twin is only a test of the boundary if it changes what the table may not
+    see; here every seat's objective of the round under way (and of the rounds to come)
+    differs from the real one in some twin."""
+    state = throne.new_game(4, seed=1)
+    twins = tables.alternatives(state)
+    assert twins
+    for number in range(1, state.rules.rounds + 1):
+        for seat in range(state.players):
+            assert any(
+                twin.objectives[number - 1][seat] != state.objectives[number - 1][seat]
+                for twin in twins
+            ), (number, seat)

@@ -273,6 +273,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             f"The game is over: all {state.rules.rounds} rounds have been scored, "
             f"so {_show(move)} cannot be played",
             "B3",
+            refusal="throne-game-over",
         )
     _refuse(state, move)
     raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
@@ -562,6 +563,11 @@ def _check_move(move: object) -> None:
 
 
 _TURN_CLAUSE = {PLACEMENT: "B6", MOVEMENT: "B8", ELECTION: "B11"}
+_TURN_REFUSAL = {
+    PLACEMENT: "throne-turn-placement",
+    MOVEMENT: "throne-turn-movement",
+    ELECTION: "throne-turn-election",
+}
 
 
 def _out_of_turn(state: State, seat: int) -> None:
@@ -575,6 +581,7 @@ def _out_of_turn(state: State, seat: int) -> None:
     raise IllegalMove(
         f"It is seat {turn}'s turn to {what}, so seat {seat} cannot act now",
         _TURN_CLAUSE[state.phase],
+        refusal=_TURN_REFUSAL[state.phase],
     )
 
 
@@ -584,14 +591,18 @@ def _wrong_phase(state: State, tried: str) -> IllegalMove:
         return IllegalMove(
             f"The castle is being filled: seat {seat} must place a character, not {tried}",
             "B6",
+            refusal="throne-move-in-placement",
         )
     if state.phase == MOVEMENT:
         return IllegalMove(
             f"Every character is placed: seat {seat} must move a character up, not {tried}",
             "B8",
+            refusal="throne-place-in-movement",
         )
     return IllegalMove(
-        f"An election is under way: seat {seat} must vote Yes or No, not {tried}", "B11"
+        f"An election is under way: seat {seat} must vote Yes or No, not {tried}",
+        "B11",
+        refusal="throne-move-in-election",
     )
 
 
@@ -603,6 +614,7 @@ def _character(state: State, letter: str, clause: str) -> int:
             f"There is no character {letter!r}: the characters are "
             f"{table.letters[0]}-{table.letters[-1]}",
             clause,
+            refusal="throne-unknown-placement" if clause == "B6" else "throne-unknown-movement",
         )
     return i
 
@@ -623,6 +635,7 @@ def _refuse(state: State, move: object) -> None:
                 f"Character {c} is already in the castle (floor {where}): "
                 "place a character not yet placed",
                 "B6",
+                refusal="throne-placed-twice",
             )
         f = move.floor
         if not (0 < f < len(table.place_ok) and table.place_ok[f]):
@@ -630,11 +643,13 @@ def _refuse(state: State, move: object) -> None:
                 f"Character {c} cannot be placed on floor {f}: placement is on "
                 f"{floors_text(rules.placement_floors)} only",
                 "B6",
+                refusal="throne-placement-floors",
             )
         raise IllegalMove(
             f"Character {c} cannot be placed on floor {f}: it already holds "
             f"{_characters(state.counts[f])}, the most a floor may hold",
             "B7",
+            refusal="throne-full-floor",
         )
     if isinstance(move, Climb):
         c = move.character
@@ -643,6 +658,7 @@ def _refuse(state: State, move: object) -> None:
             raise IllegalMove(
                 f"Character {c} is on the throne, the top floor: it cannot climb higher",
                 "B8",
+                refusal="throne-climb-from-throne",
             )
         if state.phase != MOVEMENT:
             raise _wrong_phase(state, f"climb {c} (move {move})")
@@ -650,10 +666,14 @@ def _refuse(state: State, move: object) -> None:
         f = state.floors[i]
         if f == ELIMINATED:
             raise IllegalMove(
-                f"Character {c} was eliminated this round: it has left the castle", "B13"
+                f"Character {c} was eliminated this round: it has left the castle",
+                "B13",
+                refusal="throne-eliminated",
             )
         if f == UNPLACED:  # pragma: no cover - every character is placed in the movement phase
-            raise IllegalMove(f"Character {c} is not in the castle", "B8")
+            raise IllegalMove(
+                f"Character {c} is not in the castle", "B8", refusal="throne-not-in-castle"
+            )
         above = f + 1
         cap = rules.capacity(above)
         room = f"a floor holding fewer than {cap}" if cap > 1 else "an empty floor"
@@ -662,6 +682,7 @@ def _refuse(state: State, move: object) -> None:
             f"{floor_label(above)} already holds {_characters(state.counts[above])}, and a "
             f"character climbs only into {room}",
             "B8",
+            refusal="throne-climb-into-full",
         )
     if isinstance(move, Vote):
         if state.phase != ELECTION:
@@ -669,10 +690,12 @@ def _refuse(state: State, move: object) -> None:
                 "There is no election to vote in: an election happens only when a "
                 "character reaches the throne",
                 "B10",
+                refusal="throne-no-election",
             )
         raise IllegalMove(
             f"Seat {seat} has no No card left (used No cards are discarded): it can only vote Yes",
             "B11",
+            refusal="throne-no-card-left",
         )
     if isinstance(move, Pass):
         if state.phase == MOVEMENT:
@@ -680,6 +703,7 @@ def _refuse(state: State, move: object) -> None:
                 f"Seat {seat} must move a character up: these rules do not allow passing "
                 "(option allow_pass)",
                 "B8",
+                refusal="throne-pass-refused",
             )
         raise _wrong_phase(state, "pass")
     _check_move(move)

@@ -15,10 +15,11 @@ from castlerules.ascent.state import CARDS
 from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError
 
-__all__ = ["check_owners", "deal_in_order", "deal_of", "first_player_of"]
+__all__ = ["check_owners", "check_players", "deal_in_order", "deal_of", "first_player_of"]
 
 
-def _check_players(players: object) -> int:
+def check_players(players: object) -> int:
+    """``players`` when it is a player count of Ascent; :class:`ArgumentError` otherwise."""
     if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
         raise ArgumentError(
             f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
@@ -57,7 +58,7 @@ def deal_of(rules: Rules, players: int, seed: int) -> tuple[int, ...]:
     >>> [owners.count(seat) for seat in range(-1, 5)]
     [1, 7, 7, 7, 7, 7]
     """
-    n = _check_players(players)
+    n = check_players(players)
     if not isinstance(rules, Rules):
         raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
     check_seed(seed)
@@ -103,7 +104,7 @@ def check_owners(rules: Rules, players: int, owners: object) -> tuple[int, ...]:
     ``"shuffled"`` every card in play goes to a seat, each seat gets
     ``len(cards) // players`` of them, and only the cards left over are out (A18).
     """
-    n = _check_players(players)
+    n = check_players(players)
     size = len(Tables.of(rules).in_play)
     if (
         not isinstance(owners, tuple)

@@ -28,8 +28,8 @@ from __future__ import annotations
 import functools
 
 from castlerules.ascent.moves import (
-    _CODE_BY_ID,
     ADVANCES,
+    CODE_BY_ID,
     END,
     END_CODE,
     FAVOUR_BASE,
@@ -38,7 +38,7 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
-from castlerules.ascent.setup import _check_players, check_owners, deal_of, first_player_of
+from castlerules.ascent.setup import check_owners, check_players, deal_of, first_player_of
 from castlerules.ascent.stacks import other_reading_advances, rank_card
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
 from castlerules.core.chance import check_seed
@@ -316,7 +316,7 @@ def new_game(
     >>> current_player(new_game(3, first_player=2))
     2
     """
-    n = _check_players(players)
+    n = check_players(players)
     if rules is None:
         rules = _DEFAULT_RULES  # Rules() (immutable): built once, not per game
     elif not isinstance(rules, Rules):
@@ -478,7 +478,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):
         require(state, State, "state")
-    c = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
+    c = CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
     if c is None:
         c = code_of(move)
     p = state.actor

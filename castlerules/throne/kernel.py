@@ -53,7 +53,7 @@ def universe_of(rules: Rules) -> tuple[Move, ...]:
     """Every move the notation can name under ``rules``, numbered: the adapters'
     action numbers first (:class:`~castlerules.throne.rules.Codes`), then Pass if the
     rules forbid it, then the places on floors that are not placement floors."""
-    codes = rules._derived.codes.moves
+    codes = rules.tables.codes.moves
     rest: list[Move] = [] if rules.allow_pass else [PASS]
     rest += [
         PLACES[c][f]
@@ -119,7 +119,7 @@ class Shape:
             top=top,
             rounds=rules.rounds,
             moves=moves,
-            actions=len(rules._derived.codes.moves),
+            actions=len(rules.tables.codes.moves),
             kind=tuple(
                 (K_YES if m == Vote(True) else K_NO) if isinstance(m, Vote) else kinds[type(m)]
                 for m in moves

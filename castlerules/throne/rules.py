@@ -56,12 +56,13 @@ def floor_label(floor: int) -> str:
     return f"floor {floor} ({FLOOR_NAMES[floor]})"
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an ``int`` and not a ``bool``."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int_in(low: int, high: int) -> Callable[[object], bool]:
-    return lambda v: _is_int(v) and low <= v <= high  # type: ignore[operator]
+    return lambda v: is_int(v) and low <= v <= high  # type: ignore[operator]
 
 
 def _ints(length: int, low: int, high: int) -> Callable[[object], bool]:
@@ -69,7 +70,7 @@ def _ints(length: int, low: int, high: int) -> Callable[[object], bool]:
         return (
             isinstance(value, tuple)
             and len(value) == length
-            and all(_is_int(v) and low <= v <= high for v in value)
+            and all(is_int(v) and low <= v <= high for v in value)
         )
 
     return test
@@ -79,7 +80,7 @@ def _increasing(low: int, high: int, *, empty: bool) -> Callable[[object], bool]
     def test(value: object) -> bool:
         if not isinstance(value, tuple) or (not value and not empty):
             return False
-        if not all(_is_int(v) and low <= v <= high for v in value):
+        if not all(is_int(v) and low <= v <= high for v in value):
             return False
         return all(a < b for a, b in pairwise(value))
 
@@ -206,8 +207,9 @@ OPTIONS: tuple[Option, ...] = (
 """The one declaration of each option, in field order (:class:`castlerules.core.Option`)."""
 
 
-class _Derived:
-    """Tables built once per :class:`Rules` from its options (private, for speed).
+class Tables:
+    """Tables built once per :class:`Rules` from its options, for speed: ``rules.tables``
+    (the engine, the kernel, the notation and the adapters read them).
 
     Floors are indexed 0..7 (index 0 unused) so that a character's floor
     indexes them directly.
@@ -284,7 +286,7 @@ class _Derived:
 
 class Codes:
     """The moves of these rules numbered ``0..count-1`` (the adapters' actions), and the
-    same tables as :class:`_Derived` spelt in numbers, so that
+    same tables as :class:`Tables` spelt in numbers, so that
     :func:`~castlerules.throne.transitions.legal_codes` reads the rule of
     ``legal_moves`` once, through either alphabet.
 
@@ -316,21 +318,21 @@ class Codes:
         self.place_rows: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
 
-def members(table: _Derived, mask: int) -> tuple[int, ...]:
+def members(table: Tables, mask: int) -> tuple[int, ...]:
     """The characters (indexes) whose bits are set in ``mask``, kept in ``table.members``."""
     found = tuple(i for i in range(table.n) if mask >> i & 1)
     table.members[mask] = found
     return found
 
 
-def letter_set(table: _Derived, mask: int) -> frozenset[str]:
+def letter_set(table: Tables, mask: int) -> frozenset[str]:
     """The letters whose bits are set in ``mask``, kept in ``table.letter_sets``."""
     found = frozenset(ch for i, ch in enumerate(table.letters) if mask >> i & 1)
     table.letter_sets[mask] = found
     return found
 
 
-def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
+def room_of(table: Tables, counts: tuple[int, ...]) -> Callable[[int], bool]:
     """For the floor counts ``counts``: floor -> can a character climb from it (B7, B8).
 
     A character climbs from floor ``f`` if floor ``f + 1`` holds fewer than its
@@ -344,7 +346,7 @@ def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
 
 
 def place_rows(
-    table: _Derived, pattern: tuple[bool, ...], alphabet: _Derived | Codes | None = None
+    table: Tables, pattern: tuple[bool, ...], alphabet: Tables | Codes | None = None
 ) -> tuple[tuple[Any, ...], ...]:
     """Per character, its Place moves onto the open placement floors (B6, B7).
 
@@ -389,8 +391,8 @@ def _max_points(rules: Rules) -> int:
 
 
 class _Cache:
-    __slots__ = ("_derived",)
-    _derived: _Derived
+    __slots__ = ("tables",)
+    tables: Tables
 
 
 @attrs.frozen(slots=True, init=False)
@@ -428,7 +430,7 @@ class Rules(_Cache):
     """Number of characters, named ``A``, ``B``, ... (13 in the published game)."""
     floors: int = attrs.field(
         default=7,
-        validator=validator(lambda v: _is_int(v) and v == 7, "7 (the seed's castle, B1)"),
+        validator=validator(lambda v: is_int(v) and v == 7, "7 (the seed's castle, B1)"),
     )
     """Floors of the castle, the throne being the top one (B1: fixed at 7)."""
     floor_capacity: int = attrs.field(
@@ -559,7 +561,12 @@ class Rules(_Cache):
                 "(the leftover characters go to floor 1), "
                 f"not {self.placement_floors!r}"
             )
-        object.__setattr__(self, "_derived", _Derived(self))
+        object.__setattr__(self, "tables", Tables(self))
+
+    @property
+    def _derived(self) -> Tables:
+        """The former name of :attr:`tables` (the batch reads it until it follows)."""
+        return self.tables
 
     def __reduce__(self) -> tuple[Callable[..., Rules], tuple[dict[str, Any]]]:
         # Pickle and copy by options, so that the derived tables are rebuilt.
@@ -586,13 +593,13 @@ class Rules(_Cache):
 
     def capacity(self, floor: int) -> int:
         """Most characters on ``floor``: ``floor_capacity`` on floors 1-6 (B7), 1 on the throne."""
-        if not _is_int(floor) or not 1 <= floor <= self.floors:
+        if not is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return 1 if floor == self.throne_floor else self.floor_capacity
 
     def points_of(self, floor: int) -> int:
         """Points of a favourite on ``floor`` at the scoring (B14)."""
-        if not _is_int(floor) or not 1 <= floor <= self.floors:
+        if not is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return self.points[floor - 1]
 
@@ -631,13 +638,13 @@ class Rules(_Cache):
         >>> Rules().max_round_score(1), Rules(points=(0, 1, 2, 3, 4, 20, 10)).max_round_score(1)
         (33, 88)
         """
-        best: int = self._derived.max_points
+        best: int = self.tables.max_points
         if self.bonus_applies(round_number):
             best = max(best, self.bonus_points)
         return best
 
     def _round(self, round_number: object) -> int:
-        if not _is_int(round_number) or not 1 <= round_number <= self.rounds:  # type: ignore[operator]
+        if not is_int(round_number) or not 1 <= round_number <= self.rounds:  # type: ignore[operator]
             raise ArgumentError(f"round must be in 1..{self.rounds}, not {round_number!r}")
         assert isinstance(round_number, int)
         return round_number
@@ -653,7 +660,7 @@ class Rules(_Cache):
         values: 3-6 players, enough room on the placement floors, enough
         objective cards for everyone.
         """
-        if not _is_int(players) or players not in PLAYERS:
+        if not is_int(players) or players not in PLAYERS:
             raise ArgumentError(
                 f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
                 f"not {players!r}"
@@ -692,7 +699,7 @@ def _rebuild(options: dict[str, Any]) -> Rules:
 
 
 def _seat_count_index(players: int) -> int:
-    if not _is_int(players) or players not in PLAYERS:
+    if not is_int(players) or players not in PLAYERS:
         raise ArgumentError(
             f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
             f"not {players!r}"
@@ -759,9 +766,9 @@ def options_text(rules: Rules) -> str:
     return ",".join(best)
 
 
-def derived(rules: Rules) -> _Derived:
+def derived(rules: Rules) -> Tables:
     """The derived tables of ``rules`` (built once, by the constructor)."""
-    table: _Derived = rules._derived
+    table: Tables = rules.tables
     return table
 
 

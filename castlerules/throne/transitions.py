@@ -30,10 +30,10 @@ from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import (
     Codes,
     Rules,
-    _Derived,
-    _is_int,
+    Tables,
     floor_label,
     floors_text,
+    is_int,
     letter_set,
     members,
     place_rows,
@@ -148,8 +148,8 @@ def _legal_rule(numbers: bool) -> Callable[[State], tuple[Any, ...]]:
         if not isinstance(state, State):  # inlined require(): legal_moves is the hot path
             require(state, State, "state")
         phase_code = state.phase
-        table = state.rules._derived
-        alphabet: _Derived | Codes = table.codes if numbers else table
+        table = state.rules.tables
+        alphabet: Tables | Codes = table.codes if numbers else table
         if phase_code == MOVEMENT:
             # B8: a character climbs one floor if the floor above holds fewer than
             # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
@@ -202,7 +202,7 @@ legal_codes: Callable[[State], tuple[int, ...]] = _named(
     """The numbers of ``legal_moves(state)``, in the same order (increasing).
 
     For the adapters (:mod:`castlerules.adapters.numbering`): number ``k`` is the move
-    ``state.rules._derived.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
+    ``state.rules.tables.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
     """,
 )
 
@@ -235,7 +235,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     kind = type(move)
     if kind is Climb:
         if phase_code == MOVEMENT:
-            table = state.rules._derived
+            table = state.rules.tables
             i = table.index.get(move.character)  # type: ignore[union-attr]
             if i is not None:
                 f = state.floors[i]
@@ -248,7 +248,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             return _vote(state, move.yes)  # type: ignore[union-attr]
     elif kind is Place:
         if phase_code == PLACEMENT:
-            table = state.rules._derived
+            table = state.rules.tables
             i = table.index.get(move.character)  # type: ignore[union-attr]
             f = move.floor  # type: ignore[union-attr]
             # B6: an unplaced character, on a placement floor; B7: with room.
@@ -261,7 +261,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             ):
                 return _place(state, i, f)
     elif kind is Pass:
-        if phase_code == MOVEMENT and state.rules._derived.with_pass:
+        if phase_code == MOVEMENT and state.rules.tables.with_pass:
             return _pass(state)
     elif phase_code != OVER and isinstance(move, Place | Climb | Vote | Pass):
         # An instance of a subclass of a move class: judge it as the move it is.
@@ -295,7 +295,7 @@ def _play(state: State, move: Move) -> State:
     Any other move would give an inconsistent state: this stays private.
     """
     kind = type(move)
-    table = state.rules._derived
+    table = state.rules.tables
     if kind is Climb:
         i = table.index[move.character]  # type: ignore[union-attr]
         return _climb(state, i, state.floors[i], table.top)
@@ -357,7 +357,7 @@ def _place(state: State, i: int, f: int) -> State:
     counts[0] -= 1
     counts[f] += 1
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     turn = state.turn + 1
     if turn == state.players:
         turn = 0
@@ -417,7 +417,7 @@ def _vote(state: State, yes: bool) -> State:
             state.kings,
         )
     # Everyone has voted: the cards are revealed together (B11); ``nxt`` is the mover.
-    top = state.rules._derived.top
+    top = state.rules.tables.top
     candidate = state.floors.index(top)
     if 0 not in votes:
         # B12: all Yes, the candidate is crowned and the round ends.
@@ -483,7 +483,7 @@ def _pass(state: State) -> State:
 
 def favourite_points(rules: Rules, floors: Sequence[int], mask: int) -> int:
     """The points of the favourites in ``mask`` at these floors (B14), before B15."""
-    table = rules._derived
+    table = rules.tables
     chosen = table.members.get(mask) or members(table, mask)
     # B13: an eliminated (-1) or unplaced (0) favourite scores nothing.
     return sum(map(table.points_or_0.__getitem__, map(floors.__getitem__, chosen)))
@@ -607,7 +607,7 @@ def _wrong_phase(state: State, tried: str) -> IllegalMove:
 
 
 def _character(state: State, letter: str, clause: str) -> int:
-    table = state.rules._derived
+    table = state.rules.tables
     i = table.index.get(letter)
     if i is None:
         raise IllegalMove(
@@ -622,7 +622,7 @@ def _character(state: State, letter: str, clause: str) -> int:
 def _refuse(state: State, move: object) -> None:
     """Raise the IllegalMove (or ArgumentError) that explains why ``move`` is refused."""
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     seat = state.turn
     if isinstance(move, Place):
         if state.phase != PLACEMENT:
@@ -778,7 +778,7 @@ def winners(state: State) -> tuple[int, ...]:
 
 def _letter_index(state: State, character: object) -> int:
     require(state, State, "state")
-    table = state.rules._derived
+    table = state.rules.tables
     i = table.index.get(character) if isinstance(character, str) else None
     if i is None:
         raise ArgumentError(
@@ -821,7 +821,7 @@ def castle_points(state: State, characters: str | Iterable[str]) -> int:
         raise ArgumentError(
             f"characters must be letters or an iterable of letters, not {characters!r:.60}"
         )
-    points = state.rules._derived.points
+    points = state.rules.tables.points
     chosen = {_letter_index(state, letter) for letter in letters}  # unknown letters: ArgumentError
     return sum(points[state.floors[i]] for i in chosen if state.floors[i] > 0)
 
@@ -845,7 +845,7 @@ def objective(state: State, seat: int) -> frozenset[str]:
     """
     me = _seat(state, seat)
     mask = state.objectives[state.round - 1][me]
-    table = state.rules._derived
+    table = state.rules.tables
     return table.letter_sets.get(mask) or letter_set(table, mask)
 
 
@@ -857,14 +857,14 @@ def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str]
 
 def _letter_sets(rules: Rules, masks: tuple[int, ...]) -> tuple[frozenset[str], ...]:
     """The objectives ``masks`` as sets of letters (memoised per mask in the rules' tables)."""
-    table = rules._derived
+    table = rules.tables
     known = table.letter_sets
     return tuple([known.get(mask) or letter_set(table, mask) for mask in masks])
 
 
 def _round_number(state: State, round_number: object) -> int:
     require(state, State, "state")
-    if not _is_int(round_number) or not 1 <= round_number <= state.rules.rounds:  # type: ignore[operator]
+    if not is_int(round_number) or not 1 <= round_number <= state.rules.rounds:  # type: ignore[operator]
         raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
     assert isinstance(round_number, int)
     return round_number
@@ -875,7 +875,7 @@ def candidate(state: State) -> str | None:
     require(state, State, "state")
     if state.phase != ELECTION:
         return None
-    return state.rules.letters()[state.floors.index(state.rules._derived.top)]
+    return state.rules.letters()[state.floors.index(state.rules.tables.top)]
 
 
 def king(state: State, round_number: int | None = None) -> str | None:
@@ -901,7 +901,7 @@ def observation(state: State, seat: int) -> Observation:
     """What ``seat`` may know: everything but hidden objectives, votes and counts (B4, B11)."""
     me = _seat(state, seat)
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     known = table.letter_sets
     finished = len(state.results)
     players = state.players
@@ -956,7 +956,7 @@ def perft(state: State, depth: int) -> int:
     3900
     """
     require(state, State, "state")
-    if not _is_int(depth) or depth < 0:
+    if not is_int(depth) or depth < 0:
         raise ArgumentError(f"perft depth must be a whole number >= 0, not {depth!r}")
     return _perft(state, depth)
 

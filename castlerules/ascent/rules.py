@@ -482,9 +482,9 @@ class Rules:
         default=None,
         converter=_to_tuple,
         validator=validator(
-            lambda v: v is None or (isinstance(v, tuple) and _card_texts(v)),
-            "None or a tuple of distinct card texts such as 'L0' (rank letter P, B, L, C, T "
-            "or F, then the set 0..5)",
+            lambda v: v is None or (isinstance(v, tuple) and len(v) > 0 and _card_texts(v)),
+            "None or a non-empty tuple of distinct card texts such as 'L0' (rank letter P, B, "
+            "L, C, T or F, then the set 0..5): with no card a game has no move",
         ),
     )
 

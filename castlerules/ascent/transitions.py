@@ -38,7 +38,13 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
-from castlerules.ascent.setup import check_owners, check_players, deal_of, first_player_of
+from castlerules.ascent.setup import (
+    check_every_seat_dealt,
+    check_owners,
+    check_players,
+    deal_of,
+    first_player_of,
+)
 from castlerules.ascent.stacks import other_reading_advances, rank_card
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
 from castlerules.core.chance import check_seed
@@ -334,6 +340,7 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
+    check_every_seat_dealt(rules, n)
     dealt = deal_of(rules, n, seed) if owners is None else check_owners(rules, n, owners)
     return _opening(rules, n, first, dealt)
 

@@ -1184,7 +1184,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A12",
         "the kernel offers a favour after an Advance even when no stack can be taken",
         "castlerules/ascent/kernel.py",
-        "    return ops.all([may_take_after(ops, favour_after_arrival, flipped), ops.any(targets)])\n",
+        "    return ops.all([may_take_after(ops, favour_after_arrival, flipped), "
+        "ops.any(targets)])\n",
         "    return ops.all([may_take_after(ops, favour_after_arrival, flipped)])\n",
     ),
     M(
@@ -1544,7 +1545,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A10",
         "the kernel offers a favour to a just-flipped stack under favour_after_arrival=False",
         "castlerules/ascent/kernel.py",
-        "            opt.favour_after_arrival,\n            lands_flipped(o, d, o.select(b.ceil, m.k)),\n",
+        "            opt.favour_after_arrival,\n"
+        "            lands_flipped(o, d, o.select(b.ceil, m.k)),\n",
         "            opt.favour_after_arrival,\n            o.lit(False),\n",
     ),
     M(

@@ -89,7 +89,11 @@ SAMPLING_TESTS = ("tests/throne/test_sampling.py",)
 TN_TESTS = ("tests/throne/test_notation.py", TN)
 AN_TESTS = ("tests/ascent/test_notation.py", "tests/ascent/test_deal.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
-REC_TESTS = ("tests/cli/test_records.py", "tests/throne/test_record.py")
+REC_TESTS = (
+    "tests/cli/test_records.py",
+    "tests/throne/test_record.py",
+    "tests/records/test_whole_result.py",
+)
 BOARD_TESTS = ("tests/cli/test_boards.py",)
 DESK_TESTS = ("tests/desk/test_boundary.py", "tests/desk/test_requests.py")
 DIAGRAM_TESTS = ("tests/throne/test_diagram_secrets.py",)
@@ -717,9 +721,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "lit(True),",
         more=(
             (
-                "implies(pre.phase == MOVEMENT, self.legal(*climbs)),",
-                "implies(all_of([pre.phase == MOVEMENT, any_of(f >= 1 for f in pre.fl)]), "
-                "self.legal(*climbs)),",
+                "return implies(s.phase == MOVEMENT, legal)",
+                "return implies(all_of([s.phase == MOVEMENT, "
+                "any_of(f >= 1 for f in s.fl)]), legal)",
             ),
         ),
         kind="property",
@@ -739,14 +743,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "B12",
         "property round_ends_with_king weakened (the ranking function only never falls)",
         TP,
-        'out.append(("rank", _measure(s, case.post) > self.measure_pre))',
-        'out.append(("rank", _measure(s, case.post) >= self.measure_pre))',
-        more=(
-            (
-                "lambda c: _measure(s, c.post) > _measure(s, pre),",
-                "lambda c: _measure(s, c.post) >= _measure(s, pre),",
-            ),
-        ),
+        "return _measure(system, post) > _measure(system, pre)",
+        "return _measure(system, post) >= _measure(system, pre)",
         kind="property",
         partner="throne.kernel.pass_not_counted",
     ),
@@ -2630,10 +2628,16 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "records.winners_not_rechecked",
         "B16",
-        "the check of a record compares the stored scores only, not the winners",
+        "the check of a record compares the stored scores and the first winner only",
         REC,
-        "        if got != record.result:\n",
-        "        if got[0] != record.result[0]:\n",
+        "        false = [w for w in stated_winners if w not in winners]\n",
+        "        false = [w for w in stated_winners[:1] if w not in winners]\n",
+        more=(
+            (
+                "        missing = [w for w in winners if w not in stated_winners]\n",
+                "        missing = [w for w in winners[:1] if w not in stated_winners]\n",
+            ),
+        ),
         kind="module",
         tests=REC_TESTS,
     ),

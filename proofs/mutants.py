@@ -224,8 +224,8 @@ def proof_tasks(m: Mutation) -> list[str]:
             return ["throne: premises", "throne: witnesses", "throne: sensitivity"]
         return ["ascent: premises", "ascent: sensitivity"]
     if game == "throne":
-        return ["throne: premises", "throne: induction SEED 3p"]
-    return ["ascent: premises", "ascent: induction"]
+        return ["throne: premises", "throne: induction SEED 3p", "strength"]
+    return ["ascent: premises", "ascent: induction", "strength"]
 
 
 def commands(m: Mutation) -> dict[str, list[str]]:
@@ -463,6 +463,9 @@ def run_one(
             failed = weak.failed
             if weak.status in ("timeout", "error"):
                 layers["proofs"] = weak.status
+            elif f"{game_of(m)}.strength" in weak.failed:
+                # The weakened property accepts a counter-witness (proofs.strength).
+                layers["proofs"] = "killed (counter-witness)"
             elif prop in weak.failed:
                 layers["proofs"] = "survived"
             else:

@@ -347,3 +347,19 @@ def results(games: Sequence[str] = ("throne", "ascent")) -> list[Result]:
             )
         )
     return out
+
+
+def docs_table() -> str:
+    """The witnesses as the reStructuredText list table of the proofs page."""
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 30 10 60",
+        "",
+        "   * - property",
+        "     - clause",
+        "     - counter-witness (the property must reject it)",
+    ]
+    for w in WITNESSES:
+        lines += [f"   * - ``{w.property}``", f"     - {w.clause}", f"     - {w.forbids}"]
+    return "\n".join(lines) + "\n"

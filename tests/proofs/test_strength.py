@@ -123,3 +123,10 @@ def test_the_set_sum_and_the_invariants_are_tight() -> None:
         patch.setattr(inv.Claims, "cap", lambda self, floor: 5)
         held, detail = _verdicts()["throne.strength"]
         assert not held and "throne.invariant accepts" in detail
+
+
+def test_the_proofs_page_shows_every_witness() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "proofs.rst"
+    assert strength.docs_table() in page.read_text(encoding="utf-8")

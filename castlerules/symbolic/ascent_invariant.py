@@ -11,9 +11,11 @@ remainder may stay) is the spec's, written here as the claim's own words.
 
 from __future__ import annotations
 
+from castlerules.ascent import kernel
 from castlerules.ascent.kernel import REMOVED, KState
 from castlerules.symbolic.ascent import AscentSystem
 from castlerules.symbolic.smt import Expr, all_of, any_of, between, implies, ite, neg, table
+from castlerules.symbolic.z3ops import Z3
 
 __all__ = ["REMOVED", "Claims"]
 
@@ -58,15 +60,11 @@ class Claims:
         return table(self.rank(s, j), self.shape.ceiling)
 
     def may_stay(self, square: Expr) -> Expr:
-        """An exposed stack may stand on ``square``: A13 removes no remainder there
-        (the lower half, unless ``removal_in_lower_half``), or
-        ``allow_exposing_split`` (rule 15)."""
-        return any_of(
-            [
-                self.opt.exposing,
-                neg(any_of([self.opt.removal_lower, square >= self.shape.upper_half])),
-            ]
-        )
+        """An exposed stack may stand on ``square``: the kernel's A13 removes no
+        remainder there (:func:`castlerules.ascent.kernel.removal_on`: the lower half,
+        unless ``removal_in_lower_half``), or ``allow_exposing_split`` (rule 15)."""
+        removal = kernel.removal_on(Z3, self.opt.removal_lower, self.shape.upper_half, square)
+        return any_of([self.opt.exposing, neg(removal)])
 
     def stack_of(self, s: KState, q: Expr, square: Expr, size: Expr) -> Expr:
         """Column ``q`` has a stack of at least ``size`` cards on ``square``."""

@@ -113,7 +113,7 @@ class MutationError(Exception):
 
 
 # ------------------------------------------------------------------ the list
-KINDS = ("engine", "table", "model", "property", "module")
+KINDS = ("engine", "table", "model", "property", "module", "bound")
 """The kinds of mutation (see :attr:`Mutation.kind`)."""
 
 
@@ -270,7 +270,7 @@ def commands(m: Mutation) -> dict[str, list[str]]:
 
 def layer_order(m: Mutation, all_layers: bool = False) -> list[str]:
     """The layers of a mutation, cheapest likely killer first."""
-    if m.kind == "property":
+    if m.kind in ("property", "bound"):
         return ["proofs"]
     if m.kind == "module":
         return ["unit"]
@@ -679,15 +679,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--all-layers", action="store_true", help="run every layer, not only up to the first kill"
     )
     parser.add_argument("--save", default=None)
+    parser.add_argument(
+        "--generated",
+        action="store_true",
+        help="run the mutations generated from the kernels and the properties "
+        "(proofs.generated) instead of the hand list",
+    )
     args = parser.parse_args(argv)
+    mutations: Sequence[Mutation] = MUTATIONS
+    if args.generated:
+        from proofs.generated import generated
+
+        mutations = generated()
+        if args.save is None:
+            args.save = str(ROOT / "artifacts" / "mutations-generated.json")
+            (ROOT / "artifacts").mkdir(exist_ok=True)
     args.save = save_path(args.save, args.only)
-    problems = check()
+    problems = check(mutations)
     if problems:
         for p in problems:
             print(f"MUTATION DOES NOT APPLY: {p}", file=sys.stderr)
         return 2
     if args.check:
-        print(f"{len(MUTATIONS)} mutations, each applies exactly once")
+        print(f"{len(mutations)} mutations, each applies exactly once")
         return 0
     if args.docs:
         saved = json.loads(Path(args.save).read_text(encoding="utf-8"))
@@ -696,8 +710,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {page}")
         return 0
     # The rows in the list's order; the work longest first (see below).
-    chosen = [m for m in MUTATIONS if not args.only or m.id.startswith(tuple(args.only))]
-    by_id = {m.id: m for m in MUTATIONS}
+    chosen = [m for m in mutations if not args.only or m.id.startswith(tuple(args.only))]
+    by_id = {m.id: m for m in mutations}
     execute = make_executor(args.timeout)
     memo = Memo()
     load_before = os.getloadavg()

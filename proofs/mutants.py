@@ -617,7 +617,14 @@ def make_copy(base: Path, name: str) -> Path:
     return copy
 
 
-COST = {"property": 60.0, "model": 45.0, "table": 25.0, "engine": 10.0, "module": 5.0}
+COST = {
+    "property": 60.0,
+    "model": 45.0,
+    "table": 25.0,
+    "engine": 10.0,
+    "module": 5.0,
+    "bound": 30.0,
+}
 """Rough seconds a mutation takes (to start the longest first)."""
 
 

@@ -411,14 +411,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         '("B10", "votes only in an election", both([vote, p.over])),',
     ),
     M(
-        "throne.kernel.no_without_card",
-        "B11",
-        "the kernel lets a seat vote No without a No card",
-        TK,
-        '("B11", "a No needs a No card", both([m.kind == K_NO, o.select(s.no, s.turn) <= 0])),',
-        '("B11", "a No needs a No card", both([m.kind == K_NO, o.select(s.no, s.turn) < 0])),',
-    ),
-    M(
         "throne.kernel.pass_always",
         "B8",
         "the kernel lets a seat pass without allow_pass",
@@ -625,15 +617,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         TK,
         "return ops.ite(seat == shape.players - 1, 0, seat + 1)",
         "return ops.ite(seat == 0, shape.players - 1, seat - 1)",
-    ),
-    M(
-        "throne.kernel.full_floor_has_room",
-        "B7",
-        "the kernel counts a floor at its capacity as having room",
-        TK,
-        "return o.select(self.on, floor) >= o.lookup(self.shape.caps, floor)",
-        "return o.select(self.on, floor) > o.lookup(self.shape.caps, floor)",
-        breaks=("throne.capacity", "throne.invariant"),
     ),
     M(
         "throne.kernel.eliminated_to_nobles",
@@ -1065,17 +1048,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         ),
     ),
     M(
-        "ascent.kernel.one_favour_too_many",
-        "A10",
-        (
-            "the kernel allows one favour more than favours_per_move"
-            " (the proofs' model reads the same function)"
-        ),
-        "castlerules/ascent/kernel.py",
-        "    return taken < limit\n",
-        "    return taken <= limit\n",
-    ),
-    M(
         "ascent.kernel.other_row_cites_a10",
         "A11",
         "the kernel cites A10 for a favour of a card on a row where the mover has a stack",
@@ -1101,17 +1073,6 @@ MUTATIONS: tuple[Mutation, ...] = (
             '("A10", "flipped cards are never taken", both([favour,'
             " never_moves(o, m.flp), m.sq == 0])),"
         ),
-    ),
-    M(
-        "ascent.kernel.favour_takes_equal",
-        "A10",
-        (
-            "the kernel lets a favour take a stack of equal rank (the"
-            " proofs' model reads the same function)"
-        ),
-        "castlerules/ascent/kernel.py",
-        "    return low < high\n",
-        "    return low <= high\n",
     ),
     M(
         "ascent.kernel.flipped_never_takes",
@@ -1236,14 +1197,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "castlerules/ascent/kernel.py",
         "    return ops.all([u.sq >= 0, ops.not_(u.flp)])\n",
         "    return ops.all([u.sq >= 0])\n",
-    ),
-    M(
-        "ascent.kernel.seat_zero_over",
-        "A14",
-        "the kernel reads seat 0 to act as the end of the game",
-        "castlerules/ascent/kernel.py",
-        "    return actor < 0\n",
-        "    return actor <= 0\n",
     ),
     M(
         "ascent.kernel.ceiling_off_by_one",
@@ -1534,14 +1487,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "removal_on(o, removal_lower, upper_half, d), d >= rest_ceiling])",
     ),
     M(
-        "ascent.kernel.upper_half_off",
-        "A13",
-        "the kernel's upper half starts one square higher",
-        "castlerules/ascent/kernel.py",
-        "return ops.any([removal_lower, d >= upper_half])",
-        "return ops.any([removal_lower, d > upper_half])",
-    ),
-    M(
         "ascent.kernel.harsh_ignored",
         "A13",
         "the kernel ignores removal_in_lower_half",
@@ -1580,14 +1525,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "castlerules/ascent/kernel.py",
         "o.select(after.advances, p.actor),",
         "o.lit(False),",
-    ),
-    M(
-        "ascent.kernel.arrival_square_unreached",
-        "A14",
-        "the kernel's end test counts a card on its own arrival square as unreached",
-        "castlerules/ascent/kernel.py",
-        "    return ops.all([racing(ops, u), u.sq < arrival])\n",
-        "    return ops.all([racing(ops, u), u.sq <= arrival])\n",
     ),
     M(
         "ascent.kernel.unflipped_read_as_unreached",

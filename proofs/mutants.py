@@ -823,6 +823,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # ------------------------------------------------------------------ the page
+def _generated_lines(generated: Any) -> list[str]:
+    """The paragraph on the generated mutations (``payload["generated"]``), if any run."""
+    if not generated:
+        return []
+    kinds = ", ".join(f"{k} {v}" for k, v in generated["kinds"].items())
+    runs = "  ".join(
+        f"{run['date']}, commit ``{run['commit']}``: {run['only']}: {run['killed']} of "
+        f"{run['mutations']} killed, {run['seconds']:.0f} s wall"
+        + (f" (survivors: {', '.join(run['survivors'])})" if run["survivors"] else "")
+        + "."
+        for run in generated["runs"]
+    )
+    return [
+        "",
+        f"**Generated mutations** (``python -m proofs.mutants --generated``, "
+        f"``proofs/generated.py``): {generated['count']} produced mechanically from the "
+        f"kernels' guards (removal and negation of each), their ordering comparisons "
+        f"(off-by-one each side) and the properties' ``CLAIM_*`` bounds (loosened by one): "
+        f"{kinds}.  Runs: {runs}"
+        + (
+            f"  Not yet run: {generated['count'] - generated['run']}."
+            if generated["run"] < generated["count"]
+            else ""
+        ),
+    ]
+
+
 def docs_page(payload: dict[str, Any]) -> str:
     """The docs page "What would catch a wrong rule", from a saved run."""
     rows = payload["rows"]
@@ -898,6 +925,7 @@ def docs_page(payload: dict[str, Any]) -> str:
         "equivalence check kill: "
         + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
         + ".",
+        *_generated_lines(payload.get("generated")),
         "",
         ".. list-table::",
         "   :header-rows: 1",

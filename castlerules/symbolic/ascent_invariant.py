@@ -2,9 +2,10 @@
 
 None of this is a rule: the rules are the kernel's (:mod:`castlerules.ascent.kernel`),
 run on Z3 terms by :class:`castlerules.symbolic.ascent.AscentSystem`.  The
-invariant is a claim about every reachable position, proved inductive over that
-system by the proofs (``ascent.invariant``, :func:`proofs.core.induction`); a
-wrong conjunct fails its initiation or a case's consecution.  Its vocabulary (the
+invariant is a claim about every reachable position; ``tests/symbolic/test_ascent.py``
+checks it on the positions of real games and that a broken stack breaks it.  It is
+not proved inductive over this system: the proof run's ``ascent.invariant`` is
+proved over the two-card encoding :mod:`castlerules.symbolic.ascent_model`.  Its vocabulary (the
 rank of a stack under option ``stack_rank``, the squares where an exposed
 remainder may stay) is the spec's, written here as the claim's own words.
 """

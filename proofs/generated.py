@@ -23,6 +23,7 @@ its file, run by the same runner: ``python -m proofs.mutants --generated``.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from proofs.mutation_list import Mutation
@@ -63,7 +64,7 @@ def guard_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
                 continue
             head = whole[: whole.rindex(expr)]
             tail = whole[whole.rindex(expr) + len(expr) :]
-            slug = "_".join(what.value.split()[:5]).strip(",.()'=")
+            slug = "_".join(re.sub(r"\W", "", w) for w in what.value.split()[:5])
             for name, new in (("removed", "o.lit(False)"), ("negated", f"o.not_({expr})")):
                 out.append(
                     Mutation(

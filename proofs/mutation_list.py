@@ -2620,6 +2620,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         kind="module",
         tests=REC_TESTS,
     ),
+    # ------------------------------------------- the casebook's citations
+    M(
+        "casebook.citation.secret_vote_b10",
+        "B11",
+        "the casebook's secret-vote case cites B10 (the election) for B11 (the vote)",
+        "castlerules/casebook/throne_cases.py",
+        'step("throne-secret-vote", "B11",',
+        'step("throne-secret-vote", "B10",',
+        kind="module",
+        tests=("tests/casebook/test_cited_clauses.py",),
+        issue=True,
+    ),
     # ------------------------------------------- views that keep a seat's secrets
     M(
         "boards.spectator_sees_an_objective",

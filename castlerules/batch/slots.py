@@ -57,6 +57,8 @@ class Slots:
     _batch_class: Any
     """The game's batch class (its data, layout, mask, counts, ends, seeds, resets)."""
     layout: Any
+    game: str
+    rules: Any
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -431,6 +433,54 @@ class Slots:
             streams = (*self.deal_streams, *self._bot_streams())
             part = block_states(range(first + have, first + have + more), streams)
             self._ahead = (first, np.concatenate([self._ahead[1], part], axis=1))
+
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this batch's games, else :class:`ArgumentError`."""
+        if (
+            not isinstance(seat, (int, np.integer))
+            or isinstance(seat, bool)
+            or not 0 <= int(seat) < self.players
+        ):
+            raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
+        return int(seat)
+
+    def functional(self, autoreset: bool | None = None) -> tuple[Any, Any]:
+        """The pure functions ``init(seeds)`` and ``step(state, action)`` of this batch
+        (the ``jax`` backend): traced code with no host work and no Python-side check,
+        to place inside a learner's own :func:`jax.jit` or :func:`jax.lax.scan`.
+
+        ``init(seeds)``: ``size`` seeds (whole numbers in ``0..2**32-1``), game ``i``
+        dealt from ``seeds[i]`` as :meth:`init` deals it; a
+        :class:`~castlerules.batch.functional.State`.  ``step(state, action)``: every
+        game still playing plays its action number; finished games ignore theirs.  An
+        action that is not legal in a game still playing (outside ``0..num_actions-1``
+        too) forfeits that game: it ends where it stood, ``forfeited`` is set and the
+        seat that forfeited gets a reward of -1 (the others 0), as Pgx ends a game
+        with a penalty; the checked :meth:`step` refuses such an action instead.
+
+        ``autoreset`` (default: the env's): a game over at the start of a step is
+        replaced by the game of the next seed (from ``max(seeds) + 1`` on, in the
+        games' order; its action in that step is ignored), dealt ahead a block at a
+        time inside the compiled program, so the batch stays full."""
+        if autoreset is None:
+            autoreset = self.autoreset
+        if not isinstance(autoreset, bool):
+            raise ArgumentError(f"autoreset is True or False, not {autoreset!r:.20}")
+        if self.backend.name != "jax":
+            raise ArgumentError(
+                "the pure functions are JAX's: make the batch with backend='jax'"
+            )
+        import jax
+
+        from castlerules.batch.functional import build, register
+
+        register(jax)
+        if self.game == "ascent" and self.rules.deal == "shuffled":
+            raise ArgumentError(
+                "the pure functions deal Ascent under deal='sets' only; "
+                "use env.init and env.step for deal='shuffled'"
+            )
+        return build(self, autoreset)
 
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
         """``size`` new games; game ``i`` is the engine's ``new_game(players, rules,

@@ -433,7 +433,7 @@ class AscentEnv(Slots):
         if self.rules.die == "none":
             first = xp.zeros(seeds.shape, dtype=xp.int32)
         else:  # A18: the die rolled until a face 1..players shows (stream ascent.die)
-            lo, hi = seed_words(xp, seeds, "ascent.die")
+            lo, hi = seed_words(xp, seeds, "ascent.die", self.backend.repeat)
 
             def roll(carry: tuple[Any, ...]) -> tuple[Any, ...]:
                 lo, hi, seat = carry

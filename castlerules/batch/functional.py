@@ -51,11 +51,19 @@ SEED_DIGITS = 10
 compiled code holds a seed in 32 bits (JAX's default integers)."""
 
 
-def seed_words(xp: Any, seeds: Any, stream: str) -> tuple[Any, Any]:
+def seed_words(xp: Any, seeds: Any, stream: str, repeat: Any = None) -> tuple[Any, Any]:
     """The states of ``Rng.from_seed(seed, stream)`` of every seed of ``seeds`` (whole
     numbers in ``0..2**32-1``, any integer type), as their low and high 32-bit words:
     :func:`~castlerules.core.chance.seed_digests` (BLAKE2b with an 8-byte digest of the
-    decimal digits, a zero byte and the stream's name) as array code."""
+    decimal digits, a zero byte and the stream's name) as array code.  ``repeat(count,
+    body, carry)``: the loop of the rounds (a backend's ``repeat``; None: Python's)."""
+    if repeat is None:
+
+        def repeat(count: int, body: Any, carry: Any) -> Any:
+            for i in range(count):
+                carry = body(i, carry)
+            return carry
+
     u = xp.uint32
     n = xp.asarray(seeds).astype(u)
     tail = b"\x00" + stream.encode()
@@ -107,26 +115,40 @@ def seed_words(xp: Any, seeds: Any, stream: str) -> tuple[Any, Any]:
     v[12] = (v[12][0] ^ length, v[12][1])  # the bytes hashed (one block, the last)
     v[14] = (~v[14][0], ~v[14][1])
 
-    def mix(a: int, b: int, c: int, d: int, x: tuple[Any, Any], y: tuple[Any, Any]) -> None:
-        v[a] = add(add(v[a], v[b]), x)
-        v[d] = rotr(xor(v[d], v[a]), 32)
-        v[c] = add(v[c], v[d])
-        v[b] = rotr(xor(v[b], v[c]), 24)
-        v[a] = add(add(v[a], v[b]), y)
-        v[d] = rotr(xor(v[d], v[a]), 16)
-        v[c] = add(v[c], v[d])
-        v[b] = rotr(xor(v[b], v[c]), 63)
+    m_lo = xp.stack([w[0] for w in m])
+    m_hi = xp.stack([w[1] for w in m])
+    sigma = xp.asarray(_SIGMA, dtype=xp.int32)
 
-    for r in range(12):
-        s = _SIGMA[r % 10]
-        mix(0, 4, 8, 12, m[s[0]], m[s[1]])
-        mix(1, 5, 9, 13, m[s[2]], m[s[3]])
-        mix(2, 6, 10, 14, m[s[4]], m[s[5]])
-        mix(3, 7, 11, 15, m[s[6]], m[s[7]])
-        mix(0, 5, 10, 15, m[s[8]], m[s[9]])
-        mix(1, 6, 11, 12, m[s[10]], m[s[11]])
-        mix(2, 7, 8, 13, m[s[12]], m[s[13]])
-        mix(3, 4, 9, 14, m[s[14]], m[s[15]])
+    def one_round(r: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
+        """One of BLAKE2b's 12 rounds (a loop's body: the compiler sees one round)."""
+        v = [(carry[2 * i], carry[2 * i + 1]) for i in range(16)]
+        order = sigma[r % 10]
+
+        def word(i: int) -> tuple[Any, Any]:
+            return xp.take(m_lo, order[i], axis=0), xp.take(m_hi, order[i], axis=0)
+
+        def mix(a: int, b: int, c: int, d: int, i: int) -> None:
+            v[a] = add(add(v[a], v[b]), word(i))
+            v[d] = rotr(xor(v[d], v[a]), 32)
+            v[c] = add(v[c], v[d])
+            v[b] = rotr(xor(v[b], v[c]), 24)
+            v[a] = add(add(v[a], v[b]), word(i + 1))
+            v[d] = rotr(xor(v[d], v[a]), 16)
+            v[c] = add(v[c], v[d])
+            v[b] = rotr(xor(v[b], v[c]), 63)
+
+        mix(0, 4, 8, 12, 0)
+        mix(1, 5, 9, 13, 2)
+        mix(2, 6, 10, 14, 4)
+        mix(3, 7, 11, 15, 6)
+        mix(0, 5, 10, 15, 8)
+        mix(1, 6, 11, 12, 10)
+        mix(2, 7, 8, 13, 12)
+        mix(3, 4, 9, 14, 14)
+        return tuple(x for pair in v for x in pair)
+
+    flat = repeat(12, one_round, tuple(x for pair in v for x in pair))
+    v = [(flat[2 * i], flat[2 * i + 1]) for i in range(16)]
     return xor(xor(const(h0), v[0]), v[8])
 
 

@@ -576,7 +576,7 @@ class ThroneEnv(Slots):
         """``(rows, len(seeds))`` int16: the new games of ``seeds`` (whole numbers in
         ``0..2**32-1``) as traced code, the seeds hashed in array code
         (:func:`~castlerules.batch.functional.seed_words`): :meth:`deal`'s games."""
-        lo, hi = seed_words(self.backend.xp, seeds, "throne/objectives")
+        lo, hi = seed_words(self.backend.xp, seeds, "throne/objectives", self.backend.repeat)
         return self._dealt_columns(lo, hi)
 
     def points_of(self, data: Any) -> Any:

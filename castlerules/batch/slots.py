@@ -482,6 +482,14 @@ class Slots:
             )
         return build(self, autoreset)
 
+    def batch_of(self, state: Any) -> Any:
+        """The host API's batch of the pure functions' ``state`` (its games as they
+        stand, seeds unknown), e.g. for :meth:`to_states` of the games a learner played."""
+        data = np.asarray(state.data)
+        if data.shape != (self.layout.rows, self.size):
+            raise ArgumentError("that state holds games of another env")
+        return self._start(data, None, 0)
+
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
         """``size`` new games; game ``i`` is the engine's ``new_game(players, rules,
         seed + i)`` (or of ``seeds[i]``, when given; auto-reset then goes on from

@@ -51,7 +51,7 @@ def test_the_issues_example_runs_as_written(env: Any) -> None:
     state, live = run(state, jax.random.key(0))
     assert live.shape == (8,) and not bool(state.forfeited.any())
     # the same positions as the engine's, through the host API
-    games = env.to_states(env.from_states(env.states_of(np.asarray(state.data))))
+    games = env.to_states(env.batch_of(state))
     assert len(games) == SIZE
     seat = state.observation[1]
     host_obs = env.observe(env.from_states(games), 1)

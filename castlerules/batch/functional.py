@@ -86,7 +86,10 @@ def seed_words(xp: Any, seeds: Any, stream: str, repeat: Any = None) -> tuple[An
         message.append(xp.zeros(n.shape, dtype=u))
     zero = xp.zeros(n.shape, dtype=u)
     words = [
-        message[i] | (message[i + 1] << u(8)) | (message[i + 2] << u(16)) | (message[i + 3] << u(24))
+        message[i]
+        | (message[i + 1] << u(8))
+        | (message[i + 2] << u(16))
+        | (message[i + 3] << u(24))
         for i in range(0, len(message), 4)
     ]
     words += [zero] * (32 - len(words))
@@ -221,7 +224,7 @@ def register(jax: Any) -> None:
     jax.tree_util.register_pytree_node(
         State,
         lambda s: (tuple(getattr(s, n) for n in _FIELDS), s.env),
-        lambda env, leaves: State(*leaves, env=env),
+        lambda env, leaves: State(**dict(zip(_FIELDS, leaves, strict=True)), env=env),
     )
     _REGISTERED.append(True)
 
@@ -231,19 +234,24 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
     xp = env.backend.xp
     size, players, actions = env.size, env.players, env.num_actions
 
-    def derived(data: Any, rewards: Any, forfeited: Any, seeds: Any, rest: tuple[Any, ...]) -> State:
+    def derived(
+        data: Any, rewards: Any, forfeited: Any, seeds: Any, rest: tuple[Any, ...]
+    ) -> State:
         seat = data[env._seat_row].astype(xp.int32)
         over = xp.logical_or(seat < 0, forfeited)
         mask = xp.logical_and(env._legal_rows(data).T, xp.logical_not(over)[:, None])
+        next_seed, pool, pool_used = rest
         return State(
-            data,
-            mask,
-            xp.where(over, -1, seat),
-            over,
-            rewards,
-            forfeited,
-            seeds,
-            *rest,
+            data=data,
+            legal_action_mask=mask,
+            current_player=xp.where(over, -1, seat),
+            terminated=over,
+            rewards=rewards,
+            forfeited=forfeited,
+            seeds=seeds,
+            next_seed=next_seed,
+            pool=pool,
+            pool_used=pool_used,
             env=env,
         )
 
@@ -273,7 +281,9 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         picked = xp.take_along_axis(
             state_mask(data, held), xp.clip(action, 0, actions - 1)[:, None], axis=1
         )[:, 0]
-        illegal = xp.logical_and(xp.logical_not(held), xp.logical_not(xp.logical_and(inside, picked)))
+        illegal = xp.logical_and(
+            xp.logical_not(held), xp.logical_not(xp.logical_and(inside, picked))
+        )
         hold = xp.logical_or(held, illegal)
         new, ended = env._transition(data, xp.where(hold, 0, action), hold)[:2]
         points = env.points_of(new).astype(xp.float32)

@@ -467,9 +467,7 @@ class Slots:
         if not isinstance(autoreset, bool):
             raise ArgumentError(f"autoreset is True or False, not {autoreset!r:.20}")
         if self.backend.name != "jax":
-            raise ArgumentError(
-                "the pure functions are JAX's: make the batch with backend='jax'"
-            )
+            raise ArgumentError("the pure functions are JAX's: make the batch with backend='jax'")
         import jax
 
         from castlerules.batch.functional import build, register

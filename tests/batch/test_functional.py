@@ -112,4 +112,4 @@ def test_functional_needs_jax_and_a_bool() -> None:
     with pytest.raises(ArgumentError):
         batch.make("throne", players=4, size=4, backend="numpy").functional()
     with pytest.raises(ArgumentError):
-        batch.make("throne", players=4, size=4, backend="jax").functional(autoreset=1)  # type: ignore[arg-type]
+        batch.make("throne", players=4, size=4, backend="jax").functional(autoreset=1)

@@ -494,6 +494,8 @@ class AscentEnv(Slots):
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[ascent.State]:
         """The engine's :class:`~castlerules.ascent.State` of every game (or of ``games``)."""
+        self._check_batch(batch)
+        games = self._check_games(games)
         host, lay, shape = batch.host, self.layout, self.shape
         pick = list(range(self.size)) if games is None else list(games)
         col = host[lay.rows_of(0).start : lay.rows_of(0).stop]

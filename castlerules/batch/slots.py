@@ -40,6 +40,33 @@ class Pool:
     """The same, high words."""
 
 
+MAX_STEPS = 1 << 20
+"""The most steps one call of ``play_random`` plays (a bound on a call's time)."""
+
+
+def whole_numbers(values: Any, what: str, low: int, high: int) -> np.ndarray:
+    """``values`` as an int64 array if every one is a whole number in ``low..high``
+    (checked before any cast), else :class:`ArgumentError`."""
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        raise ArgumentError(f"{what} must be whole numbers in {low}..{high}") from None
+    if array.dtype == object:
+        flat = list(array.reshape(-1))
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in flat):
+            raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+        if any(not low <= int(x) <= high for x in flat):
+            raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+        return np.array([int(x) for x in flat], dtype=np.int64).reshape(array.shape)
+    if array.dtype.kind not in "iu":
+        raise ArgumentError(
+            f"{what} must be whole numbers in {low}..{high}, not {array.dtype} values"
+        )
+    if array.size and (int(array.min()) < low or int(array.max()) > high):
+        raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+    return array.astype(np.int64)
+
+
 class Slots:
     """The part of a game's batch env that does not depend on the game."""
 
@@ -279,8 +306,13 @@ class Slots:
         that ends during the call stays over until the next call.  The batch's
         :attr:`ended` tells the games that ended during the call; it has no ``effect``.
         """
-        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-            raise ArgumentError(f"steps must be a whole number >= 1, not {steps!r:.20}")
+        if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
+            raise ArgumentError(
+                f"steps must be a whole number in 1..{MAX_STEPS}, not {steps!r:.20}"
+            )
+        if not isinstance(seats, RandomSeats):
+            raise ArgumentError(f"seats must be a RandomSeats, not {type(seats).__name__}")
+        self._check_batch(batch)
         if seats.players != self.players or seats.shape != (self.players, self.size):
             raise ArgumentError(
                 f"the seats are {seats.players} seats of {seats.shape[1]} games; this "
@@ -434,6 +466,24 @@ class Slots:
             part = block_states(range(first + have, first + have + more), streams)
             self._ahead = (first, np.concatenate([self._ahead[1], part], axis=1))
 
+    def _check_batch(self, batch: object) -> None:
+        """:class:`ArgumentError` unless ``batch`` is a batch of this env's games."""
+        if not isinstance(batch, self._batch_class) or tuple(batch.data.shape) != (
+            self.layout.rows,
+            self.size,
+        ):
+            raise ArgumentError(
+                f"that is not a batch of this env ({self.size} games of {self.players} players)"
+            )
+
+    def _check_games(self, games: Any) -> list[int] | None:
+        """``games`` as indices of this batch's games (None: all)."""
+        if games is None:
+            return None
+        if isinstance(games, (str, bytes)) or not hasattr(games, "__iter__"):
+            raise ArgumentError(f"games must be game indices, not {games!r:.20}")
+        return [int(x) for x in whole_numbers(list(games), "games", 0, self.size - 1)]
+
     def _check_seat(self, seat: object) -> int:
         """``seat`` if it is a seat of this batch's games, else :class:`ArgumentError`."""
         if (
@@ -498,10 +548,14 @@ class Slots:
             dealt = np.arange(self.size, dtype=np.uint64) + np.uint64(seed)
             after = seed + self.size
         else:
-            if len(seeds) != self.size:
+            if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+                raise ArgumentError(f"seeds must be {self.size} whole numbers, not {seeds!r:.20}")
+            listed = list(seeds)
+            if len(listed) != self.size:
                 raise ArgumentError(
-                    f"a batch of this env holds {self.size} games, not {len(seeds)}"
+                    f"a batch of this env holds {self.size} games, not {len(listed)}"
                 )
+            seeds = [int(x) if isinstance(x, np.integer) else x for x in listed]
             for x in seeds:
                 check_seed(x)
             dealt = np.array([int(x) for x in seeds], dtype=np.uint64)
@@ -517,6 +571,7 @@ class Slots:
         words, prefixed with the game's index); the batch is then unchanged.
         """
         xp = self.backend.xp
+        self._check_batch(batch)
         acts = np.asarray(actions)
         if acts.shape != (self.size,) or acts.dtype.kind not in "iu":
             raise ArgumentError(
@@ -541,6 +596,7 @@ class Slots:
         order of the action numbers: ``kth`` below the batch's ``legal_counts``); the
         same as :meth:`step` with those action numbers, chosen inside the compiled step."""
         xp = self.backend.xp
+        self._check_batch(batch)
         ks = np.asarray(kth)
         if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
             raise ArgumentError(

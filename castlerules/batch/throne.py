@@ -27,7 +27,7 @@ from castlerules import throne
 from castlerules.batch.arrays import ArrayOps
 from castlerules.batch.chance import Streams, below_words, words_of
 from castlerules.batch.functional import seed_words
-from castlerules.batch.slots import Slots
+from castlerules.batch.slots import Slots, whole_numbers
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import CONCRETE, merge
 from castlerules.throne import kernel as K
@@ -524,7 +524,11 @@ class ThroneEnv(Slots):
         """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number
         ``moves`` of :func:`~castlerules.throne.kernel.universe_of`, -1 where it is legal."""
         xp = self.backend.xp
-        return np.asarray(self._probe(batch.data, xp.asarray(np.asarray(moves).astype(np.int16))))
+        self._check_batch(batch)
+        checked = whole_numbers(moves, "moves", 0, len(self.shape.moves) - 1)
+        if checked.shape not in ((), (self.size,)):
+            raise ArgumentError(f"moves is one move number per game, shape ({self.size},)")
+        return np.asarray(self._probe(batch.data, xp.asarray(checked.astype(np.int16))))
 
     # ------------------------------------------------------------------ the API
 
@@ -638,7 +642,8 @@ class ThroneEnv(Slots):
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of every game (or of ``games``)."""
-        return self.states_of(batch.host, games)
+        self._check_batch(batch)
+        return self.states_of(batch.host, self._check_games(games))
 
     def states_of(self, data: Any, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of the games of ``data`` (a

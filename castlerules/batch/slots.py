@@ -86,6 +86,7 @@ class Slots:
     layout: Any
     game: str
     rules: Any
+    _options: Any
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -465,6 +466,13 @@ class Slots:
             streams = (*self.deal_streams, *self._bot_streams())
             part = block_states(range(first + have, first + have + more), streams)
             self._ahead = (first, np.concatenate([self._ahead[1], part], axis=1))
+
+    @property
+    def options(self) -> Any:
+        """The kernel's options of this env's rules, as array values of its backend
+        (the game kernel's ``Options``): what a compiled program built on the env's
+        building blocks (a study's loop) passes as operands."""
+        return self._options
 
     def _check_batch(self, batch: object) -> None:
         """:class:`ArgumentError` unless ``batch`` is a batch of this env's games."""

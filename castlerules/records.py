@@ -775,8 +775,11 @@ def _result_field(value: object, players: int) -> tuple[tuple[int, ...], tuple[i
         not isinstance(winners, list)
         or not winners
         or not all(_is_int(w) and 0 <= w < players for w in winners)
+        or len(set(winners)) != len(winners)
     ):
-        raise RecordError(f"field 'result.winners' must be a list of seats in 0..{players - 1}")
+        raise RecordError(
+            f"field 'result.winners' must be a list of distinct seats in 0..{players - 1}"
+        )
     return tuple(scores), tuple(winners)
 
 
@@ -836,10 +839,28 @@ def check_result(record: Record, state: Any) -> None:
                 f"the record gives a result, but the game is not over after its "
                 f"{len(record.moves)} moves"
             )
-        got = (tuple(module.scores(state)), tuple(module.winners(state)))
-        if got != record.result:
+        scores, winners = tuple(module.scores(state)), tuple(module.winners(state))
+        stated_scores, stated_winners = record.result
+        problems = [] if stated_scores == scores else ["the scores differ"]
+        false = [w for w in stated_winners if w not in winners]
+        if false:
+            problems.append(f"seat {_seats(false)} did not win")
+        missing = [w for w in winners if w not in stated_winners]
+        if missing:
+            problems.append(f"seat {_seats(missing)} also won")
+        if problems:
             raise RecordError(
-                f"the record gives scores {list(record.result[0])} and winners "
-                f"{list(record.result[1])}, but its moves give scores {list(got[0])} "
-                f"and winners {list(got[1])}"
+                f"the record gives scores {list(stated_scores)} and winners "
+                f"{list(stated_winners)}, but its moves give scores {list(scores)} and "
+                f"winners {list(winners)}: "
+                + "; ".join(problems)
+                + f" ({_WIN_CLAUSE.get(module.NAME, 'the end')})"
             )
+
+
+_WIN_CLAUSE = {"throne": "B16", "ascent": "A17"}
+"""The clause that names each game's winners: the most points at the end."""
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return " and ".join(str(s) for s in seats)

@@ -21,6 +21,8 @@ run on Z3 terms: the transition system), :mod:`castlerules.symbolic.throne_invar
 replay), :mod:`proofs.throne` (the Throne properties).  The Ascent proofs live in
 :mod:`proofs.ascent` (over :mod:`castlerules.symbolic.ascent_model`); :func:`run_all`
 includes them when that module provides ``results(fast: bool) -> list[Result]``.
+:mod:`proofs.strength` checks that every property, as written, rejects the
+counter-witnesses its clauses forbid (a weakened property fails the run).
 """
 
 from __future__ import annotations
@@ -92,6 +94,13 @@ def _ascent_sensitivity(fast: bool) -> list[Result]:
     return ascent.sensitivity_results(fast)
 
 
+def _strength(fast: bool) -> list[Result]:
+    del fast
+    from proofs import strength
+
+    return strength.results()
+
+
 def _throne_premises(fast: bool) -> list[Result]:
     del fast
     from proofs import premises
@@ -122,6 +131,7 @@ COSTS: dict[str, float] = {
     "ascent: sensitivity": 22.5,
     "throne: premises": 0.7,
     "ascent: premises": 1.0,
+    "strength": 0.5,
 }
 """The schedule's estimate of each job's CPU seconds on one core (``python
 benchmarks/bench.py --proofs`` measures them; a job missing here counts 10 s)."""
@@ -144,6 +154,7 @@ def tasks() -> list[Task]:
         ("ascent: sensitivity", _ascent_sensitivity),
         ("throne: premises", _throne_premises),
         ("ascent: premises", _ascent_premises),
+        ("strength", _strength),
     ]
     return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]
 

@@ -108,6 +108,54 @@ CLAIM_SET_VALUE = 21
 21 per set in play"; and every score lies in [-21n, 21n]."""
 
 
+# ------------------------------------------------------------------ statements
+# What each property says, as one function each, used by its proof and by the
+# counter-witnesses that it must reject (:mod:`proofs.strength`).
+def scores_ok(players: int, points: Sequence[Expr]) -> Expr:
+    """A15-A17: every score, and the scores' sum, lies in [-21n, 21n]."""
+    bound = CLAIM_SET_VALUE * players
+    return all_of(
+        [*(between(p, -bound, bound) for p in points), between(total(points), -bound, bound)]
+    )
+
+
+def set_sum_ok(contributions: Sequence[Expr]) -> Expr:
+    """A18: the absolute contributions of one set's cards sum to 21."""
+    return total(contributions) == CLAIM_SET_VALUE
+
+
+def flipped_stays(before: Card, after: Card) -> Expr:
+    """A8: a flipped card keeps its column and square and stays flipped."""
+    return implies(before.flp, all_of([after.col == before.col, after.sq == before.sq, after.flp]))
+
+
+def never_down(m: AscentModel, before: Card, after: Card) -> Expr:
+    """A4: no card goes down (its term of the ranking function never falls)."""
+    return m.height(after) >= m.height(before)
+
+
+def card_rises(m: AscentModel, before: Card, after: Card) -> Expr:
+    """A3: the card an Advance moves rises."""
+    return m.height(after) >= m.height(before) + 1
+
+
+def strictly_below(m: AscentModel, u: Card) -> Expr:
+    """A6 (strict reading): a card on the path stands at or below its arrival square."""
+    return implies(u.on_path(), u.sq <= m.arr(u))
+
+
+def protected_or_excused(m: AscentModel, c: Card, t: Card) -> Expr:
+    """A6/A7: a card ``c`` above its arrival square has a higher card above it in its
+    stack (``t``, its top; under ``stack_rank="highest"`` the stack's rank), unless its
+    stack is an exposed remainder rule 15 lets stay (A13)."""
+    above = all_of([c.on_path(), c.sq > m.arr(c)])
+    if m.high:
+        protected = all_of([t.same_stack(c), m.rank(t) > c.val])
+    else:
+        protected = all_of([t.same_stack(c), t.dep < c.dep, t.val > c.val])
+    return implies(above, any_of([protected, all_of([t.same_stack(c), m.excused(t)])]))
+
+
 # ------------------------------------------------------------------ induction
 class Prover:
     """The induction obligations for one player count, every option symbolic."""
@@ -182,15 +230,10 @@ class Prover:
         sm = self.small("ceil")
         c, t = sm.reps
         hyps = [*sm.base(), t.idx == c.top]
-        above = all_of([c.on_path(), c.sq > m.arr(c)])
-        if m.high:
-            protected = all_of([t.same_stack(c), m.rank(t) > c.val])
-        else:
-            protected = all_of([t.same_stack(c), t.dep < c.dep, t.val > c.val])
         ledger.check(
             f"{self.n}p A6/A7: a card above its arrival square is protected, or exposed "
             "where rule 15 lets it stay",
-            implies(above, any_of([protected, all_of([t.same_stack(c), m.excused(t)])])),
+            protected_or_excused(m, c, t),
             hyps,
         )
         exposed = all_of([t.on_path(), t.dep == 0, t.sq > m.ceiling(t)])
@@ -223,7 +266,7 @@ class Prover:
         m = self.model
 
         def strict(u: Card) -> Expr:
-            return implies(u.on_path(), u.sq <= m.arr(u))
+            return strictly_below(m, u)
 
         sm = self.small("strict-init")
         c = sm.reps[0]
@@ -253,7 +296,7 @@ class Prover:
             after = sm.post(case, c)
             ledger.check(
                 f"{self.n}p {case.label}",
-                implies(c.flp, all_of([after.col == c.col, after.sq == c.sq, after.flp])),
+                flipped_stays(c, after),
                 [*base, *sm.case_guard(case)],
             )
 
@@ -323,7 +366,7 @@ class Prover:
             cards = range(owner * CARDS_PER_SET, (owner + 1) * CARDS_PER_SET)
             ledger.check(
                 f"{self.n}p set {owner}: the absolute contributions sum to {CLAIM_SET_VALUE}",
-                total(x for k in cards for x in as_[k]) == CLAIM_SET_VALUE,
+                set_sum_ok([x for k in cards for x in as_[k]]),
                 hyps,
             )
 
@@ -334,13 +377,8 @@ class Prover:
         bound = CLAIM_SET_VALUE * self.n
         points = [total(row[q] for row in ts) for q in range(self.n)]
         ledger.check(
-            f"{self.n}p every score in [-{bound}, {bound}]",
-            all_of(between(p, -bound, bound) for p in points),
-            hyps,
-        )
-        ledger.check(
-            f"{self.n}p the scores' sum in [-{bound}, {bound}]",
-            between(total(points), -bound, bound),
+            f"{self.n}p every score, and their sum, in [-{bound}, {bound}]",
+            scores_ok(self.n, points),
             hyps,
         )
 
@@ -368,10 +406,10 @@ class Prover:
 
         for case in CASES:
             after = sm.post(case, c)
-            goals = [(f"A4: no card goes down ({case.label})", m.height(after) >= m.height(c))]
+            goals = [(f"A4: no card goes down ({case.label})", never_down(m, c, after))]
             if case.kind == ADVANCE:
                 goals += [
-                    ("A3: the advanced card rises", m.height(sm.post(case, x)) >= m.height(x) + 1),
+                    ("A3: the advanced card rises", card_rises(m, x, sm.post(case, x))),
                     ("an Advance takes no card from another column", outside(after) == outside(c)),
                 ]
             if case.kind == FAVOUR:

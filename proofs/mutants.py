@@ -113,7 +113,7 @@ class MutationError(Exception):
 
 
 # ------------------------------------------------------------------ the list
-KINDS = ("engine", "table", "model", "property", "module")
+KINDS = ("engine", "table", "model", "property", "module", "bound")
 """The kinds of mutation (see :attr:`Mutation.kind`)."""
 
 
@@ -224,8 +224,8 @@ def proof_tasks(m: Mutation) -> list[str]:
             return ["throne: premises", "throne: witnesses", "throne: sensitivity"]
         return ["ascent: premises", "ascent: sensitivity"]
     if game == "throne":
-        return ["throne: premises", "throne: induction SEED 3p"]
-    return ["ascent: premises", "ascent: induction"]
+        return ["throne: premises", "throne: induction SEED 3p", "strength"]
+    return ["ascent: premises", "ascent: induction", "strength"]
 
 
 def commands(m: Mutation) -> dict[str, list[str]]:
@@ -270,7 +270,7 @@ def commands(m: Mutation) -> dict[str, list[str]]:
 
 def layer_order(m: Mutation, all_layers: bool = False) -> list[str]:
     """The layers of a mutation, cheapest likely killer first."""
-    if m.kind == "property":
+    if m.kind in ("property", "bound"):
         return ["proofs"]
     if m.kind == "module":
         return ["unit"]
@@ -463,6 +463,9 @@ def run_one(
             failed = weak.failed
             if weak.status in ("timeout", "error"):
                 layers["proofs"] = weak.status
+            elif f"{game_of(m)}.strength" in weak.failed:
+                # The weakened property accepts a counter-witness (proofs.strength).
+                layers["proofs"] = "killed (counter-witness)"
             elif prop in weak.failed:
                 layers["proofs"] = "survived"
             else:
@@ -614,7 +617,14 @@ def make_copy(base: Path, name: str) -> Path:
     return copy
 
 
-COST = {"property": 60.0, "model": 45.0, "table": 25.0, "engine": 10.0, "module": 5.0}
+COST = {
+    "property": 60.0,
+    "model": 45.0,
+    "table": 25.0,
+    "engine": 10.0,
+    "module": 5.0,
+    "bound": 30.0,
+}
 """Rough seconds a mutation takes (to start the longest first)."""
 
 
@@ -676,15 +686,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--all-layers", action="store_true", help="run every layer, not only up to the first kill"
     )
     parser.add_argument("--save", default=None)
+    parser.add_argument(
+        "--generated",
+        action="store_true",
+        help="run the mutations generated from the kernels and the properties "
+        "(proofs.generated) instead of the hand list",
+    )
     args = parser.parse_args(argv)
+    mutations: Sequence[Mutation] = MUTATIONS
+    if args.generated:
+        from proofs.generated import generated
+
+        mutations = generated()
+        if args.save is None:
+            args.save = str(ROOT / "artifacts" / "mutations-generated.json")
+            (ROOT / "artifacts").mkdir(exist_ok=True)
     args.save = save_path(args.save, args.only)
-    problems = check()
+    problems = check(mutations)
     if problems:
         for p in problems:
             print(f"MUTATION DOES NOT APPLY: {p}", file=sys.stderr)
         return 2
     if args.check:
-        print(f"{len(MUTATIONS)} mutations, each applies exactly once")
+        print(f"{len(mutations)} mutations, each applies exactly once")
         return 0
     if args.docs:
         saved = json.loads(Path(args.save).read_text(encoding="utf-8"))
@@ -693,8 +717,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {page}")
         return 0
     # The rows in the list's order; the work longest first (see below).
-    chosen = [m for m in MUTATIONS if not args.only or m.id.startswith(tuple(args.only))]
-    by_id = {m.id: m for m in MUTATIONS}
+    chosen = [m for m in mutations if not args.only or m.id.startswith(tuple(args.only))]
+    by_id = {m.id: m for m in mutations}
     execute = make_executor(args.timeout)
     memo = Memo()
     load_before = os.getloadavg()
@@ -799,6 +823,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # ------------------------------------------------------------------ the page
+def _generated_lines(generated: Any) -> list[str]:
+    """The paragraph on the generated mutations (``payload["generated"]``), if any run."""
+    if not generated:
+        return []
+    kinds = ", ".join(f"{k} {v}" for k, v in generated["kinds"].items())
+    runs = "  ".join(
+        f"{run['date']}, commit ``{run['commit']}``: {run['only']}: {run['killed']} of "
+        f"{run['mutations']} killed, {run['seconds']:.0f} s wall"
+        + (f" (survivors: {', '.join(run['survivors'])})" if run["survivors"] else "")
+        + "."
+        for run in generated["runs"]
+    )
+    return [
+        "",
+        f"**Generated mutations** (``python -m proofs.mutants --generated``, "
+        f"``proofs/generated.py``): {generated['count']} produced mechanically from the "
+        f"kernels' guards (removal and negation of each), their ordering comparisons "
+        f"(off-by-one each side) and the properties' ``CLAIM_*`` bounds (loosened by one): "
+        f"{kinds}.  Runs: {runs}"
+        + (
+            f"  Not yet run: {generated['count'] - generated['run']}."
+            if generated["run"] < generated["count"]
+            else ""
+        ),
+    ]
+
+
 def docs_page(payload: dict[str, Any]) -> str:
     """The docs page "What would catch a wrong rule", from a saved run."""
     rows = payload["rows"]
@@ -874,6 +925,7 @@ def docs_page(payload: dict[str, Any]) -> str:
         "equivalence check kill: "
         + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
         + ".",
+        *_generated_lines(payload.get("generated")),
         "",
         ".. list-table::",
         "   :header-rows: 1",

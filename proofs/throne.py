@@ -137,6 +137,35 @@ def _no_cards_step(system: ThroneSystem, pre: TState, post: TState) -> Expr:
     )
 
 
+def _round_score_ok(rnd: Expr, score: Expr) -> Expr:
+    """B14/B15: a round's score lies in 0..33, and in 1..33 in the last round."""
+    last = rnd == CLAIM_LAST_ROUND
+    return all_of([score >= 0, score <= CLAIM_ROUND_MAX, implies(last, score >= 1)])
+
+
+def _final_totals_ok(s: TState) -> Expr:
+    """B16: once the game is over, every total lies in 1..99."""
+    low, high = CLAIM_TOTAL
+    return implies(s.phase == OVER, all_of(all_of([t >= low, t <= high]) for t in s.total))
+
+
+def _climb_exists(system: ThroneSystem, s: TState) -> Expr:
+    """B8: in the movement phase some climb is legal (the kernel's guards)."""
+    climbs = (throne.Climb(ch) for ch in system.rules.letters())
+    legal = any_of(system.legal_at(s, system.number(m)) for m in climbs)
+    return implies(s.phase == MOVEMENT, legal)
+
+
+def _measure_bounded(system: ThroneSystem, s: TState) -> Expr:
+    """The ranking function lies in 0..measure_bound."""
+    return all_of([_measure(system, s) >= 0, _measure(system, s) <= measure_bound(system)])
+
+
+def _measure_rises(system: ThroneSystem, pre: TState, post: TState) -> Expr:
+    """A move within a round raises the ranking function."""
+    return _measure(system, post) > _measure(system, pre)
+
+
 def _measure(system: ThroneSystem, s: TState) -> Expr:
     """The ranking function of a round: placements, climbs, votes and eliminations
     raise it; a pass raises it by 1, less than a climb (which resets the passes)."""
@@ -193,7 +222,6 @@ class Checker:
         """(obligation key, case label) pairs proved in the invariant's joint queries."""
         self.shared = 0
         # Terms of the pre-state every case's joint query repeats (built once).
-        self.measure_pre = _measure(s, self.pre)
         self.totals_pre = all_of(
             c for _n, c in self.claims.totals_invariant(self.pre, CLAIM_ROUND_MAX)
         )
@@ -263,7 +291,7 @@ class Checker:
             if case.scored:
                 out.append(("B12", implies(neg(s.options.allow_pass), lit(case.crowned))))
             else:
-                out.append(("rank", _measure(s, case.post) > self.measure_pre))
+                out.append(("rank", _measure_rises(s, pre, case.post)))
         if self.wants("throne.totals") and not case.scored:
             post = claims.totals_invariant(case.post, CLAIM_ROUND_MAX)
             out.append(("B16", implies(self.totals_pre, all_of(c for _n, c in post))))
@@ -281,7 +309,6 @@ class Checker:
         pre = self.pre
         claims = self.claims
         letters = s.rules.letters()
-        climbs = [throne.Climb(ch) for ch in letters]
 
         def invariant(ledger: Ledger) -> None:
             self.settled = induction(
@@ -319,25 +346,16 @@ class Checker:
                 "fewer No cards than characters",
                 lit(s.n * s.shape.full < s.shape.characters),
             )
-            ledger.check(
-                "B8 a climb exists in the movement phase",
-                implies(pre.phase == MOVEMENT, self.legal(*climbs)),
-                self.inv,
-            )
+            ledger.check("B8 a climb exists in the movement phase", _climb_exists(s, pre), self.inv)
 
         self.run("throne.move_exists", move_exists)
 
         def king(ledger: Ledger) -> None:
-            bound = measure_bound(s)
-            ledger.check(
-                "ranking function bounded",
-                all_of([_measure(s, pre) >= 0, _measure(s, pre) <= bound]),
-                self.inv,
-            )
+            ledger.check("ranking function bounded", _measure_bounded(s, pre), self.inv)
             self.per_case(
                 ledger,
                 "ranking function rises",
-                lambda c: _measure(s, c.post) > _measure(s, pre),
+                lambda c: _measure_rises(s, pre, c.post),
                 only=lambda c: not c.scored,
                 key="rank",
             )
@@ -359,8 +377,7 @@ class Checker:
                 [implies(placing, all_of([unplaced, room]))],
                 abstraction=self.abstraction,
             )
-            climb = self.legal(*climbs)
-            ledger.check("B8 a climb is legal", implies(pre.phase == MOVEMENT, climb), self.inv)
+            ledger.check("B8 a climb is legal", _climb_exists(s, pre), self.inv)
             ledger.check(
                 "B11 a Yes vote is legal",
                 implies(pre.phase == ELECTION, self.legal(throne.Vote(True))),
@@ -378,10 +395,7 @@ class Checker:
         self.run("throne.round_ends_with_king", king)
 
         def claim(case: Case) -> Expr:
-            last = pre.rnd == CLAIM_LAST_ROUND
-            return all_of(
-                all_of([x >= 0, x <= CLAIM_ROUND_MAX, implies(last, x >= 1)]) for x in case.score
-            )
+            return all_of(_round_score_ok(pre.rnd, x) for x in case.score)
 
         def score(ledger: Ledger) -> None:
             ledger.check("the cuts are valid", all_of(self.cuts))
@@ -411,13 +425,8 @@ class Checker:
                     [*self.inv, *(c for _n, c in tot), self.chance, case.guard, *lemma],
                     abstraction=self.abstraction if case.scored else None,
                 )
-            low, high = CLAIM_TOTAL
             ledger.check(
-                "B16 final totals",
-                implies(
-                    pre.phase == OVER, all_of(all_of([t >= low, t <= high]) for t in pre.total)
-                ),
-                [*self.inv, *(c for _n, c in tot)],
+                "B16 final totals", _final_totals_ok(pre), [*self.inv, *(c for _n, c in tot)]
             )
 
         self.run("throne.totals", totals)

@@ -358,7 +358,7 @@ class ThroneState(pyspiel.State):  # type: ignore[misc]
                 dealt, rounds_dealt = (), number
             self._core = Shared((engine, dealt, rounds_dealt, elections, log))
             return
-        moves = engine.rules._derived.codes.moves  # the table's numbering (rules.Codes)
+        moves = engine.rules.tables.codes.moves  # the table's numbering (rules.Codes)
         if not 0 <= action < len(moves):
             raise _bad_action(THRONE, len(moves), action)
         move = moves[action]

@@ -64,8 +64,16 @@ from typing import Any
 
 import attrs
 
+from castlerules.ascent import rules as declared_rules
 from castlerules.ascent.moves import ADVANCES, END, FAVOURS, Advance, Favour, Move
-from castlerules.ascent.rules import CARDS_PER_SET, MAX_SETS, Rules, Tables, value_of
+from castlerules.ascent.rules import (
+    CARDS_PER_SET,
+    MAX_SETS,
+    OPTIONS,
+    Rules,
+    Tables,
+    value_of,
+)
 from castlerules.ascent.state import State
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.lanes import Lanes, lanes_of
@@ -77,12 +85,11 @@ K_ADVANCE, K_FAVOUR, K_END = range(3)
 REMOVED = -1
 """``sq`` of a removed card (A13)."""
 
-END_TESTS = ("unreached", "unflipped", "can_move")
+END_TESTS = declared_rules.END_TESTS
 """The values of option ``end_test`` (A14), numbered as :attr:`Options.end_test`."""
 
-UNLIMITED = 6 * CARDS_PER_SET + 1
-""":attr:`Options.limit` for ``favours_per_move=None``: more favours than there are
-cards (each favour takes a card of another column for good)."""
+UNLIMITED = declared_rules.UNLIMITED
+""":attr:`Options.favours_per_move` for ``favours_per_move=None``."""
 
 
 # ---------------------------------------------------------------------------
@@ -183,53 +190,94 @@ def cid_of_move(move: Move) -> int:
     return -1
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, init=False)
 class Options:
-    """The options that are not sizes, as values (so that an interpretation may leave
-    them free).  ``squares``, ``arrival``, ``upper_half`` and ``cards`` are sizes and
-    tables of the :class:`Shape`; ``deal`` is a chance outcome of :func:`initial` (the
-    owners), and ``path`` has one playable value."""
+    """The options the kernel reads as values (so that an interpretation may leave them
+    free), each the field of its option's name, read from the option's value by its
+    declaration (:attr:`castlerules.core.options.Option.kernel`).  The other options
+    are sizes and tables of the :class:`Shape` (``squares``, ``arrival``,
+    ``upper_half``, ``cards``), a chance outcome of :func:`initial` (``deal``), or
+    have one playable value (``path``)."""
 
-    exposing: Value
-    """A7, ``allow_exposing_split``: a split may leave a card exposed above its ceiling."""
-    limit: Value
-    """A10, ``favours_per_move``: the most favours per Advance (:data:`UNLIMITED` for None)."""
-    highest: Value
-    """A3, ``stack_rank == "highest"``: a stack acts with its highest rank."""
-    all_lower: Value
-    """A10, ``favour_takes == "all_lower"``: every taken card ranks lower."""
-    after_arrival: Value
-    """A10, ``favour_after_arrival``: a stack just flipped may still take."""
-    removal_lower: Value
-    """A13, ``removal_in_lower_half``: an exposed remainder leaves in the lower half too."""
-    to_owner: Value
-    """A13, ``penalty_to == "owner"``: a removed card counts against its set's owner."""
+    allow_exposing_split: Value
+    """A7: a split may leave a card exposed above its ceiling."""
+    favours_per_move: Value
+    """A10: the most favours per Advance (:data:`UNLIMITED` for None)."""
+    stack_rank: Value
+    """A3: true for ``"highest"``, a stack acts with its highest rank."""
+    favour_takes: Value
+    """A10: true for ``"all_lower"``, every taken card ranks lower."""
+    favour_after_arrival: Value
+    """A10: a stack just flipped may still take."""
+    removal_in_lower_half: Value
+    """A13: an exposed remainder leaves in the lower half too."""
+    penalty_to: Value
+    """A13: true for ``"owner"``, a removed card counts against its set's owner."""
     end_test: Value
-    """A14, ``end_test``: its index in :data:`END_TESTS`."""
-    continues: Value
-    """A14, ``last_player_continues``: the last player in the race plays on."""
-    die_none: Value
-    """A18, ``die == "none"``: seat 0 begins, the die is unused."""
+    """A14: its index in :data:`END_TESTS`."""
+    last_player_continues: Value
+    """A14: the last player in the race plays on."""
+    die: Value
+    """A18: true for ``"none"``, seat 0 begins and the die is unused."""
     protection: Value
-    """A7, ``protection``: the moving part is bound by its leader's ceiling only."""
+    """A7: the moving part is bound by its leader's ceiling only."""
+
+    def __init__(self, *values: Value, **named: Value) -> None:
+        for former, name in FORMER_NAMES.items():
+            if former in named:
+                named[name] = named.pop(former)
+        self.__attrs_init__(*values, **named)
 
     @classmethod
     def of(cls, ops: Ops, rules: Rules) -> Options:
-        """The options of ``rules`` as constants of ``ops``."""
-        limit = rules.favours_per_move
+        """The options of ``rules`` as constants of ``ops``, each read by its declaration."""
         return cls(
-            exposing=ops.lit(rules.allow_exposing_split),
-            limit=ops.lit(UNLIMITED if limit is None else min(limit, UNLIMITED)),
-            highest=ops.lit(rules.stack_rank == "highest"),
-            all_lower=ops.lit(rules.favour_takes == "all_lower"),
-            after_arrival=ops.lit(rules.favour_after_arrival),
-            removal_lower=ops.lit(rules.removal_in_lower_half),
-            to_owner=ops.lit(rules.penalty_to == "owner"),
-            end_test=ops.lit(END_TESTS.index(rules.end_test)),
-            continues=ops.lit(rules.last_player_continues),
-            die_none=ops.lit(rules.die == "none"),
-            protection=ops.lit(rules.protection),
+            **{
+                option.name: ops.lit(option.kernel(getattr(rules, option.name)))
+                for option in OPTIONS
+                if option.kernel is not None
+            }
         )
+
+    # The former spellings, read by the symbolic model until it adopts the option names.
+    @property
+    def exposing(self) -> Value:
+        return self.allow_exposing_split
+
+    @property
+    def limit(self) -> Value:
+        return self.favours_per_move
+
+    @property
+    def highest(self) -> Value:
+        return self.stack_rank
+
+    @property
+    def all_lower(self) -> Value:
+        return self.favour_takes
+
+    @property
+    def removal_lower(self) -> Value:
+        return self.removal_in_lower_half
+
+    @property
+    def die_none(self) -> Value:
+        return self.die
+
+
+FORMER_NAMES = {
+    "exposing": "allow_exposing_split",
+    "limit": "favours_per_move",
+    "highest": "stack_rank",
+    "all_lower": "favour_takes",
+    "after_arrival": "favour_after_arrival",
+    "removal_lower": "removal_in_lower_half",
+    "to_owner": "penalty_to",
+    "continues": "last_player_continues",
+    "die_none": "die",
+}
+"""The former names of :class:`Options` fields that :class:`Options` still accepts (the
+symbolic model passes them; it is to adopt the option names, then this goes)."""
 
 
 # ---------------------------------------------------------------------------
@@ -481,16 +529,16 @@ def beyond_own(ops: Ops, moving: Value, arrival: Value, d: Value) -> Value:
     return ops.all([moving, arrival < d])
 
 
-def removal_on(ops: Ops, removal_lower: Value, upper_half: Value, d: Value) -> Value:
+def removal_on(ops: Ops, removal_in_lower_half: Value, upper_half: Value, d: Value) -> Value:
     """An exposed remainder on square ``d`` of the path leaves the board: in the upper
     half, or anywhere with ``removal_in_lower_half`` (A13, rule 15)."""
-    return ops.any([removal_lower, d >= upper_half])
+    return ops.any([removal_in_lower_half, d >= upper_half])
 
 
 def remainder_leaves(
     ops: Ops,
     has_rest: Value,
-    removal_lower: Value,
+    removal_in_lower_half: Value,
     upper_half: Value,
     d: Value,
     rest_ceiling: Value,
@@ -498,7 +546,7 @@ def remainder_leaves(
     """A favour on row ``d`` leaves a remainder (``has_rest``) above its rank's arrival
     square ``rest_ceiling``, where it leaves the board (A13, rule 15)."""
     o = ops
-    return o.all([has_rest, removal_on(o, removal_lower, upper_half, d), d > rest_ceiling])
+    return o.all([has_rest, removal_on(o, removal_in_lower_half, upper_half, d), d > rest_ceiling])
 
 
 def favour_target(ops: Ops, taker: Value, d: Value, r: Value, u: Slot, u_rank: Value) -> Value:
@@ -571,19 +619,19 @@ def favours_left(ops: Ops, taken: Value, limit: Value) -> Value:
     return taken < limit
 
 
-def may_take_after(ops: Ops, after_arrival: Value, flipped: Value) -> Value:
+def may_take_after(ops: Ops, favour_after_arrival: Value, flipped: Value) -> Value:
     """A stack that lies flipped (``flipped``: it has just arrived) may take a favour only
-    with ``favour_after_arrival`` (``after_arrival``; A10)."""
-    return ops.any([after_arrival, ops.not_(flipped)])
+    with ``favour_after_arrival`` (A10)."""
+    return ops.any([favour_after_arrival, ops.not_(flipped)])
 
 
 def favour_offered(
-    ops: Ops, after_arrival: Value, flipped: Value, targets: Sequence[Value]
+    ops: Ops, favour_after_arrival: Value, flipped: Value, targets: Sequence[Value]
 ) -> Value:
     """After an Advance, or a favour with more to come, the stack just moved is offered a
     favour: it may take (:func:`may_take_after`) and some stack is a target
     (``targets``, :func:`favour_target` of each card; rule 16, A10)."""
-    return ops.all([may_take_after(ops, after_arrival, flipped), ops.any(targets)])
+    return ops.all([may_take_after(ops, favour_after_arrival, flipped), ops.any(targets)])
 
 
 def play_goes_on(ops: Ops, favour_open: Value, replay: Value) -> Value:
@@ -696,7 +744,7 @@ def initial(
         dep=tuple(u.dep for u in cards),
         flp=tuple(u.flp for u in cards),
         own=own,
-        actor=ops.ite(options.die_none, 0, roll),
+        actor=ops.ite(options.die, 0, roll),
         mid=first.mid,
         sd=first.sd,
         sm=first.sm,
@@ -761,18 +809,18 @@ class Board:
             )
         )
         self.stack_rank = L.map(
-            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            lambda top_v, best: acts_with(o, opt.stack_rank, top_v, best),
             top_value,
             L.highest(stk, value),
         )
         self.part_rank = L.map(
-            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            lambda top_v, best: acts_with(o, opt.stack_rank, top_v, best),
             top_value,
             L.highest(part, value),
         )
         self.has_rest = L.any(rest)
         self.rest_rank = L.map(
-            lambda top_v, best: acts_with(o, opt.highest, top_v, best),
+            lambda top_v, best: acts_with(o, opt.stack_rank, top_v, best),
             L.total(
                 L.grid(
                     lambda x_dep, u_dep, u_value, together, _same: o.ite(
@@ -810,7 +858,7 @@ class Board:
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
         self.exposed = L.map(
             lambda x_sq, rested, r: exposes(
-                o, x_sq, rested, opt.exposing, o.lookup(shape.ceiling, r)
+                o, x_sq, rested, opt.allow_exposing_split, o.lookup(shape.ceiling, r)
             ),
             sq,
             self.has_rest,
@@ -898,7 +946,7 @@ class Board:
         here = L.map(lambda c, x: o.all([c == p, x == d]), u.col, u.sq)
         return acts_with(
             o,
-            self.opt.highest,
+            self.opt.stack_rank,
             L.total(L.map(lambda h, dep, v: o.ite(o.all([h, dep == 0]), v, 0), here, u.dep, value)),
             L.highest(L.map(lambda h, dep: o.all([h, dep < m]), here, u.dep), value),
         )
@@ -923,8 +971,8 @@ class Board:
         some = self.targets(p, d, self.taker_rank(p, d, m))
         return o.all(
             [
-                favours_left(o, k, self.opt.limit),
-                favour_offered(o, self.opt.after_arrival, flipped, [some]),
+                favours_left(o, k, self.opt.favours_per_move),
+                favour_offered(o, self.opt.favour_after_arrival, flipped, [some]),
             ]
         )
 
@@ -965,7 +1013,7 @@ class Position:
         self.bad_taken = L.any(
             L.grid(
                 lambda u_value, taken, _same: takes_too_high(
-                    o, options.all_lower, taken, u_value, self.taker
+                    o, options.favour_takes, taken, u_value, self.taker
                 ),
                 cols=[L.table(shape.value)],
                 cells=[b.part],
@@ -1051,7 +1099,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
         (
             "A10",
             "at most favours_per_move favours",
-            both([favour, o.not_(favours_left(o, s.sk, opt.limit))]),
+            both([favour, o.not_(favours_left(o, s.sk, opt.favours_per_move))]),
         ),
         (
             "A11",
@@ -1068,7 +1116,7 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
         (
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
-            both([favour, o.not_(may_take_after(o, opt.after_arrival, p.taker_flipped))]),
+            both([favour, o.not_(may_take_after(o, opt.favour_after_arrival, p.taker_flipped))]),
         ),
         (
             "A10",
@@ -1126,7 +1174,7 @@ def end_turn(ops: Ops, shape: Shape, options: Options, b: Board, mover: Value) -
     n, cards = shape.players, len(shape.slots)
     unreached, unflipped = (some_in(L, cards, u.col, range(n), x) for x in (short, live))
     race = [in_race(o, opt.end_test, unreached[q], unflipped[q], b.advances[q]) for q in range(n)]
-    over = game_ends(o, opt.continues, race, b.advances)
+    over = game_ends(o, opt.last_player_continues, race, b.advances)
     nxt = next_seat(o, shape.players, mover, b.advances)
     post = _with_step(attrs.evolve(b.s, actor=o.ite(over, -1, nxt)), no_step(o))
     return Outcome(post, over, scores(o, shape, post))
@@ -1158,7 +1206,7 @@ def _favoured(p: Position, m: Parts) -> KState:
     gone = remainder_leaves(
         o,
         o.select(b.has_rest, m.k),
-        opt.removal_lower,
+        opt.removal_in_lower_half,
         shape.upper_half,
         s.sd,
         o.lookup(shape.ceiling, o.select(b.rest_rank, m.k)),
@@ -1170,7 +1218,7 @@ def _favoured(p: Position, m: Parts) -> KState:
         s.sm,
         p.taker_flipped,
         gone,
-        opt.to_owner,
+        opt.penalty_to,
     )
     L = b.lanes
     after = L.map(lambda u, j: favoured_card(o, f, u, j == m.k), b.card, L.index(len(shape.slots)))
@@ -1282,7 +1330,7 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
         r = o.select(b.part_rank, m.k)
         offer = favour_offered(
             o,
-            opt.after_arrival,
+            opt.favour_after_arrival,
             lands_flipped(o, d, o.select(b.ceil, m.k)),
             [b.targets(s.actor, d, r)],
         )

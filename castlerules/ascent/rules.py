@@ -25,7 +25,7 @@ from typing import Any, ClassVar, NoReturn
 import attrs
 
 from castlerules.core.errors import ArgumentError
-from castlerules.core.options import Note, init_rules, validator
+from castlerules.core.options import Note, Option, declared, init_rules, validator
 from castlerules.core.protocol import require
 
 
@@ -96,37 +96,39 @@ SET_VALUE = sum(rank.value for rank in Rank)
 """The total value of one player's set of six cards: 21 (A18)."""
 
 DIE_CHOICES = ("first_player", "none")
+"""The values of option ``die`` (A18): what the die decides."""
 
 END_TESTS = ("unreached", "unflipped", "can_move")
+"""The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
 STACK_RANKS = ("top", "highest")
 """The values of option ``stack_rank`` (A3, A6, A7, A10): the rank a stack acts with."""
 FAVOUR_TAKES = ("lower_top", "all_lower")
 """The values of option ``favour_takes`` (A10): what part of a stack a favour may take."""
 PENALTY_TO = ("column", "owner")
+"""The values of option ``penalty_to`` (A13): whose penalty a removed card is."""
 DEALS = ("sets", "shuffled")
 """The values of option ``deal`` (A2, A18): one set per player, or every card dealt by chance."""
 
-UNPLAYABLE: Mapping[str, tuple[str, str]] = MappingProxyType(
-    {
-        "path": (
-            "staggered",
-            "seven squares for every character from a start square of its own rank (A1, A5) "
-            "is a reading of the seed the engine cannot play yet: the board is one Start "
-            "below a path of 'squares' squares, and the arrival squares lie on it; "
-            "staggered starts need a taller column with a start row per rank, and the seed "
-            "says nothing of those rows (are they free for other ranks, rows for favours, "
-            "in which half of the board?)",
-        ),
-    }
+STAGGERED_WHY = (
+    "seven squares for every character from a start square of its own rank (A1, A5) "
+    "is a reading of the seed the engine cannot play yet: the board is one Start "
+    "below a path of 'squares' squares, and the arrival squares lie on it; "
+    "staggered starts need a taller column with a start row per rank, and the seed "
+    "says nothing of those rows (are they free for other ranks, rows for favours, "
+    "in which half of the board?)"
 )
-"""Readings of the seed that are options but not playable yet: the refused value and why."""
+PATHS = ("shared_start", "staggered")
+"""The values of option ``path`` (A1, A5); ``"staggered"`` is not playable yet."""
+
+UNLIMITED = 6 * 6 + 1
+"""The kernel's number for ``favours_per_move=None``: more favours than there are cards."""
 
 
 def _one_value(default: str) -> Any:
-    """A validator for an option with one playable value (see :data:`UNPLAYABLE`)."""
+    """A validator for an option with one playable value (its declaration's ``unplayable``)."""
 
     def run(_instance: Any, attribute: Any, value: Any) -> None:
-        refused, why = UNPLAYABLE[attribute.name]
+        refused, why = OPTIONS_BY_NAME[attribute.name].unplayable or (None, "")
         if value == refused:
             raise ArgumentError(f"option {attribute.name}={refused!r}: {why}; see the register")
         if value != default:
@@ -138,8 +140,173 @@ def _one_value(default: str) -> Any:
     return run
 
 
-"""The values of option ``penalty_to`` (A13): whose penalty a removed card is."""
-"""The values of option ``end_test`` (A14): who is still in the race when a turn ends."""
+def _is_second(values: tuple[str, ...]) -> Any:
+    """The kernel's reading of a two-valued option: whether it has its other value."""
+    return lambda value: value == values[1]
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "squares",
+        ("A5",),
+        "the number of squares of the path above the Start",
+        seed="Le chemin à parcourir pour un personnage est de 7 cases.",
+        fixed="a number of the material, not a reading: the seed says 'Le chemin ... "
+        "est de 7 cases' (A5); other lengths are variants (and the proofs' small models)",
+    ),
+    Option(
+        "arrival",
+        ("A1", "A6"),
+        "the arrival square (the ceiling) of the ranks of value 1..6",
+        seed="Aucun personnage ne peut se déplacer sur une case supérieure à sa case d'arrivée.",
+        fixed="no other reading of the seed: A7 and A9 need arrival squares that rise "
+        "with the rank, one rank per square, and the Prince's is the end of the path of 7 "
+        "squares (A5; nothing can protect a Prince above it); value + 1 puts the six ranks on "
+        "squares 2-7 and the seed names no other placement, so another one (a rank on square "
+        "1, a square between left to no rank) is a variant, not a reading",
+    ),
+    Option(
+        "upper_half",
+        ("A13",),
+        "the first square of the upper half of the board",
+        seed="Si, dans la moitié supérieure du plateau, seule une partie d'une pile est prise",
+        # "la moitié supérieure" of a path of 7 squares: 4-7 (default) or 5-7.
+        alternatives=(5,),
+    ),
+    Option(
+        "allow_exposing_split",
+        ("A7",),
+        "whether a split may leave a card on top of the remainder above its own arrival square",
+        seed="dès lors qu'il est sous la protection d'un personnage de rang supérieur de la pile",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "favours_per_move",
+        ("A10",),
+        "the most favours after one Advance (None: every target of the row)",
+        seed="on peut prendre ces cartes sous son contrôle en les mettant sous sa carte",
+        alternatives=(None,),
+        kernel=lambda value: UNLIMITED if value is None else min(value, UNLIMITED),
+        symbolic=f"int 1..{UNLIMITED}",
+    ),
+    Option(
+        "stack_rank",
+        ("A3", "A6", "A7", "A10"),
+        "the rank a stack acts with: its top card's, or the highest in it",
+        seed="sous la protection d'un personnage de rang supérieur de la pile",
+        values=STACK_RANKS,
+        alternatives=("highest",),
+        kernel=_is_second(STACK_RANKS),
+        symbolic="bool (highest)",
+    ),
+    Option(
+        "favour_takes",
+        ("A10",),
+        "what part of a stack a favour takes: a top part over a lower top card, or only "
+        "a part whose every card ranks lower",
+        seed="des cartes ou des piles de cartes d'un rang inférieur",
+        values=FAVOUR_TAKES,
+        alternatives=("all_lower",),
+        kernel=_is_second(FAVOUR_TAKES),
+        symbolic="bool (all_lower)",
+    ),
+    Option(
+        "favour_after_arrival",
+        ("A8", "A10"),
+        "whether a stack flipped on its arrival may still take a favour",
+        seed="Si à la fin de son mouvement, on a des cartes ou des piles de cartes d'un rang "
+        "inférieur",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "removal_in_lower_half",
+        ("A13",),
+        "whether an exposed remainder is removed in the lower half too",
+        seed="Si, dans la moitié supérieure du plateau, seule une partie d'une pile est prise",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "penalty_to",
+        ("A13",),
+        "whose penalty a removed card is: the column's player, or its set's owner",
+        seed="toute la pile est retirée du plateau et placée devant leur propriétaire",
+        values=PENALTY_TO,
+        alternatives=("owner",),
+        kernel=_is_second(PENALTY_TO),
+        symbolic="bool (owner)",
+    ),
+    Option(
+        "end_test",
+        ("A14",),
+        "who is still in the race when a turn ends",
+        seed="Le jeu finit quand il ne reste qu'un joueur dont les personnages peuvent se déplacer",
+        values=END_TESTS,
+        alternatives=("unflipped", "can_move"),
+        kernel=END_TESTS.index,
+        symbolic=f"int 0..{len(END_TESTS) - 1} (index of the value)",
+    ),
+    Option(
+        "last_player_continues",
+        ("A14",),
+        "whether the last player in the race plays on alone",
+        seed="il ne reste qu'un joueur",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "deal",
+        ("A2", "A18"),
+        "one set per player, or every card in play shuffled and dealt",
+        seed="36 cartes personnages, 6 pour chaque valeur",
+        values=DEALS,
+        alternatives=("shuffled",),
+    ),
+    Option(
+        "path",
+        ("A1", "A5"),
+        "one Start below the path, or seven squares for every rank",
+        seed="Le chemin à parcourir pour un personnage est de 7 cases.",
+        values=PATHS,
+        unplayable=("staggered", STAGGERED_WHY),
+    ),
+    Option(
+        "die",
+        ("A18",),
+        "what the die decides: the first player, or nothing (seat 0 begins)",
+        seed="1 dé",
+        values=DIE_CHOICES,
+        alternatives=("none",),
+        kernel=_is_second(DIE_CHOICES),
+        symbolic="bool (none)",
+    ),
+    Option(
+        "protection",
+        ("A7",),
+        "whether the cards under a moving leader are protected by its ceiling (False is "
+        "the wrong, strict reading kept for the proofs)",
+        seed="un personnage déplacé à l'intérieur d'une pile peut aller plus haut",
+        fixed="protection=false is not a reading of the seed: it exists for the "
+        "proofs' sensitivity tests (see Rules)",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "cards",
+        ("A18",),
+        "the cards in play (None: every card of every set in play)",
+        fixed="not a reading of the seed: a subset of the cards in play exists for the "
+        "exhaustive engine-kernel tie's small games (see Rules); the seed deals every card "
+        "of every set in play (A18)",
+    ),
+)
+"""The one declaration of each option, in field order (:class:`castlerules.core.Option`)."""
+
+OPTIONS_BY_NAME: Mapping[str, Option] = MappingProxyType({o.name: o for o in OPTIONS})
+""":data:`OPTIONS` by name."""
+
 
 LINKED_OPTIONS = ("squares", "arrival", "upper_half")
 """The options that :class:`Rules` checks against one another (the arrival squares and
@@ -315,16 +482,14 @@ class Rules:
         default=None,
         converter=_to_tuple,
         validator=validator(
-            lambda v: v is None or (isinstance(v, tuple) and _card_texts(v)),
-            "None or a tuple of distinct card texts such as 'L0' (rank letter P, B, L, C, T "
-            "or F, then the set 0..5)",
+            lambda v: v is None or (isinstance(v, tuple) and len(v) > 0 and _card_texts(v)),
+            "None or a non-empty tuple of distinct card texts such as 'L0' (rank letter P, B, "
+            "L, C, T or F, then the set 0..5): with no card a game has no move",
         ),
     )
 
-    UNPLAYABLE: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {name: why for name, (_value, why) in UNPLAYABLE.items()}
-    )
-    """The options whose other reading is not playable yet, and why (the register)."""
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
+    """The one declaration of each option (:data:`castlerules.ascent.rules.OPTIONS`)."""
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
         {
@@ -426,6 +591,7 @@ class Rules:
 
 
 _DEFAULT_VALUES: dict[str, object] = {f.name: f.default for f in attrs.fields(Rules)}
+declared(Rules)  # one declaration per field, in field order (ValueError at import otherwise)
 
 
 PLAYERS = range(2, 7)

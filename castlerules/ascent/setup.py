@@ -15,10 +15,18 @@ from castlerules.ascent.state import CARDS
 from castlerules.core.chance import Rng, check_seed
 from castlerules.core.errors import ArgumentError
 
-__all__ = ["check_owners", "deal_in_order", "deal_of", "first_player_of"]
+__all__ = [
+    "check_every_seat_dealt",
+    "check_owners",
+    "check_players",
+    "deal_in_order",
+    "deal_of",
+    "first_player_of",
+]
 
 
-def _check_players(players: object) -> int:
+def check_players(players: object) -> int:
+    """``players`` when it is a player count of Ascent; :class:`ArgumentError` otherwise."""
     if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
         raise ArgumentError(
             f"players must be an int in {PLAYERS.start}..{PLAYERS.stop - 1}, not {players!r}"
@@ -57,11 +65,41 @@ def deal_of(rules: Rules, players: int, seed: int) -> tuple[int, ...]:
     >>> [owners.count(seat) for seat in range(-1, 5)]
     [1, 7, 7, 7, 7, 7]
     """
-    n = _check_players(players)
+    n = check_players(players)
     if not isinstance(rules, Rules):
         raise ArgumentError(f"rules must be an ascent Rules, not {type(rules).__name__}")
     check_seed(seed)
     return _deal(rules, n, seed if rules.deal == "shuffled" else 0)
+
+
+def check_every_seat_dealt(rules: Rules, players: int) -> None:
+    """:class:`ArgumentError` unless every seat of a game of ``players`` is dealt a card.
+
+    A seat with no card has no Advance: a game it begins would have no legal move and
+    not be over (A3, A14).  Option ``cards`` can leave a seat none: under
+    ``deal="sets"`` when no card of its set is in play, under ``"shuffled"`` when
+    fewer cards are in play than seats (A2, A18).
+
+    >>> try:
+    ...     check_every_seat_dealt(Rules(cards=("L0", "T1")), 3)
+    ... except ArgumentError as err:
+    ...     print(str(err).split(":")[0])
+    with these cards seat 2 is dealt no card (no card of set 2 is in play)
+    """
+    t = Tables.of(rules)
+    for seat in range(players):
+        if rules.deal == "shuffled":
+            if len(t.dealable) >= players:
+                return
+            why = f"{len(t.dealable)} cards in play for {players} seats"
+        elif any(t.in_play[seat * CARDS_PER_SET : (seat + 1) * CARDS_PER_SET]):
+            continue
+        else:
+            why = f"no card of set {seat} is in play"
+        raise ArgumentError(
+            f"with these cards seat {seat} is dealt no card ({why}): a game it begins has no "
+            "move; put a card of every seat in option cards (A2, A18)"
+        )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -103,7 +141,7 @@ def check_owners(rules: Rules, players: int, owners: object) -> tuple[int, ...]:
     ``"shuffled"`` every card in play goes to a seat, each seat gets
     ``len(cards) // players`` of them, and only the cards left over are out (A18).
     """
-    n = _check_players(players)
+    n = check_players(players)
     size = len(Tables.of(rules).in_play)
     if (
         not isinstance(owners, tuple)

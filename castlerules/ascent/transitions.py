@@ -28,8 +28,8 @@ from __future__ import annotations
 import functools
 
 from castlerules.ascent.moves import (
-    _CODE_BY_ID,
     ADVANCES,
+    CODE_BY_ID,
     END,
     END_CODE,
     FAVOUR_BASE,
@@ -38,7 +38,13 @@ from castlerules.ascent.moves import (
     code_of,
 )
 from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
-from castlerules.ascent.setup import _check_players, check_owners, deal_of, first_player_of
+from castlerules.ascent.setup import (
+    check_every_seat_dealt,
+    check_owners,
+    check_players,
+    deal_of,
+    first_player_of,
+)
 from castlerules.ascent.stacks import other_reading_advances, rank_card
 from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
 from castlerules.core.chance import check_seed
@@ -316,7 +322,7 @@ def new_game(
     >>> current_player(new_game(3, first_player=2))
     2
     """
-    n = _check_players(players)
+    n = check_players(players)
     if rules is None:
         rules = _DEFAULT_RULES  # Rules() (immutable): built once, not per game
     elif not isinstance(rules, Rules):
@@ -334,6 +340,7 @@ def new_game(
         raise ArgumentError(
             f"first_player must be None or an int in 0..{n - 1}, not {first_player!r}"
         )
+    check_every_seat_dealt(rules, n)
     dealt = deal_of(rules, n, seed) if owners is None else check_owners(rules, n, owners)
     return _opening(rules, n, first, dealt)
 
@@ -478,16 +485,20 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     """
     if not isinstance(state, State):
         require(state, State, "state")
-    c = _CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
+    c = CODE_BY_ID.get(id(move))  # the engine's own move objects (code_of, inlined)
     if c is None:
         c = code_of(move)
     p = state.actor
     if seat is not None:
         check_seat(state, seat)
         if seat != p and p >= 0:  # (a finished game is refused below, A14)
-            raise IllegalMove(f"it is seat {p}'s turn, not seat {seat}'s", "A3")
+            raise IllegalMove(
+                f"it is seat {p}'s turn, not seat {seat}'s", "A3", refusal="ascent-turn"
+            )
     if p < 0:
-        raise IllegalMove(f"the game is over: {move} cannot be played", "A14")
+        raise IllegalMove(
+            f"the game is over: {move} cannot be played", "A14", refusal="ascent-game-over"
+        )
     if c >= FAVOUR_BASE:
         if c < END_CODE:
             return _favour(state, p, c - FAVOUR_BASE)
@@ -495,6 +506,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             raise IllegalMove(
                 "a turn cannot end before an Advance: EndTurn only declines a favour or a replay",
                 "A3",
+                refusal="ascent-end-before-advance",
             )
         return _end_turn(
             state.rules,
@@ -514,6 +526,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             f"{_name(c)} cannot advance now: after an Advance, take a favour or end the "
             "turn; playing again comes after a favour",
             "A12",
+            refusal="ascent-advance-before-favour",
         )
     t = state.tables
     cols = state.columns
@@ -536,7 +549,11 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         else:
             raise _not_in_column(state, p, c)
         if fl >> s & 1:
-            raise IllegalMove(f"{_name(c)} is flipped on square {s} and can never move again", "A8")
+            raise IllegalMove(
+                f"{_name(c)} is flipped on square {s} and can never move again",
+                "A8",
+                refusal="ascent-flipped",
+            )
         st = col[s]
         i = st.index(c)
         part = st[: i + 1]
@@ -556,6 +573,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
                 f"above its arrival square {arr[bare]}: protection only lasts while a "
                 "higher card covers it",
                 "A7",
+                refusal="ascent-exposing-split",
             )
     if not t.protection:
         for x in part:
@@ -564,6 +582,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
                     f"{_name(x)} cannot go to square {d}, above its arrival square "
                     f"{arr[x]} (strict reading: no protection)",
                     "A6",
+                    refusal="ascent-strict-protection",
                 )
     # The move itself (A3, A4): the part lands on d, on top of flipped cards if any (A9).
     target = col[d]
@@ -621,6 +640,7 @@ def _favour(state: State, p: int, c: int) -> State:
         raise IllegalMove(
             f"no favour is pending: only the card or stack just moved can take {_name(c)}",
             "A11",
+            refusal="ascent-favour-not-pending",
         )
     d, m, k = step
     t = state.tables
@@ -628,6 +648,7 @@ def _favour(state: State, p: int, c: int) -> State:
         raise IllegalMove(
             f"no more favours after this Advance: at most {t.favour_limit} per Advance",
             "A10",
+            refusal="ascent-favour-limit",
         )
     cols = state.columns
     flipped = state.flipped
@@ -641,7 +662,9 @@ def _favour(state: State, p: int, c: int) -> State:
     st = cols[q][d]
     if flipped[q] >> d & 1:
         raise IllegalMove(
-            f"{_name(c)} is flipped on square {d}: flipped cards are never taken", "A10"
+            f"{_name(c)} is flipped on square {d}: flipped cards are never taken",
+            "A10",
+            refusal="ascent-favour-flipped",
         )
     taker = cols[p][d]
     value = t.value
@@ -654,12 +677,14 @@ def _favour(state: State, p: int, c: int) -> State:
             f"cannot take {_name(c)}: its stack's leader, {_name(lead_q)}, does not rank "
             f"lower than {_name(lead_p)}",
             "A10",
+            refusal="ascent-favour-rank",
         )
     if not t.favour_after_arrival and flipped[p] >> d & 1:
         raise IllegalMove(
             "a stack that has just been flipped on arrival takes no favour "
             "(favour_after_arrival=False)",
             "A10",
+            refusal="ascent-favour-after-arrival",
         )
     j = st.index(c)
     taken = st[: j + 1]
@@ -671,6 +696,7 @@ def _favour(state: State, p: int, c: int) -> State:
                     f"cannot take {_name(c)}: the part taken would hold {_name(x)}, who does "
                     f"not rank lower than {_name(lead_p)} (favour_takes=all_lower)",
                     "A10",
+                    refusal="ascent-favour-all-lower",
                 )
     cl = list(cols)
     colp = list(cols[p])
@@ -720,20 +746,30 @@ def _name(c: int) -> str:
     return f"the {card.rank.title} of set {card.owner} ({card})"
 
 
+_NOT_IN_PLAY = {"A2": "ascent-advance-not-in-play", "A10": "ascent-favour-not-in-play"}
+"""The refusal of a card not in play, by the clause of the move tried (an Advance's, a
+favour's)."""
+
+
 def _out_of_play(state: State, c: int, clause: str) -> IllegalMove | None:
     """Why card ``c`` is not in play (A2, A18), or None if it is."""
     n = len(state.columns)
     if state.rules.deal == "sets" and c // CARDS_PER_SET >= n:
         return IllegalMove(
-            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}", clause
+            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}",
+            clause,
+            refusal=_NOT_IN_PLAY[clause],
         )
     if not state.tables.in_play[c]:
-        return IllegalMove(f"{_name(c)} is not in play (option cards)", clause)
+        return IllegalMove(
+            f"{_name(c)} is not in play (option cards)", clause, refusal=_NOT_IN_PLAY[clause]
+        )
     if state.owners[c] < 0:
         return IllegalMove(
             f"{_name(c)} is not in play: it was left over when the cards were dealt "
             f"(deal=shuffled: {len(state.tables.dealable) // n} cards to each of {n} seats)",
             clause,
+            refusal=_NOT_IN_PLAY[clause],
         )
     return None
 
@@ -747,10 +783,12 @@ def _not_in_column(state: State, p: int, c: int) -> Exception:
         return IllegalMove(
             f"{_name(c)} was removed from the board; seat {p} moves only the cards of column {p}",
             "A2",
+            refusal="ascent-advance-removed",
         )
     return IllegalMove(
         f"{_name(c)} stands in column {found[0]}: seat {p} moves only the cards of column {p}",
         "A2",
+        refusal="ascent-other-column",
     )
 
 
@@ -793,6 +831,7 @@ def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMo
         f"{blocked}{'so ' if blocked else ''}{where_to}, and the "
         f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
         "A6",
+        refusal="ascent-ceiling",
     )
 
 
@@ -802,24 +841,36 @@ def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
         return out
     found = locate(state, c)
     if found is None:
-        return IllegalMove(f"{_name(c)} was removed from the board and cannot be taken", "A10")
+        return IllegalMove(
+            f"{_name(c)} was removed from the board and cannot be taken",
+            "A10",
+            refusal="ascent-favour-removed",
+        )
     q, s, _ = found
     if q == p:
         return IllegalMove(
-            f"{_name(c)} is in your own column: a favour takes cards of another column", "A10"
+            f"{_name(c)} is in your own column: a favour takes cards of another column",
+            "A10",
+            refusal="ascent-favour-own-column",
         )
     if s == 0:
-        return IllegalMove(f"{_name(c)} is on a Start: the Start is not a row for favours", "A10")
+        return IllegalMove(
+            f"{_name(c)} is on a Start: the Start is not a row for favours",
+            "A10",
+            refusal="ascent-favour-start",
+        )
     own = state.columns[p][s]
     if own and not state.flipped[p] >> s & 1:
         return IllegalMove(
             f"{_name(c)} is on row {s}: only the stack just moved, on row {d}, can take a favour",
             "A11",
+            refusal="ascent-favour-jumped-row",
         )
     return IllegalMove(
         f"{_name(c)} is on row {s}, not on row {d} of the stack just moved: a favour "
         "takes cards on the same row",
         "A10",
+        refusal="ascent-favour-other-row",
     )
 
 

@@ -43,6 +43,7 @@ def question(module: Any, state: Any, text: str) -> IllegalMove | None:
             f"Character {name} cannot move down: no character ever moves down, in any phase; "
             f"a character only climbs, one floor at a time ({name}+) (B9)",
             "B9",
+            refusal="throne-moves-down",
         )
     try:
         move = module.parse_move(state, name, check=False)
@@ -56,4 +57,5 @@ def question(module: Any, state: Any, text: str) -> IllegalMove | None:
         "ever goes up its column, to the next free square above it, never down nor sideways "
         "(A4)",
         "A4",
+        refusal="ascent-moves-down",
     )

@@ -245,13 +245,6 @@ def _strict(choices: Sequence[int]) -> Callable[[int, Any, Sequence[Any]], Any]:
     return choose
 
 
-def _filled(choices: Sequence[int]) -> Callable[[int, Any, Sequence[Any]], Any]:
-    def choose(ply: int, _state: Any, legal: Sequence[Any]) -> Any:
-        return legal[choices[ply] % len(legal)] if ply < len(choices) else legal[0]
-
-    return choose
-
-
 def _indices(case: Case, states: tuple[Any, ...], moves: Sequence[str]) -> list[int]:
     """The move choices (indices among the legal moves) that play ``moves``."""
     out = []

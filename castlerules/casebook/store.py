@@ -24,7 +24,6 @@ import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -294,7 +293,3 @@ def refresh(
 
 def _print(line: str) -> None:  # pragma: no cover - terminal output
     print(line, file=sys.stderr, flush=True)
-
-
-def data_of(found: dict[str, Found]) -> dict[str, Any]:
-    return {key: f.to_json() for key, f in found.items()}

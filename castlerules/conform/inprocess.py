@@ -151,7 +151,7 @@ class ReferenceEngine:
 
     It plays whatever reading ``start`` asks for, or always ``built_for`` (a
     ``Rules`` of either game) when given: an engine written for one reading
-    that ignores the rules it is sent, as :option:`--readings all` finds out.
+    that ignores the rules it is sent, as ``castlerules conform --readings all`` finds out.
     """
 
     games: Sequence[str] = ("throne", "ascent")

@@ -21,11 +21,16 @@ class IllegalMove(RulesError):
     order of that phase, acting after the end cites the clause that ends the
     game.  The message speaks to a player and ends with the clause in
     brackets; an unknown clause ID is a programming error (``ValueError``).
+
+    ``refusal`` names the kind of refusal (``"ascent-ceiling"``), one per way a move
+    can be illegal (the casebook lists them: ``castlerules.casebook.refusals``); tools
+    key refusals on it, never on the words of the message.
     """
 
     clause: str
+    refusal: str | None
 
-    def __init__(self, message: str, clause: str) -> None:
+    def __init__(self, message: str, clause: str, refusal: str | None = None) -> None:
         if clause not in CLAUSES:
             raise ValueError(f"IllegalMove must cite a known clause, not {clause!r}")
         suffix = f"({clause})"
@@ -33,9 +38,10 @@ class IllegalMove(RulesError):
             message = f"{message} {suffix}"
         super().__init__(message)
         self.clause = clause
+        self.refusal = refusal
 
-    def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, str]]:
-        return (type(self), (str(self), self.clause))
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, str, str | None]]:
+        return (type(self), (str(self), self.clause, self.refusal))
 
 
 class NotationError(RulesError, ValueError):

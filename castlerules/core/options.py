@@ -64,3 +64,67 @@ class Note:
     topic: str
     decision: str
     option: str | None = None
+
+
+@attrs.frozen(slots=True)
+class Option:
+    """The one declaration of one option of a game's ``Rules``.
+
+    Everything that names an option reads it from here: the register (its
+    alternative readings, or why it has none), the kernel (the field of its
+    ``Options`` that reads it, and how), the command line and the adapters (its
+    values), the study's list and the options pages.  ``Rules.OPTIONS`` holds one
+    per field of the game's ``Rules``, in field order.
+
+    >>> Option("allow_pass", ("B8",), "a player may pass", kernel=bool).kernel(False)
+    False
+    """
+
+    name: str
+    """The option's one spelling: the ``Rules`` field, the ``--option`` name, the key of
+    a game record, the field of the kernel's ``Options`` that reads it (if any)."""
+    clauses: tuple[str, ...]
+    """The seed clauses it concerns, the first one the clause it reads."""
+    summary: str
+    """What its values mean, in one sentence a player understands."""
+    seed: str = ""
+    """The seed's words it reads (French, quoted); empty for a number of the material."""
+    values: tuple[object, ...] | None = None
+    """Its values when they are a short list (the first one the default); None when the
+    field's type says them (a number, a table)."""
+    alternatives: tuple[object, ...] = ()
+    """The register's readings of it besides the default and the presets' values (a
+    flipped boolean and ``None`` for an optional number are always tried)."""
+    fixed: str | None = None
+    """Why the register never varies it (a number of the material, an option kept for
+    the proofs); None when it does."""
+    unplayable: tuple[object, str] | None = None
+    """A value that names a reading of the seed the engine cannot play yet, and why."""
+    kernel: Callable[[Any], int | bool] | None = None
+    """How the kernel reads the option's value: a plain value of the kernel's
+    ``Options`` field of the same name (None: the option is a size or a table of the
+    kernel's shape, or a chance outcome)."""
+    symbolic: str | None = None
+    """The symbolic model's domain of it when left free (``"bool"``, ``"int 1..37"``);
+    None when the symbolic model does not leave it free, with the reason in ``fixed``
+    or in the proofs page."""
+
+
+def declared(rules_cls: type) -> dict[str, Option]:
+    """The declarations of a ``Rules`` class (``rules_cls.OPTIONS``), by name, in field
+    order; ``ValueError`` when they are not exactly one per field."""
+    options: tuple[Option, ...] = getattr(rules_cls, "OPTIONS", ())
+    by_name = {option.name: option for option in options}
+    fields = [f.name for f in attrs.fields(rules_cls)]
+    if len(by_name) != len(options) or list(by_name) != fields:
+        raise ValueError(
+            f"{rules_cls.__qualname__}.OPTIONS must declare each field once, in field order: "
+            f"{fields}, not {[o.name for o in options]}"
+        )
+    return by_name
+
+
+def one_of(values: tuple[object, ...]) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator for an option whose values are ``values``."""
+    shown = ", ".join(map(str, values))
+    return validator(lambda v: v in values and not isinstance(v, bool), f"one of {shown}")

@@ -5,15 +5,16 @@ Besides a *base* reading (a ``Rules``, possibly a preset), the readings are:
 - every other preset of the game (with the options given, when they fit it);
 - for every option of ``Rules``, each alternative value worth trying: a
   boolean flipped; ``None`` for an optional number (and 1 for ``None``); the
-  value the option has in another preset; and the values listed in
-  :data:`EXTRA` (documented alternatives such as Ascent's upper half starting
-  at square 5).
+  value the option has in another preset; and the alternatives its
+  declaration lists (:func:`alternatives_of`: such as Ascent's upper half
+  starting at square 5).
 
 Options that are numbers of the material or of the table (how many
 characters, floors, points...) have no alternative reading and are not
-varied (:func:`readings_of` lists them as such), and :data:`EXCLUDED` options
-are never varied, with the reason: a wrong reading kept for the proofs, or an
-option that an interpretation note names but whose value the seed fixes (so
+varied (:func:`readings_of` lists them as such), and the options
+:func:`excluded_of` names are never varied, with the reason: a wrong reading
+kept for the proofs, or an option that an interpretation note names but whose
+value the seed fixes (so
 that the register says why it shows no other reading).
 
 The register (:func:`castlerules.register.open_points`) takes its readings
@@ -38,54 +39,25 @@ import attrs
 from castlerules import options_text, records
 from castlerules.core import RulesError
 
-__all__ = ["EXCLUDED", "EXTRA", "Alternative", "readings_of", "with_options"]
+__all__ = ["Alternative", "alternatives_of", "excluded_of", "readings_of", "with_options"]
 
-EXTRA: Mapping[str, Mapping[str, tuple[object, ...]]] = {
-    "ascent": {
-        # "la moitié supérieure" of a path of 7 squares: 4-7 (default) or 5-7.
-        "upper_half": (5,),
-        "favours_per_move": (None,),
-        "die": ("none",),
-        "end_test": ("unflipped", "can_move"),
-        "stack_rank": ("highest",),
-        "favour_takes": ("all_lower",),
-        "penalty_to": ("owner",),
-        "deal": ("shuffled",),
-    },
-    "throne": {
-        "placement_floors": ((2, 3, 4, 5),),
-    },
-}
-"""Documented alternative values of some options, per game."""
 
-EXCLUDED: Mapping[str, Mapping[str, str]] = {
-    "ascent": {
-        "protection": "protection=false is not a reading of the seed: it exists for the "
-        "proofs' sensitivity tests (see Rules)",
-        "arrival": "no other reading of the seed: A7 and A9 need arrival squares that rise "
-        "with the rank, one rank per square, and the Prince's is the end of the path of 7 "
-        "squares (A5; nothing can protect a Prince above it); value + 1 puts the six ranks on "
-        "squares 2-7 and the seed names no other placement, so another one (a rank on square "
-        "1, a square between left to no rank) is a variant, not a reading",
-        "squares": "a number of the material, not a reading: the seed says 'Le chemin ... "
-        "est de 7 cases' (A5); other lengths are variants (and the proofs' small models)",
-        "cards": "not a reading of the seed: a subset of the cards in play exists for the "
-        "exhaustive engine-kernel tie's small games (see Rules); the seed deals every card "
-        "of every set in play (A18)",
-    },
-    "throne": {
-        "rounds": "a number of the game, not a reading: the seed says 'Le jeu se joue en "
-        "trois manches' (B3); other counts are variants",
-        "objective_deck": "material, not a reading: the seed does not list the objective "
-        "cards, so by default every seat gets a random set of six distinct from the others'; "
-        "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
-        "other objectives from the same seed, so the two differ from the first position on",
-        "bonus_rounds": "no other reading of the seed: 'au troisième et dernier décompte' "
-        "(B15) names the third round, which is also the last; the option only matters for "
-        "variants with another number of rounds",
-    },
-}
-"""Options never varied, per game, with the reason."""
+def alternatives_of(module: Any) -> dict[str, tuple[object, ...]]:
+    """The documented alternative values of a game's options (each option's declaration,
+    :attr:`castlerules.core.Option.alternatives`), by option, where it has some."""
+    return {o.name: o.alternatives for o in module.Rules.OPTIONS if o.alternatives}
+
+
+def excluded_of(module: Any) -> dict[str, str]:
+    """The options never varied, with the reason: each declaration's ``fixed``, and each
+    ``unplayable`` reading (:class:`castlerules.core.Option`)."""
+    out: dict[str, str] = {}
+    for option in module.Rules.OPTIONS:
+        if option.fixed is not None:
+            out[option.name] = option.fixed
+        elif option.unplayable is not None:
+            out[option.name] = option.unplayable[1]
+    return out
 
 
 @attrs.frozen(slots=True)
@@ -117,7 +89,7 @@ def _alternatives(module: Any, name: str, value: object, presets: list[Any]) -> 
         out.append(None)
     for rules in presets:
         out.append(getattr(rules, name))
-    out.extend(EXTRA.get(module.NAME, {}).get(name, ()))
+    out.extend(alternatives_of(module).get(name, ()))
     unique: list[object] = []
     for candidate in out:
         if candidate != value and candidate not in unique:
@@ -145,9 +117,8 @@ def readings_of(
     ``options`` given): ``(readings, not varied, excluded, invalid combinations)``.
 
     ``not varied`` names the options with no alternative value, ``excluded`` pairs
-    each :data:`EXCLUDED` option (and each of the game's ``Rules.UNPLAYABLE``) with
-    its reason, and ``invalid`` pairs each change of one option that the other
-    options forbid with the error its ``Rules`` raised.
+    each option :func:`excluded_of` names with its reason, and ``invalid`` pairs each
+    change of one option that the other options forbid with the error its ``Rules`` raised.
     """
     names = records.preset_names(module)
     preset_rules = [module.Rules.preset(n) for n in names]
@@ -169,7 +140,7 @@ def readings_of(
         except RulesError:
             candidate, label = base, name
         add(label, candidate)
-    excluded = {**EXCLUDED.get(module.NAME, {}), **getattr(module.Rules, "UNPLAYABLE", {})}
+    excluded = excluded_of(module)
     not_varied: list[str] = []
     for field in attrs.fields(module.Rules):
         if field.name in excluded:

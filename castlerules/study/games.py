@@ -32,6 +32,7 @@ __all__ = [
     "GameResult",
     "Reading",
     "Study",
+    "default_preset",
     "parse_reading",
     "play_batch",
     "play_game",
@@ -145,7 +146,7 @@ def parse_reading(
     if preset is None:
         preset = _preset(module, base_preset) if base_preset else None
         if preset is None:
-            preset = _default_preset(module)
+            preset = default_preset(module)
     reading = Reading(name, preset, tuple(options.items()))
     try:
         rules = reading.rules(module)
@@ -161,7 +162,8 @@ def parse_reading(
     return Reading(name or " + ".join(items), preset, kept)
 
 
-def _default_preset(module: Any) -> str:
+def default_preset(module: Any) -> str:
+    """The name of the preset whose rules are the game's ``Rules()``."""
     default = module.Rules()
     for name in records.preset_names(module):
         if module.Rules.preset(name) == default:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from castlerules import ascent, register, throne
-from castlerules.study.games import Reading, Study, _default_preset
+from castlerules.study.games import Reading, Study, default_preset
 from castlerules.study.run import run_study
 from castlerules.study.store import open_store
 
@@ -31,7 +31,7 @@ PLAN: dict[str, dict[str, Any]] = {
 
 def register_readings(module: Any) -> tuple[Reading, ...]:
     """``default`` and every alternative reading of the register's open points."""
-    preset = _default_preset(module)
+    preset = default_preset(module)
     out = [Reading("default", preset)]
     for point in register.open_points(module):
         if point.excluded is not None:

@@ -2,18 +2,21 @@
 
 None of this is a rule: the rules are the kernel's (:mod:`castlerules.ascent.kernel`),
 run on Z3 terms by :class:`castlerules.symbolic.ascent.AscentSystem`.  The
-invariant is a claim about every reachable position, proved inductive over that
-system by the proofs (``ascent.invariant``, :func:`proofs.core.induction`); a
-wrong conjunct fails its initiation or a case's consecution.  Its vocabulary (the
+invariant is a claim about every reachable position; ``tests/symbolic/test_ascent.py``
+checks it on the positions of real games and that a broken stack breaks it.  It is
+not proved inductive over this system: the proof run's ``ascent.invariant`` is
+proved over the two-card encoding :mod:`castlerules.symbolic.ascent_model`.  Its vocabulary (the
 rank of a stack under option ``stack_rank``, the squares where an exposed
 remainder may stay) is the spec's, written here as the claim's own words.
 """
 
 from __future__ import annotations
 
+from castlerules.ascent import kernel
 from castlerules.ascent.kernel import REMOVED, KState
 from castlerules.symbolic.ascent import AscentSystem
 from castlerules.symbolic.smt import Expr, all_of, any_of, between, implies, ite, neg, table
+from castlerules.symbolic.z3ops import Z3
 
 __all__ = ["REMOVED", "Claims"]
 
@@ -58,15 +61,11 @@ class Claims:
         return table(self.rank(s, j), self.shape.ceiling)
 
     def may_stay(self, square: Expr) -> Expr:
-        """An exposed stack may stand on ``square``: A13 removes no remainder there
-        (the lower half, unless ``removal_in_lower_half``), or
-        ``allow_exposing_split`` (rule 15)."""
-        return any_of(
-            [
-                self.opt.exposing,
-                neg(any_of([self.opt.removal_lower, square >= self.shape.upper_half])),
-            ]
-        )
+        """An exposed stack may stand on ``square``: the kernel's A13 removes no
+        remainder there (:func:`castlerules.ascent.kernel.removal_on`: the lower half,
+        unless ``removal_in_lower_half``), or ``allow_exposing_split`` (rule 15)."""
+        removal = kernel.removal_on(Z3, self.opt.removal_lower, self.shape.upper_half, square)
+        return any_of([self.opt.exposing, neg(removal)])
 
     def stack_of(self, s: KState, q: Expr, square: Expr, size: Expr) -> Expr:
         """Column ``q`` has a stack of at least ``size`` cards on ``square``."""

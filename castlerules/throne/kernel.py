@@ -35,7 +35,7 @@ import attrs
 
 from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
 from castlerules.throne.moves import PASS, PLACES, Climb, Move, Pass, Place, Vote
-from castlerules.throne.rules import Rules
+from castlerules.throne.rules import OPTIONS, Rules
 from castlerules.throne.state import ELECTION, ELIMINATED, MOVEMENT, OVER, PLACEMENT, State
 
 K_PLACE, K_CLIMB, K_YES, K_NO, K_PASS = range(5)
@@ -53,7 +53,7 @@ def universe_of(rules: Rules) -> tuple[Move, ...]:
     """Every move the notation can name under ``rules``, numbered: the adapters'
     action numbers first (:class:`~castlerules.throne.rules.Codes`), then Pass if the
     rules forbid it, then the places on floors that are not placement floors."""
-    codes = rules._derived.codes.moves
+    codes = rules.tables.codes.moves
     rest: list[Move] = [] if rules.allow_pass else [PASS]
     rest += [
         PLACES[c][f]
@@ -119,7 +119,7 @@ class Shape:
             top=top,
             rounds=rules.rounds,
             moves=moves,
-            actions=len(rules._derived.codes.moves),
+            actions=len(rules.tables.codes.moves),
             kind=tuple(
                 (K_YES if m == Vote(True) else K_NO) if isinstance(m, Vote) else kinds[type(m)]
                 for m in moves
@@ -146,29 +146,42 @@ class Shape:
 
 @attrs.frozen(slots=True)
 class Options:
-    """The Boolean options, as values (so that an interpretation may leave them free)."""
+    """The options the kernel reads as values (so that an interpretation may leave them
+    free), each the field of its option's name, read from the option's value by its
+    declaration (:attr:`castlerules.core.options.Option.kernel`); the other options are
+    sizes and tables of the :class:`Shape`.
 
+    Some fields are still passed by a former name (the ``alias``; the symbolic model
+    passes them: once it uses the option names, the aliases go)."""
+
+    equal_placement: Value = attrs.field(alias="equal")
+    """B6: every player places the same number; the leftovers go to floor 1."""
+    no_cards_reset_each_round: Value = attrs.field(alias="reset")
+    """B11: every seat gets its No cards back at the start of a round."""
+    first_player_rotates: Value = attrs.field(alias="rotates")
+    """B3: the first player of round k+1 is the seat after round k's."""
+    movement_starter: Value = attrs.field(alias="from_first")
+    """B8: true for ``"first_player"``, the round's first player starts the movement
+    (else the seat after the last placer)."""
     allow_pass: Value
     """B8: a player may pass in the movement phase."""
-    reset: Value
-    """B11: every seat gets its No cards back at the start of a round."""
-    rotates: Value
-    """B3: the first player of round k+1 is the seat after round k's."""
-    from_first: Value
-    """B8: the round's first player starts the movement (else the seat after the last placer)."""
-    equal: Value
-    """B6: every player places the same number; the leftovers go to floor 1."""
 
     @classmethod
     def of(cls, ops: Ops, rules: Rules) -> Options:
-        """The options of ``rules`` as constants of ``ops``."""
+        """The options of ``rules`` as constants of ``ops``, each read by its declaration."""
+        alias = {field.name: field.alias for field in attrs.fields(cls)}
         return cls(
-            allow_pass=ops.lit(rules.allow_pass),
-            reset=ops.lit(rules.no_cards_reset_each_round),
-            rotates=ops.lit(rules.first_player_rotates),
-            from_first=ops.lit(rules.movement_starter == "first_player"),
-            equal=ops.lit(rules.equal_placement),
+            **{
+                alias[option.name]: ops.lit(option.kernel(getattr(rules, option.name)))
+                for option in OPTIONS
+                if option.kernel is not None
+            }
         )
+
+    @property
+    def reset(self) -> Value:
+        """The former name of :attr:`no_cards_reset_each_round` (the proofs read it)."""
+        return self.no_cards_reset_each_round
 
 
 # ---------------------------------------------------------------------------
@@ -256,7 +269,7 @@ def next_seat(ops: Ops, shape: Shape, seat: Value) -> Value:
 
 def first_player(ops: Ops, shape: Shape, options: Options, rnd: Value) -> Value:
     """The seat that starts round ``rnd`` (B3, option ``first_player_rotates``)."""
-    return ops.ite(options.rotates, ops.lookup(shape.first, rnd), 0)
+    return ops.ite(options.first_player_rotates, ops.lookup(shape.first, rnd), 0)
 
 
 def initial(ops: Ops, shape: Shape, options: Options, obj: Sequence[Sequence[Value]]) -> KState:
@@ -377,8 +390,8 @@ def cases(p: Position, m: Parts, nobj: Sequence[Sequence[Value]]) -> list[Case]:
 
     def leftovers() -> Outcome:
         fl = placed()
-        fl = tuple(o.ite(o.all([opt.equal, x == 0]), 1, x) for x in fl)
-        starter = o.ite(opt.from_first, first_player(o, shape, opt, s.rnd), p.nxt)
+        fl = tuple(o.ite(o.all([opt.equal_placement, x == 0]), 1, x) for x in fl)
+        starter = o.ite(opt.movement_starter, first_player(o, shape, opt, s.rnd), p.nxt)
         return same(fl=fl, phase=o.lit(MOVEMENT), turn=starter)
 
     out.append(
@@ -524,7 +537,7 @@ def _ender(
                 phase=o.lit(PLACEMENT),
                 turn=first_player(o, shape, opt, s.rnd + 1),
                 fl=tuple(o.lit(0) for _ in range(shape.characters)),
-                no=tuple(o.ite(opt.reset, shape.full, x) for x in no),
+                no=tuple(o.ite(opt.no_cards_reset_each_round, shape.full, x) for x in no),
                 votes=quiet,
                 passes=o.lit(0),
                 total=totals,

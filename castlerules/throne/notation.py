@@ -111,7 +111,7 @@ def _integer(field: str, offset: int, text: str, low: int, high: int, *, what: s
 def rules_text(rules: Rules) -> str:
     """The rules field: the closest preset, then each option that differs from it."""
     require(rules, Rules, "rules")
-    return rules._derived.text
+    return rules.tables.text
 
 
 def _letters(rules: Rules, mask: int) -> str:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from castlerules.core.errors import ArgumentError
-from castlerules.core.options import Note, init_rules, validator
+from castlerules.core.options import Note, Option, declared, init_rules, validator
 from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, PLACES, YES, Climb, Move, Place
 
 MOVEMENT_STARTERS: tuple[str, ...] = ("after_last_placer", "first_player")
@@ -56,12 +56,13 @@ def floor_label(floor: int) -> str:
     return f"floor {floor} ({FLOOR_NAMES[floor]})"
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an ``int`` and not a ``bool``."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int_in(low: int, high: int) -> Callable[[object], bool]:
-    return lambda v: _is_int(v) and low <= v <= high  # type: ignore[operator]
+    return lambda v: is_int(v) and low <= v <= high  # type: ignore[operator]
 
 
 def _ints(length: int, low: int, high: int) -> Callable[[object], bool]:
@@ -69,7 +70,7 @@ def _ints(length: int, low: int, high: int) -> Callable[[object], bool]:
         return (
             isinstance(value, tuple)
             and len(value) == length
-            and all(_is_int(v) and low <= v <= high for v in value)
+            and all(is_int(v) and low <= v <= high for v in value)
         )
 
     return test
@@ -79,7 +80,7 @@ def _increasing(low: int, high: int, *, empty: bool) -> Callable[[object], bool]
     def test(value: object) -> bool:
         if not isinstance(value, tuple) or (not value and not empty):
             return False
-        if not all(_is_int(v) and low <= v <= high for v in value):
+        if not all(is_int(v) and low <= v <= high for v in value):
             return False
         return all(a < b for a, b in pairwise(value))
 
@@ -108,8 +109,107 @@ def _deck_shape(value: object) -> bool:
     )
 
 
-class _Derived:
-    """Tables built once per :class:`Rules` from its options (private, for speed).
+OPTIONS: tuple[Option, ...] = (
+    Option("characters", ("B4",), "the number of characters, named A, B, ..."),
+    Option(
+        "floors",
+        ("B1",),
+        "the floors of the castle, the throne the top one (fixed at 7)",
+    ),
+    Option("floor_capacity", ("B7",), "the most characters on one of floors 1-6"),
+    Option("points", ("B14",), "the points of a favourite on floors 1..7"),
+    Option(
+        "placement_floors",
+        ("B6",),
+        "the floors characters may be placed on",
+        alternatives=((2, 3, 4, 5),),
+    ),
+    Option(
+        "equal_placement",
+        ("B6",),
+        "whether every player places the same number, the leftovers on floor 1",
+        seed="les joueurs à tour de rôle placent un personnage dans le château",
+        kernel=bool,
+        symbolic="fixed per query",
+    ),
+    Option("placements_per_player", ("B6",), "with equal_placement: the characters each places"),
+    Option("no_cards", ("B11",), "the No cards of each player, for 3, 4, 5, 6 players"),
+    Option(
+        "no_cards_reset_each_round",
+        ("B11",),
+        "whether every player gets its No cards back at the start of each round",
+        seed='chaque joueur ne détient qu\'un nombre limité de cartes "non"',
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "first_player_rotates",
+        ("B3",),
+        "whether round k is started by seat k-1 (else always seat 0)",
+        seed="Au début de chaque manche les joueurs à tour de rôle placent un personnage",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "movement_starter",
+        ("B8",),
+        "who starts the movement phase: the seat after the last placer, or the round's "
+        "first player",
+        seed="Une fois les personnages disposés, chaque joueur à tour de rôle peut faire monter",
+        values=MOVEMENT_STARTERS,
+        kernel=lambda value: value == MOVEMENT_STARTERS[1],
+        symbolic="fixed per query",
+    ),
+    Option(
+        "allow_pass",
+        ("B8",),
+        "whether a player may pass in the movement phase",
+        seed="chaque joueur à tour de rôle peut faire monter un personnage d'un étage",
+        kernel=bool,
+        symbolic="bool",
+    ),
+    Option(
+        "no_cards_public",
+        ("B11",),
+        "whether how many No cards each player has left is public",
+        seed="défaussées après usage",
+    ),
+    Option("objective_size", ("B4",), "the favourites on an objective card"),
+    Option(
+        "objective_deck",
+        ("B4",),
+        "None: random distinct objectives; else the cards of a physical deck",
+        seed="En début de manche les joueurs reçoivent une carte",
+        fixed="material, not a reading: the seed does not list the objective "
+        "cards, so by default every seat gets a random set of six distinct from the others'; "
+        "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
+        "other objectives from the same seed, so the two differ from the first position on",
+    ),
+    Option(
+        "rounds",
+        ("B3",),
+        "the rounds of a game",
+        seed="Le jeu se joue en trois manches",
+        fixed="a number of the game, not a reading: the seed says 'Le jeu se joue en "
+        "trois manches' (B3); other counts are variants",
+    ),
+    Option(
+        "bonus_rounds",
+        ("B15",),
+        "the rounds whose score of 0 counts as bonus_points",
+        seed="au troisième et dernier décompte si un joueur marque 0 point",
+        fixed="no other reading of the seed: 'au troisième et dernier décompte' "
+        "(B15) names the third round, which is also the last; the option only matters for "
+        "variants with another number of rounds",
+    ),
+    Option("bonus_points", ("B15",), "what a round score of 0 becomes in a bonus round"),
+)
+"""The one declaration of each option, in field order (:class:`castlerules.core.Option`)."""
+
+
+class Tables:
+    """Tables built once per :class:`Rules` from its options, for speed: ``rules.tables``
+    (the engine, the kernel, the notation and the adapters read them).
 
     Floors are indexed 0..7 (index 0 unused) so that a character's floor
     indexes them directly.
@@ -186,7 +286,7 @@ class _Derived:
 
 class Codes:
     """The moves of these rules numbered ``0..count-1`` (the adapters' actions), and the
-    same tables as :class:`_Derived` spelt in numbers, so that
+    same tables as :class:`Tables` spelt in numbers, so that
     :func:`~castlerules.throne.transitions.legal_codes` reads the rule of
     ``legal_moves`` once, through either alphabet.
 
@@ -218,21 +318,21 @@ class Codes:
         self.place_rows: dict[tuple[bool, ...], tuple[tuple[int, ...], ...]] = {}
 
 
-def members(table: _Derived, mask: int) -> tuple[int, ...]:
+def members(table: Tables, mask: int) -> tuple[int, ...]:
     """The characters (indexes) whose bits are set in ``mask``, kept in ``table.members``."""
     found = tuple(i for i in range(table.n) if mask >> i & 1)
     table.members[mask] = found
     return found
 
 
-def letter_set(table: _Derived, mask: int) -> frozenset[str]:
+def letter_set(table: Tables, mask: int) -> frozenset[str]:
     """The letters whose bits are set in ``mask``, kept in ``table.letter_sets``."""
     found = frozenset(ch for i, ch in enumerate(table.letters) if mask >> i & 1)
     table.letter_sets[mask] = found
     return found
 
 
-def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
+def room_of(table: Tables, counts: tuple[int, ...]) -> Callable[[int], bool]:
     """For the floor counts ``counts``: floor -> can a character climb from it (B7, B8).
 
     A character climbs from floor ``f`` if floor ``f + 1`` holds fewer than its
@@ -246,7 +346,7 @@ def room_of(table: _Derived, counts: tuple[int, ...]) -> Callable[[int], bool]:
 
 
 def place_rows(
-    table: _Derived, pattern: tuple[bool, ...], alphabet: _Derived | Codes | None = None
+    table: Tables, pattern: tuple[bool, ...], alphabet: Tables | Codes | None = None
 ) -> tuple[tuple[Any, ...], ...]:
     """Per character, its Place moves onto the open placement floors (B6, B7).
 
@@ -291,8 +391,8 @@ def _max_points(rules: Rules) -> int:
 
 
 class _Cache:
-    __slots__ = ("_derived",)
-    _derived: _Derived
+    __slots__ = ("tables",)
+    tables: Tables
 
 
 @attrs.frozen(slots=True, init=False)
@@ -321,13 +421,16 @@ class Rules(_Cache):
     )
     """The named presets, as the options they change from the defaults (``SEED``)."""
 
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
+    """The one declaration of each option (:data:`castlerules.throne.rules.OPTIONS`)."""
+
     characters: int = attrs.field(
         default=13, validator=validator(_int_in(1, 26), "a whole number in 1..26")
     )
     """Number of characters, named ``A``, ``B``, ... (13 in the published game)."""
     floors: int = attrs.field(
         default=7,
-        validator=validator(lambda v: _is_int(v) and v == 7, "7 (the seed's castle, B1)"),
+        validator=validator(lambda v: is_int(v) and v == 7, "7 (the seed's castle, B1)"),
     )
     """Floors of the castle, the throne being the top one (B1: fixed at 7)."""
     floor_capacity: int = attrs.field(
@@ -458,7 +561,12 @@ class Rules(_Cache):
                 "(the leftover characters go to floor 1), "
                 f"not {self.placement_floors!r}"
             )
-        object.__setattr__(self, "_derived", _Derived(self))
+        object.__setattr__(self, "tables", Tables(self))
+
+    @property
+    def _derived(self) -> Tables:
+        """The former name of :attr:`tables` (the batch reads it until it follows)."""
+        return self.tables
 
     def __reduce__(self) -> tuple[Callable[..., Rules], tuple[dict[str, Any]]]:
         # Pickle and copy by options, so that the derived tables are rebuilt.
@@ -485,13 +593,13 @@ class Rules(_Cache):
 
     def capacity(self, floor: int) -> int:
         """Most characters on ``floor``: ``floor_capacity`` on floors 1-6 (B7), 1 on the throne."""
-        if not _is_int(floor) or not 1 <= floor <= self.floors:
+        if not is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return 1 if floor == self.throne_floor else self.floor_capacity
 
     def points_of(self, floor: int) -> int:
         """Points of a favourite on ``floor`` at the scoring (B14)."""
-        if not _is_int(floor) or not 1 <= floor <= self.floors:
+        if not is_int(floor) or not 1 <= floor <= self.floors:
             raise ArgumentError(f"floor must be in 1..{self.floors}, not {floor!r}")
         return self.points[floor - 1]
 
@@ -530,13 +638,13 @@ class Rules(_Cache):
         >>> Rules().max_round_score(1), Rules(points=(0, 1, 2, 3, 4, 20, 10)).max_round_score(1)
         (33, 88)
         """
-        best: int = self._derived.max_points
+        best: int = self.tables.max_points
         if self.bonus_applies(round_number):
             best = max(best, self.bonus_points)
         return best
 
     def _round(self, round_number: object) -> int:
-        if not _is_int(round_number) or not 1 <= round_number <= self.rounds:  # type: ignore[operator]
+        if not is_int(round_number) or not 1 <= round_number <= self.rounds:  # type: ignore[operator]
             raise ArgumentError(f"round must be in 1..{self.rounds}, not {round_number!r}")
         assert isinstance(round_number, int)
         return round_number
@@ -552,7 +660,7 @@ class Rules(_Cache):
         values: 3-6 players, enough room on the placement floors, enough
         objective cards for everyone.
         """
-        if not _is_int(players) or players not in PLAYERS:
+        if not is_int(players) or players not in PLAYERS:
             raise ArgumentError(
                 f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
                 f"not {players!r}"
@@ -583,12 +691,15 @@ class Rules(_Cache):
         return players
 
 
+declared(Rules)  # one declaration per field, in field order (ValueError at import otherwise)
+
+
 def _rebuild(options: dict[str, Any]) -> Rules:
     return Rules(**options)
 
 
 def _seat_count_index(players: int) -> int:
-    if not _is_int(players) or players not in PLAYERS:
+    if not is_int(players) or players not in PLAYERS:
         raise ArgumentError(
             f"players must be a whole number in {PLAYERS.start}..{PLAYERS.stop - 1}, "
             f"not {players!r}"
@@ -655,9 +766,9 @@ def options_text(rules: Rules) -> str:
     return ",".join(best)
 
 
-def derived(rules: Rules) -> _Derived:
+def derived(rules: Rules) -> Tables:
     """The derived tables of ``rules`` (built once, by the constructor)."""
-    table: _Derived = rules._derived
+    table: Tables = rules.tables
     return table
 
 

@@ -121,7 +121,7 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
     election (No only with a No card left, B11).
     """
     rules, players, seat = obs.rules, obs.players, obs.seat
-    index = rules._derived.index
+    index = rules.tables.index
 
     def mask(card: frozenset[str]) -> int:
         return sum(1 << index[ch] for ch in card)
@@ -184,7 +184,7 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
     for floor in obs.floors:
         if floor >= 0:
             counts[floor] += 1
-    letters = rules._derived.letters
+    letters = rules.tables.letters
     state = State(
         rules,
         players,

@@ -30,10 +30,10 @@ from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import (
     Codes,
     Rules,
-    _Derived,
-    _is_int,
+    Tables,
     floor_label,
     floors_text,
+    is_int,
     letter_set,
     members,
     place_rows,
@@ -148,8 +148,8 @@ def _legal_rule(numbers: bool) -> Callable[[State], tuple[Any, ...]]:
         if not isinstance(state, State):  # inlined require(): legal_moves is the hot path
             require(state, State, "state")
         phase_code = state.phase
-        table = state.rules._derived
-        alphabet: _Derived | Codes = table.codes if numbers else table
+        table = state.rules.tables
+        alphabet: Tables | Codes = table.codes if numbers else table
         if phase_code == MOVEMENT:
             # B8: a character climbs one floor if the floor above holds fewer than
             # its capacity (B7: 4; the throne: 1). B9: nothing moves down.
@@ -202,7 +202,7 @@ legal_codes: Callable[[State], tuple[int, ...]] = _named(
     """The numbers of ``legal_moves(state)``, in the same order (increasing).
 
     For the adapters (:mod:`castlerules.adapters.numbering`): number ``k`` is the move
-    ``state.rules._derived.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
+    ``state.rules.tables.codes.moves[k]`` (:class:`~castlerules.throne.rules.Codes`).
     """,
 )
 
@@ -235,7 +235,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     kind = type(move)
     if kind is Climb:
         if phase_code == MOVEMENT:
-            table = state.rules._derived
+            table = state.rules.tables
             i = table.index.get(move.character)  # type: ignore[union-attr]
             if i is not None:
                 f = state.floors[i]
@@ -248,7 +248,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             return _vote(state, move.yes)  # type: ignore[union-attr]
     elif kind is Place:
         if phase_code == PLACEMENT:
-            table = state.rules._derived
+            table = state.rules.tables
             i = table.index.get(move.character)  # type: ignore[union-attr]
             f = move.floor  # type: ignore[union-attr]
             # B6: an unplaced character, on a placement floor; B7: with room.
@@ -261,7 +261,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             ):
                 return _place(state, i, f)
     elif kind is Pass:
-        if phase_code == MOVEMENT and state.rules._derived.with_pass:
+        if phase_code == MOVEMENT and state.rules.tables.with_pass:
             return _pass(state)
     elif phase_code != OVER and isinstance(move, Place | Climb | Vote | Pass):
         # An instance of a subclass of a move class: judge it as the move it is.
@@ -273,6 +273,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             f"The game is over: all {state.rules.rounds} rounds have been scored, "
             f"so {_show(move)} cannot be played",
             "B3",
+            refusal="throne-game-over",
         )
     _refuse(state, move)
     raise AssertionError("unreachable: _refuse always raises")  # pragma: no cover
@@ -294,7 +295,7 @@ def _play(state: State, move: Move) -> State:
     Any other move would give an inconsistent state: this stays private.
     """
     kind = type(move)
-    table = state.rules._derived
+    table = state.rules.tables
     if kind is Climb:
         i = table.index[move.character]  # type: ignore[union-attr]
         return _climb(state, i, state.floors[i], table.top)
@@ -356,7 +357,7 @@ def _place(state: State, i: int, f: int) -> State:
     counts[0] -= 1
     counts[f] += 1
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     turn = state.turn + 1
     if turn == state.players:
         turn = 0
@@ -416,7 +417,7 @@ def _vote(state: State, yes: bool) -> State:
             state.kings,
         )
     # Everyone has voted: the cards are revealed together (B11); ``nxt`` is the mover.
-    top = state.rules._derived.top
+    top = state.rules.tables.top
     candidate = state.floors.index(top)
     if 0 not in votes:
         # B12: all Yes, the candidate is crowned and the round ends.
@@ -482,7 +483,7 @@ def _pass(state: State) -> State:
 
 def favourite_points(rules: Rules, floors: Sequence[int], mask: int) -> int:
     """The points of the favourites in ``mask`` at these floors (B14), before B15."""
-    table = rules._derived
+    table = rules.tables
     chosen = table.members.get(mask) or members(table, mask)
     # B13: an eliminated (-1) or unplaced (0) favourite scores nothing.
     return sum(map(table.points_or_0.__getitem__, map(floors.__getitem__, chosen)))
@@ -562,6 +563,11 @@ def _check_move(move: object) -> None:
 
 
 _TURN_CLAUSE = {PLACEMENT: "B6", MOVEMENT: "B8", ELECTION: "B11"}
+_TURN_REFUSAL = {
+    PLACEMENT: "throne-turn-placement",
+    MOVEMENT: "throne-turn-movement",
+    ELECTION: "throne-turn-election",
+}
 
 
 def _out_of_turn(state: State, seat: int) -> None:
@@ -575,6 +581,7 @@ def _out_of_turn(state: State, seat: int) -> None:
     raise IllegalMove(
         f"It is seat {turn}'s turn to {what}, so seat {seat} cannot act now",
         _TURN_CLAUSE[state.phase],
+        refusal=_TURN_REFUSAL[state.phase],
     )
 
 
@@ -584,25 +591,30 @@ def _wrong_phase(state: State, tried: str) -> IllegalMove:
         return IllegalMove(
             f"The castle is being filled: seat {seat} must place a character, not {tried}",
             "B6",
+            refusal="throne-move-in-placement",
         )
     if state.phase == MOVEMENT:
         return IllegalMove(
             f"Every character is placed: seat {seat} must move a character up, not {tried}",
             "B8",
+            refusal="throne-place-in-movement",
         )
     return IllegalMove(
-        f"An election is under way: seat {seat} must vote Yes or No, not {tried}", "B11"
+        f"An election is under way: seat {seat} must vote Yes or No, not {tried}",
+        "B11",
+        refusal="throne-move-in-election",
     )
 
 
 def _character(state: State, letter: str, clause: str) -> int:
-    table = state.rules._derived
+    table = state.rules.tables
     i = table.index.get(letter)
     if i is None:
         raise IllegalMove(
             f"There is no character {letter!r}: the characters are "
             f"{table.letters[0]}-{table.letters[-1]}",
             clause,
+            refusal="throne-unknown-placement" if clause == "B6" else "throne-unknown-movement",
         )
     return i
 
@@ -610,7 +622,7 @@ def _character(state: State, letter: str, clause: str) -> int:
 def _refuse(state: State, move: object) -> None:
     """Raise the IllegalMove (or ArgumentError) that explains why ``move`` is refused."""
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     seat = state.turn
     if isinstance(move, Place):
         if state.phase != PLACEMENT:
@@ -623,6 +635,7 @@ def _refuse(state: State, move: object) -> None:
                 f"Character {c} is already in the castle (floor {where}): "
                 "place a character not yet placed",
                 "B6",
+                refusal="throne-placed-twice",
             )
         f = move.floor
         if not (0 < f < len(table.place_ok) and table.place_ok[f]):
@@ -630,11 +643,13 @@ def _refuse(state: State, move: object) -> None:
                 f"Character {c} cannot be placed on floor {f}: placement is on "
                 f"{floors_text(rules.placement_floors)} only",
                 "B6",
+                refusal="throne-placement-floors",
             )
         raise IllegalMove(
             f"Character {c} cannot be placed on floor {f}: it already holds "
             f"{_characters(state.counts[f])}, the most a floor may hold",
             "B7",
+            refusal="throne-full-floor",
         )
     if isinstance(move, Climb):
         c = move.character
@@ -643,6 +658,7 @@ def _refuse(state: State, move: object) -> None:
             raise IllegalMove(
                 f"Character {c} is on the throne, the top floor: it cannot climb higher",
                 "B8",
+                refusal="throne-climb-from-throne",
             )
         if state.phase != MOVEMENT:
             raise _wrong_phase(state, f"climb {c} (move {move})")
@@ -650,10 +666,14 @@ def _refuse(state: State, move: object) -> None:
         f = state.floors[i]
         if f == ELIMINATED:
             raise IllegalMove(
-                f"Character {c} was eliminated this round: it has left the castle", "B13"
+                f"Character {c} was eliminated this round: it has left the castle",
+                "B13",
+                refusal="throne-eliminated",
             )
         if f == UNPLACED:  # pragma: no cover - every character is placed in the movement phase
-            raise IllegalMove(f"Character {c} is not in the castle", "B8")
+            raise IllegalMove(
+                f"Character {c} is not in the castle", "B8", refusal="throne-not-in-castle"
+            )
         above = f + 1
         cap = rules.capacity(above)
         room = f"a floor holding fewer than {cap}" if cap > 1 else "an empty floor"
@@ -662,6 +682,7 @@ def _refuse(state: State, move: object) -> None:
             f"{floor_label(above)} already holds {_characters(state.counts[above])}, and a "
             f"character climbs only into {room}",
             "B8",
+            refusal="throne-climb-into-full",
         )
     if isinstance(move, Vote):
         if state.phase != ELECTION:
@@ -669,10 +690,12 @@ def _refuse(state: State, move: object) -> None:
                 "There is no election to vote in: an election happens only when a "
                 "character reaches the throne",
                 "B10",
+                refusal="throne-no-election",
             )
         raise IllegalMove(
             f"Seat {seat} has no No card left (used No cards are discarded): it can only vote Yes",
             "B11",
+            refusal="throne-no-card-left",
         )
     if isinstance(move, Pass):
         if state.phase == MOVEMENT:
@@ -680,6 +703,7 @@ def _refuse(state: State, move: object) -> None:
                 f"Seat {seat} must move a character up: these rules do not allow passing "
                 "(option allow_pass)",
                 "B8",
+                refusal="throne-pass-refused",
             )
         raise _wrong_phase(state, "pass")
     _check_move(move)
@@ -754,7 +778,7 @@ def winners(state: State) -> tuple[int, ...]:
 
 def _letter_index(state: State, character: object) -> int:
     require(state, State, "state")
-    table = state.rules._derived
+    table = state.rules.tables
     i = table.index.get(character) if isinstance(character, str) else None
     if i is None:
         raise ArgumentError(
@@ -797,7 +821,7 @@ def castle_points(state: State, characters: str | Iterable[str]) -> int:
         raise ArgumentError(
             f"characters must be letters or an iterable of letters, not {characters!r:.60}"
         )
-    points = state.rules._derived.points
+    points = state.rules.tables.points
     chosen = {_letter_index(state, letter) for letter in letters}  # unknown letters: ArgumentError
     return sum(points[state.floors[i]] for i in chosen if state.floors[i] > 0)
 
@@ -821,7 +845,7 @@ def objective(state: State, seat: int) -> frozenset[str]:
     """
     me = _seat(state, seat)
     mask = state.objectives[state.round - 1][me]
-    table = state.rules._derived
+    table = state.rules.tables
     return table.letter_sets.get(mask) or letter_set(table, mask)
 
 
@@ -833,14 +857,14 @@ def objectives_of_round(state: State, round_number: int) -> tuple[frozenset[str]
 
 def _letter_sets(rules: Rules, masks: tuple[int, ...]) -> tuple[frozenset[str], ...]:
     """The objectives ``masks`` as sets of letters (memoised per mask in the rules' tables)."""
-    table = rules._derived
+    table = rules.tables
     known = table.letter_sets
     return tuple([known.get(mask) or letter_set(table, mask) for mask in masks])
 
 
 def _round_number(state: State, round_number: object) -> int:
     require(state, State, "state")
-    if not _is_int(round_number) or not 1 <= round_number <= state.rules.rounds:  # type: ignore[operator]
+    if not is_int(round_number) or not 1 <= round_number <= state.rules.rounds:  # type: ignore[operator]
         raise ArgumentError(f"round must be in 1..{state.rules.rounds}, not {round_number!r}")
     assert isinstance(round_number, int)
     return round_number
@@ -851,7 +875,7 @@ def candidate(state: State) -> str | None:
     require(state, State, "state")
     if state.phase != ELECTION:
         return None
-    return state.rules.letters()[state.floors.index(state.rules._derived.top)]
+    return state.rules.letters()[state.floors.index(state.rules.tables.top)]
 
 
 def king(state: State, round_number: int | None = None) -> str | None:
@@ -877,7 +901,7 @@ def observation(state: State, seat: int) -> Observation:
     """What ``seat`` may know: everything but hidden objectives, votes and counts (B4, B11)."""
     me = _seat(state, seat)
     rules = state.rules
-    table = rules._derived
+    table = rules.tables
     known = table.letter_sets
     finished = len(state.results)
     players = state.players
@@ -932,7 +956,7 @@ def perft(state: State, depth: int) -> int:
     3900
     """
     require(state, State, "state")
-    if not _is_int(depth) or depth < 0:
+    if not is_int(depth) or depth < 0:
         raise ArgumentError(f"perft depth must be a whole number >= 0, not {depth!r}")
     return _perft(state, depth)
 

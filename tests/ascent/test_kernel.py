@@ -211,8 +211,9 @@ def _symbolic(shape: kernel.Shape) -> tuple[kernel.KState, kernel.Options, objec
         sk=z3.Int("sk"),
     )
     names = [f.name for f in attrs.fields(kernel.Options)]
+    numbers = {o.name for o in ascent.Rules.OPTIONS if (o.symbolic or "").startswith("int")}
     options = kernel.Options(
-        **{name: z3.Int(name) if name in ("limit", "end_test") else z3.Bool(name) for name in names}
+        **{name: z3.Int(name) if name in numbers else z3.Bool(name) for name in names}
     )
     return state, options, z3.Int("a")
 

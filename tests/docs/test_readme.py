@@ -123,3 +123,37 @@ def test_a_readme_command_runs_as_written(args: str, tmp_path: Path) -> None:
     )
     assert done.returncode in (0, 1), done.stderr
     assert done.stdout.strip() and "Traceback" not in done.stderr
+
+
+ROOT = README.parent
+
+
+def layout_missing(text: str, root: Path) -> list[str]:
+    """The files and folders the README's Layout section names that do not exist.
+
+    Each bullet's names are read against the root and against the folders the bullet
+    names (``rules.py`` in "`castlerules/throne/`, `castlerules/ascent/`: ... `rules.py`"
+    must be in each); ``<game>`` stands for each game.
+    """
+    section = ("\n" + text).split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    missing = []
+    for bullet in re.split(r"\n(?=- )", section.strip()):
+        names = re.findall(r"`([^`\s]+)`", bullet)
+        folders = [n for n in names if n.endswith("/")]
+        for name in names:
+            if not re.search(r"[./]", name) or name.startswith(("bash", "python", "-")):
+                continue
+            for each in {name.replace("<game>", g) for g in ("throne", "ascent")}:
+                places = [root / each] if "/" in each else [root / f / each for f in folders]
+                if not places or not all(p.exists() for p in places):
+                    missing.append(each)
+    return missing
+
+
+def test_the_readme_layout_names_only_files_that_exist() -> None:
+    assert layout_missing(README.read_text(encoding="utf-8"), ROOT) == []
+
+
+def test_the_layout_check_finds_a_file_that_is_gone() -> None:
+    text = "## Layout\n\n- `castlerules/core/`: `errors.py`, `gone.py`.\n- `nowhere/`: x.\n"
+    assert layout_missing(text, ROOT) == ["gone.py", "nowhere/"]

@@ -65,7 +65,7 @@ def test_b6_the_universe_starts_with_the_adapters_numbers() -> None:
     """The kernel's move numbers extend the adapters' action numbers (Codes)."""
     for rules in (throne.Rules(), throne.Rules.preset("ORIGINAL"), throne.Rules(allow_pass=True)):
         shape = kernel.Shape.of(rules, 4)
-        codes = rules._derived.codes.moves
+        codes = rules.tables.codes.moves
         assert shape.moves[: shape.actions] == codes
         assert len(set(shape.moves)) == len(shape.moves)
         assert len(shape.moves) == rules.characters * 8 + 3

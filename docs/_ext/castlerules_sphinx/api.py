@@ -47,6 +47,8 @@ PUBLIC_MODULES: tuple[str, ...] = (
     "castlerules.adapters.pettingzoo",
     "castlerules.register",
     "castlerules.register.readings",
+    "castlerules.conform",
+    "castlerules.conform.vectors",
 )
 """The modules whose ``__all__`` is the public surface, first owner first."""
 

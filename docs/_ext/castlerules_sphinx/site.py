@@ -235,7 +235,10 @@ def collect_options(module: ModuleType) -> tuple[OptionInfo, ...]:
         if name in listed:
             cited, listed_text = listed[name]
             text = text or listed_text
-        ids = list(cited) + [c for c in clause_ids_in(text, CLAUSES) if c not in cited]
+        declared = next(o for o in rules_cls.OPTIONS if o.name == name)
+        ids = list(dict.fromkeys([*declared.clauses, *cited]))
+        ids += [c for c in clause_ids_in(text, CLAUSES) if c not in ids]
+        text = text or declared.summary
         for note in module.NOTES:
             if note.option == name and note.clause not in ids:
                 ids.append(note.clause)

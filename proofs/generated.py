@@ -1,0 +1,174 @@
+"""Mutations generated from the kernels' guards and the properties' bounds.
+
+The hand list (:mod:`proofs.mutation_list`) keeps the mistakes that cannot be
+generated; these are produced mechanically from the source, so that no edit of a
+rule has to re-point them:
+
+- for every guard of a kernel (the ``(clause, what it asks, broken)`` tuples
+  :func:`castlerules.throne.kernel.guards` and :func:`castlerules.ascent.kernel.guards`
+  return): its *removal* (the guard is never broken) and its *negation* (broken
+  exactly when it was not);
+- for every ordering comparison (``<``, ``<=``, ``>``, ``>=``) of a kernel, on a
+  line that occurs once in its file: the off-by-one on each side (``<`` to ``<=``
+  and back, ``>`` to ``>=`` and back);
+- for every claim of a proved property (the ``CLAIM_*`` numbers of
+  :mod:`proofs.throne` and :mod:`proofs.ascent`): its bound loosened by one
+  (kind ``bound``: the proof run must fail, through the counter-witnesses of
+  :mod:`proofs.strength`).
+
+Each is a :class:`~proofs.mutation_list.Mutation` with the old text found once in
+its file, run by the same runner: ``python -m proofs.mutants --generated``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from proofs.mutation_list import Mutation
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = {"throne": "castlerules/throne/kernel.py", "ascent": "castlerules/ascent/kernel.py"}
+PROPERTY_FILES = {"throne": "proofs/throne.py", "ascent": "proofs/ascent.py"}
+_FLIP = {ast.Lt: ("<", "<="), ast.LtE: ("<=", "<"), ast.Gt: (">", ">="), ast.GtE: (">=", ">")}
+
+
+def _source(path: str, root: Path) -> tuple[str, ast.Module]:
+    text = (root / path).read_text(encoding="utf-8")
+    return text, ast.parse(text)
+
+
+def guard_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
+    """The removal and the negation of every guard of ``game``'s kernel."""
+    path = KERNELS[game]
+    text, tree = _source(path, root)
+    out: list[Mutation] = []
+    for fn in ast.walk(tree):
+        if not (isinstance(fn, ast.FunctionDef) and fn.name == "guards"):
+            continue
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Tuple) and len(node.elts) == 3):
+                continue
+            clause, what, broken = node.elts
+            if not (
+                isinstance(clause, ast.Constant)
+                and isinstance(clause.value, str)
+                and isinstance(what, ast.Constant)
+                and isinstance(what.value, str)
+            ):
+                continue
+            whole = ast.get_source_segment(text, node)
+            expr = ast.get_source_segment(text, broken)
+            if whole is None or expr is None or text.count(whole) != 1:
+                continue
+            head = whole[: whole.rindex(expr)]
+            tail = whole[whole.rindex(expr) + len(expr) :]
+            slug = "_".join(re.sub(r"\W", "", w) for w in what.value.split()[:5])
+            for name, new in (("removed", "o.lit(False)"), ("negated", f"o.not_({expr})")):
+                out.append(
+                    Mutation(
+                        f"{game}.generated.guard_{name}.{clause.value}.{slug}",
+                        clause.value,
+                        f"guard '{what.value}' {name}",
+                        path,
+                        whole,
+                        head + new + tail,
+                    )
+                )
+    return out
+
+
+def comparison_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
+    """The off-by-one of every ordering comparison of ``game``'s kernel (unique lines)."""
+    path = KERNELS[game]
+    text, tree = _source(path, root)
+    lines = text.splitlines(keepends=True)
+    out: list[Mutation] = []
+    seen: set[tuple[int, int]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        op = type(node.ops[0])
+        if op not in _FLIP or node.lineno != node.end_lineno:
+            continue
+        left, right = node.left, node.comparators[0]
+        if left.end_lineno != node.lineno or right.lineno != node.lineno:
+            continue
+        line = lines[node.lineno - 1]
+        if text.count(line) != 1 or (node.lineno, node.col_offset) in seen:
+            continue
+        seen.add((node.lineno, node.col_offset))
+        start, end = left.end_col_offset, right.col_offset
+        assert start is not None
+        gap = line[start:end]
+        old_op, new_op = _FLIP[op]
+        if gap.strip() != old_op:
+            continue
+        new_line = line[:start] + gap.replace(old_op, new_op) + line[end:]
+        out.append(
+            Mutation(
+                f"{game}.generated.off_by_one.line{node.lineno}.col{node.col_offset}",
+                "-",
+                f"'{old_op}' read as '{new_op}' on line {node.lineno}",
+                path,
+                line,
+                new_line,
+            )
+        )
+    return out
+
+
+def bound_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
+    """Every ``CLAIM_*`` number of ``game``'s properties loosened by one (each side of a
+    range), kind ``bound``."""
+    path = PROPERTY_FILES[game]
+    text, tree = _source(path, root)
+    out: list[Mutation] = []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id.startswith("CLAIM_")):
+            continue
+        old = ast.get_source_segment(text, node)
+        assert old is not None
+        value = ast.literal_eval(node.value)
+        news: list[tuple[str, object]] = []
+        if isinstance(value, int):
+            news = [("plus_one", value + 1)]
+        elif isinstance(value, tuple) and len(value) == 2:
+            news = [
+                ("low_minus_one", (value[0] - 1, value[1])),
+                ("high_plus_one", (value[0], value[1] + 1)),
+            ]
+        for label, new in news:
+            out.append(
+                Mutation(
+                    f"{game}.generated.bound.{target.id.lower()}.{label}",
+                    "-",
+                    f"property claim {target.id} loosened by one ({value} to {new})",
+                    path,
+                    old + "\n",
+                    f"{target.id} = {new!r}\n",
+                    kind="bound",
+                )
+            )
+    return out
+
+
+def generated(root: Path = ROOT) -> tuple[Mutation, ...]:
+    """Every generated mutation, cheapest layer first: bounds, then guards, comparisons."""
+    out: list[Mutation] = []
+    for game in KERNELS:
+        out += bound_mutations(game, root)
+    for game in KERNELS:
+        out += guard_mutations(game, root) + comparison_mutations(game, root)
+    unique: dict[str, Mutation] = {}
+    for m in out:
+        key, k = m.id, 1
+        while key in unique:
+            k += 1
+            key = f"{m.id}.{k}"
+        unique[key] = Mutation(key, m.clause, m.what, m.file, m.old, m.new, kind=m.kind)
+    return tuple(unique.values())

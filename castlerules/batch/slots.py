@@ -474,6 +474,11 @@ class Slots:
         building blocks (a study's loop) passes as operands."""
         return self._options
 
+    @property
+    def ops(self) -> ArrayOps:
+        """The array operations the env runs its game's kernel on (its backend's)."""
+        return self._ops
+
     def _check_batch(self, batch: object) -> None:
         """:class:`ArgumentError` unless ``batch`` is a batch of this env's games."""
         if not isinstance(batch, self._batch_class) or tuple(batch.data.shape) != (

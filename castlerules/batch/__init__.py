@@ -292,6 +292,10 @@ def backend_of(name: str, game: str = "throne") -> NumpyBackend | JaxBackend:
     raise ArgumentError(f"a batch backend is one of auto, {', '.join(BACKENDS)}, not {name!r:.20}")
 
 
+MAX_SIZE = 1 << 22
+"""The most games one batch holds (about 4 million: a few GiB of arrays)."""
+
+
 def make(
     game: str,
     players: int,
@@ -302,8 +306,8 @@ def make(
 ) -> Any:
     """A batch of ``size`` games of ``game`` for ``players`` seats under ``rules``;
     with ``autoreset``, a finished game is replaced by a new one at the next step."""
-    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
-        raise ArgumentError(f"size must be a whole number >= 1, not {size!r:.20}")
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIZE:
+        raise ArgumentError(f"size must be a whole number in 1..{MAX_SIZE}, not {size!r:.20}")
     if not isinstance(game, str) or game not in CPU_OPTIONS:
         raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
     chosen = backend_of(backend, game)
@@ -322,6 +326,7 @@ __all__ = [
     "BACKENDS",
     "CACHE_VARIABLE",
     "CPU_OPTIONS",
+    "MAX_SIZE",
     "MIN_COMPILE_SECONDS",
     "JaxBackend",
     "NumpyBackend",

@@ -29,7 +29,8 @@ from castlerules.ascent import kernel as K
 from castlerules.ascent.rules import Tables
 from castlerules.ascent.transitions import make_state
 from castlerules.batch.arrays import ArrayOps, Stacked, whole
-from castlerules.batch.chance import Streams
+from castlerules.batch.chance import Streams, below_words
+from castlerules.batch.functional import seed_words
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import merge
@@ -417,6 +418,45 @@ class AscentEnv(Slots):
         start = K.initial(o, self.shape, K.Options.of(o, self.rules), first, dealt)
         return np.asarray(self.layout.pack(np, start, len(first))).T.copy()
 
+    def dealt_data(self, seeds: Any) -> Any:
+        """``(rows, len(seeds))`` int16: the new games of ``seeds`` (whole numbers in
+        ``0..2**32-1``) as traced code: :meth:`deal`'s games, the die rolled from the
+        seeds hashed in array code (:func:`~castlerules.batch.functional.seed_words`).
+        ``deal="shuffled"`` is dealt on the host only (:meth:`deal`)."""
+        xp = self.backend.xp
+        if self.rules.deal == "shuffled":
+            raise ArgumentError(
+                "the pure functions deal Ascent under deal='sets' only; "
+                "use env.init and env.step for deal='shuffled'"
+            )
+        seeds = xp.asarray(seeds)
+        if self.rules.die == "none":
+            first = xp.zeros(seeds.shape, dtype=xp.int32)
+        else:  # A18: the die rolled until a face 1..players shows (stream ascent.die)
+            lo, hi = seed_words(xp, seeds, "ascent.die", self.backend.repeat)
+
+            def roll(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+                lo, hi, seat = carry
+                todo = seat < 0
+                face, lo2, hi2 = below_words(
+                    xp, lo, hi, xp.full(seat.shape, 6, dtype=xp.uint32), self.backend.loop
+                )
+                face = face.astype(xp.int32)
+                seat = xp.where(xp.logical_and(todo, face < self.players), face, seat)
+                return xp.where(todo, lo2, lo), xp.where(todo, hi2, hi), seat
+
+            start = (lo, hi, xp.full(seeds.shape, -1, dtype=xp.int32))
+            first = self.backend.loop(lambda c: (c[2] < 0).any(), roll, start)[2]
+        o = ArrayOps(xp, xp.int16)
+        k = K.initial(o, self.shape, K.Options.of(o, self.rules), first, None)
+        return self.layout.pack(xp, k, seeds.shape[0])
+
+    def points_of(self, data: Any) -> Any:
+        """``(games, players)``: each seat's points in the games ``data`` (traced code)."""
+        xp = self.backend.xp
+        points = K.scores(self._ops.scoped(), self.shape, self.layout.unpack(data))
+        return xp.stack([xp.broadcast_to(xp.asarray(x), data.shape[1:]) for x in points], -1)
+
     def from_states(self, states: Sequence[ascent.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""
         if len(states) != self.size:
@@ -454,6 +494,8 @@ class AscentEnv(Slots):
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[ascent.State]:
         """The engine's :class:`~castlerules.ascent.State` of every game (or of ``games``)."""
+        self._check_batch(batch)
+        games = self._check_games(games)
         host, lay, shape = batch.host, self.layout, self.shape
         pick = list(range(self.size)) if games is None else list(games)
         col = host[lay.rows_of(0).start : lay.rows_of(0).stop]
@@ -509,19 +551,27 @@ class AscentEnv(Slots):
     def observe(self, batch: Batch, seat: int) -> dict[str, Any]:
         """What ``seat`` may know of every game: everything (Ascent hides nothing), as
         ``(size, cards)`` arrays per card slot and the turn."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
-        k = batch.k
+        self._check_seat(seat)
+        return self.observe_data(np, batch.host, seat)
+
+    def observe_data(self, xp: Any, data: Any, seat: int) -> dict[str, Any]:
+        """:meth:`observe` of the games ``data`` as array code of ``xp`` (numpy, or
+        traced: the pure functions' ``observation``)."""
+        lay = self.layout
+
+        def rows(field: int) -> Any:
+            return data[lay.rows_of(field).start : lay.rows_of(field).stop].T
+
         out = {
-            "column": np.stack(k.col, axis=-1),
-            "square": np.stack(k.sq, axis=-1),
-            "depth": np.stack(k.dep, axis=-1),
-            "flipped": np.stack(k.flp, axis=-1),
-            "actor": np.asarray(k.actor),
-            "mid_turn": np.asarray(k.mid),
+            "column": rows(0),
+            "square": rows(1),
+            "depth": rows(2),
+            "flipped": rows(3) != 0,
+            "actor": data[lay.actor],
+            "mid_turn": data[lay.actor + 1] != 0,
         }
         if self.rules.deal == "shuffled":  # the seat dealt each card, -1 if left over (A18)
-            out["owner"] = np.stack(k.own, axis=-1)
+            out["owner"] = rows(4)
         return out
 
 

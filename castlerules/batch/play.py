@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from castlerules.batch.chance import Streams, state_of, words_of
+from castlerules.core.chance import check_seed
+from castlerules.core.errors import ArgumentError
 
 
 def kth_legal(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -33,6 +35,13 @@ class RandomSeats:
     """A random bot in every seat of every game, seeded as ``make_bot("random", ...)``."""
 
     def __init__(self, seeds: Sequence[int], players: int) -> None:
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 64:
+            raise ArgumentError(f"players must be a whole number in 1..64, not {players!r:.20}")
+        if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+            raise ArgumentError(f"seeds must be whole numbers, not {seeds!r:.20}")
+        seeds = [int(x) if isinstance(x, np.integer) else x for x in seeds]
+        for x in seeds:
+            check_seed(x)
         self.players = players
         self._state = np.stack(
             [Streams.from_seeds(seeds, f"play.bot.{seat}").state for seat in range(players)]

@@ -40,6 +40,33 @@ class Pool:
     """The same, high words."""
 
 
+MAX_STEPS = 1 << 20
+"""The most steps one call of ``play_random`` plays (a bound on a call's time)."""
+
+
+def whole_numbers(values: Any, what: str, low: int, high: int) -> np.ndarray:
+    """``values`` as an int64 array if every one is a whole number in ``low..high``
+    (checked before any cast), else :class:`ArgumentError`."""
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        raise ArgumentError(f"{what} must be whole numbers in {low}..{high}") from None
+    if array.dtype == object:
+        flat = list(array.reshape(-1))
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in flat):
+            raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+        if any(not low <= int(x) <= high for x in flat):
+            raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+        return np.array([int(x) for x in flat], dtype=np.int64).reshape(array.shape)
+    if array.dtype.kind not in "iu":
+        raise ArgumentError(
+            f"{what} must be whole numbers in {low}..{high}, not {array.dtype} values"
+        )
+    if array.size and (int(array.min()) < low or int(array.max()) > high):
+        raise ArgumentError(f"{what} must be whole numbers in {low}..{high}")
+    return array.astype(np.int64)
+
+
 class Slots:
     """The part of a game's batch env that does not depend on the game."""
 
@@ -57,6 +84,9 @@ class Slots:
     _batch_class: Any
     """The game's batch class (its data, layout, mask, counts, ends, seeds, resets)."""
     layout: Any
+    game: str
+    rules: Any
+    _options: Any
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -277,8 +307,13 @@ class Slots:
         that ends during the call stays over until the next call.  The batch's
         :attr:`ended` tells the games that ended during the call; it has no ``effect``.
         """
-        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
-            raise ArgumentError(f"steps must be a whole number >= 1, not {steps!r:.20}")
+        if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
+            raise ArgumentError(
+                f"steps must be a whole number in 1..{MAX_STEPS}, not {steps!r:.20}"
+            )
+        if not isinstance(seats, RandomSeats):
+            raise ArgumentError(f"seats must be a RandomSeats, not {type(seats).__name__}")
+        self._check_batch(batch)
         if seats.players != self.players or seats.shape != (self.players, self.size):
             raise ArgumentError(
                 f"the seats are {seats.players} seats of {seats.shape[1]} games; this "
@@ -432,6 +467,90 @@ class Slots:
             part = block_states(range(first + have, first + have + more), streams)
             self._ahead = (first, np.concatenate([self._ahead[1], part], axis=1))
 
+    @property
+    def options(self) -> Any:
+        """The kernel's options of this env's rules, as array values of its backend
+        (the game kernel's ``Options``): what a compiled program built on the env's
+        building blocks (a study's loop) passes as operands."""
+        return self._options
+
+    @property
+    def ops(self) -> ArrayOps:
+        """The array operations the env runs its game's kernel on (its backend's)."""
+        return self._ops
+
+    def _check_batch(self, batch: object) -> None:
+        """:class:`ArgumentError` unless ``batch`` is a batch of this env's games."""
+        if not isinstance(batch, self._batch_class) or tuple(batch.data.shape) != (
+            self.layout.rows,
+            self.size,
+        ):
+            raise ArgumentError(
+                f"that is not a batch of this env ({self.size} games of {self.players} players)"
+            )
+
+    def _check_games(self, games: Any) -> list[int] | None:
+        """``games`` as indices of this batch's games (None: all)."""
+        if games is None:
+            return None
+        if isinstance(games, (str, bytes)) or not hasattr(games, "__iter__"):
+            raise ArgumentError(f"games must be game indices, not {games!r:.20}")
+        return [int(x) for x in whole_numbers(list(games), "games", 0, self.size - 1)]
+
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this batch's games, else :class:`ArgumentError`."""
+        if (
+            not isinstance(seat, (int, np.integer))
+            or isinstance(seat, bool)
+            or not 0 <= int(seat) < self.players
+        ):
+            raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
+        return int(seat)
+
+    def functional(self, autoreset: bool | None = None) -> tuple[Any, Any]:
+        """The pure functions ``init(seeds)`` and ``step(state, action)`` of this batch
+        (the ``jax`` backend): traced code with no host work and no Python-side check,
+        to place inside a learner's own :func:`jax.jit` or :func:`jax.lax.scan`.
+
+        ``init(seeds)``: ``size`` seeds (whole numbers in ``0..2**32-1``), game ``i``
+        dealt from ``seeds[i]`` as :meth:`init` deals it; a
+        :class:`~castlerules.batch.functional.State`.  ``step(state, action)``: every
+        game still playing plays its action number; finished games ignore theirs.  An
+        action that is not legal in a game still playing (outside ``0..num_actions-1``
+        too) forfeits that game: it ends where it stood, ``forfeited`` is set and the
+        seat that forfeited gets a reward of -1 (the others 0), as Pgx ends a game
+        with a penalty; the checked :meth:`step` refuses such an action instead.
+
+        ``autoreset`` (default: the env's): a game over at the start of a step is
+        replaced by the game of the next seed (from ``max(seeds) + 1`` on, in the
+        games' order; its action in that step is ignored), dealt ahead a block at a
+        time inside the compiled program, so the batch stays full."""
+        if autoreset is None:
+            autoreset = self.autoreset
+        if not isinstance(autoreset, bool):
+            raise ArgumentError(f"autoreset is True or False, not {autoreset!r:.20}")
+        if self.backend.name != "jax":
+            raise ArgumentError("the pure functions are JAX's: make the batch with backend='jax'")
+        import jax
+
+        from castlerules.batch.functional import build, register
+
+        register(jax)
+        if self.game == "ascent" and self.rules.deal == "shuffled":
+            raise ArgumentError(
+                "the pure functions deal Ascent under deal='sets' only; "
+                "use env.init and env.step for deal='shuffled'"
+            )
+        return build(self, autoreset)
+
+    def batch_of(self, state: Any) -> Any:
+        """The host API's batch of the pure functions' ``state`` (its games as they
+        stand, seeds unknown), e.g. for :meth:`to_states` of the games a learner played."""
+        data = np.asarray(state.data)
+        if data.shape != (self.layout.rows, self.size):
+            raise ArgumentError("that state holds games of another env")
+        return self._start(data, None, 0)
+
     def init(self, seed: int = 0, seeds: Sequence[int] | None = None) -> Any:
         """``size`` new games; game ``i`` is the engine's ``new_game(players, rules,
         seed + i)`` (or of ``seeds[i]``, when given; auto-reset then goes on from
@@ -442,10 +561,14 @@ class Slots:
             dealt = np.arange(self.size, dtype=np.uint64) + np.uint64(seed)
             after = seed + self.size
         else:
-            if len(seeds) != self.size:
+            if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+                raise ArgumentError(f"seeds must be {self.size} whole numbers, not {seeds!r:.20}")
+            listed = list(seeds)
+            if len(listed) != self.size:
                 raise ArgumentError(
-                    f"a batch of this env holds {self.size} games, not {len(seeds)}"
+                    f"a batch of this env holds {self.size} games, not {len(listed)}"
                 )
+            seeds = [int(x) if isinstance(x, np.integer) else x for x in listed]
             for x in seeds:
                 check_seed(x)
             dealt = np.array([int(x) for x in seeds], dtype=np.uint64)
@@ -461,6 +584,7 @@ class Slots:
         words, prefixed with the game's index); the batch is then unchanged.
         """
         xp = self.backend.xp
+        self._check_batch(batch)
         acts = np.asarray(actions)
         if acts.shape != (self.size,) or acts.dtype.kind not in "iu":
             raise ArgumentError(
@@ -485,6 +609,7 @@ class Slots:
         order of the action numbers: ``kth`` below the batch's ``legal_counts``); the
         same as :meth:`step` with those action numbers, chosen inside the compiled step."""
         xp = self.backend.xp
+        self._check_batch(batch)
         ks = np.asarray(kth)
         if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
             raise ArgumentError(

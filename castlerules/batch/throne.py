@@ -26,7 +26,8 @@ import numpy as np
 from castlerules import throne
 from castlerules.batch.arrays import ArrayOps
 from castlerules.batch.chance import Streams, below_words, words_of
-from castlerules.batch.slots import Slots
+from castlerules.batch.functional import seed_words
+from castlerules.batch.slots import Slots, whole_numbers
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import CONCRETE, merge
 from castlerules.throne import kernel as K
@@ -341,17 +342,6 @@ def deal_words(
     return tuple(rounds)
 
 
-def _numpy_kstate(k: K.KState) -> K.KState:
-    """The kernel position with numpy arrays (from jax arrays, or as it is)."""
-
-    def conv(x: Any) -> Any:
-        if isinstance(x, tuple):
-            return tuple(conv(y) for y in x)
-        return np.asarray(x)
-
-    return K.KState(*(conv(getattr(k, f.name)) for f in attrs.fields(K.KState)))
-
-
 def _bits(masks: Any, characters: int, xp: Any) -> tuple[Any, ...]:
     return tuple((masks >> c) & 1 == 1 for c in range(characters))
 
@@ -534,7 +524,11 @@ class ThroneEnv(Slots):
         """Per game, the clause index (of :attr:`guard_clauses`) that refuses move number
         ``moves`` of :func:`~castlerules.throne.kernel.universe_of`, -1 where it is legal."""
         xp = self.backend.xp
-        return np.asarray(self._probe(batch.data, xp.asarray(np.asarray(moves).astype(np.int16))))
+        self._check_batch(batch)
+        checked = whole_numbers(moves, "moves", 0, len(self.shape.moves) - 1)
+        if checked.shape not in ((), (self.size,)):
+            raise ArgumentError(f"moves is one move number per game, shape ({self.size},)")
+        return np.asarray(self._probe(batch.data, xp.asarray(checked.astype(np.int16))))
 
     # ------------------------------------------------------------------ the API
 
@@ -581,6 +575,18 @@ class ThroneEnv(Slots):
                 for i, x in enumerate(self._blank.tolist())
             ]
         )
+
+    def dealt_data(self, seeds: Any) -> Any:
+        """``(rows, len(seeds))`` int16: the new games of ``seeds`` (whole numbers in
+        ``0..2**32-1``) as traced code, the seeds hashed in array code
+        (:func:`~castlerules.batch.functional.seed_words`): :meth:`deal`'s games."""
+        lo, hi = seed_words(self.backend.xp, seeds, "throne/objectives", self.backend.repeat)
+        return self._dealt_columns(lo, hi)
+
+    def points_of(self, data: Any) -> Any:
+        """``(games, players)``: each seat's total of the games ``data`` (traced code)."""
+        total = self.layout.total
+        return self.backend.xp.stack([data[i] for i in total], axis=-1)
 
     def from_states(self, states: Sequence[throne.State]) -> Batch:
         """A batch of the engine's positions (of this env's rules and player count)."""
@@ -636,7 +642,8 @@ class ThroneEnv(Slots):
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of every game (or of ``games``)."""
-        return self.states_of(batch.host, games)
+        self._check_batch(batch)
+        return self.states_of(batch.host, self._check_games(games))
 
     def states_of(self, data: Any, games: Sequence[int] | None = None) -> list[throne.State]:
         """The engine's :class:`~castlerules.throne.State` of the games of ``data`` (a
@@ -683,19 +690,31 @@ class ThroneEnv(Slots):
         """What ``seat`` may know of every game, as arrays (``throne.observation``'s
         fields): never another seat's objective of the current round, vote, or
         (unless the rules make them public) count of No cards (B4, B11)."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ArgumentError(f"seat must be a seat in 0..{self.players - 1}, not {seat!r:.20}")
-        xp, k = np, _numpy_kstate(batch.k)
+        self._check_seat(seat)
+        return self.observe_data(np, batch.host, seat)
+
+    def observe_data(self, xp: Any, data: Any, seat: int) -> dict[str, Any]:
+        """:meth:`observe` of the games ``data`` (a batch's :attr:`~Batch.data`) as array
+        code of ``xp`` (numpy, or traced: the pure functions' ``observation``)."""
+        lay, rounds, n = self.layout, self.shape.rounds, self.players
+        k = lay.unpack(data)[0]
         no = xp.stack(list(k.no), axis=-1)
         if not self.rules.no_cards_public:
             others = xp.arange(self.players) != seat
             no = xp.where(others[None, :], -1, no)
         electing = (k.phase == ELECTION)[:, None]
         votes = xp.stack(list(k.votes), axis=-1)
-        objectives = batch.objectives
-        mine = np.take_along_axis(objectives, (k.rnd - 1)[:, None, None], axis=1)[:, 0, seat]
+        objectives = xp.stack(
+            [xp.stack([data[lay.objective(r, q)] for q in range(n)], -1) for r in range(rounds)], 1
+        )
+        results = xp.stack(
+            [xp.stack([data[lay.score(r, q)] for q in range(n)], -1) for r in range(rounds)], 1
+        )
+        kings = xp.stack([data[lay.king(r)] for r in range(rounds)], -1)
+        round_index = xp.clip(k.rnd.astype(xp.int32) - 1, 0, rounds - 1)
+        mine = xp.take_along_axis(objectives[:, :, seat], round_index[:, None], axis=1)[:, 0]
         finished = xp.where(k.phase == OVER, k.rnd, k.rnd - 1)
-        done = xp.arange(self.shape.rounds)[None, :] < finished[:, None]
+        done = xp.arange(rounds)[None, :] < finished[:, None]
         return {
             "round": k.rnd,
             "phase": k.phase,
@@ -707,7 +726,7 @@ class ThroneEnv(Slots):
             "vote": xp.where(k.phase == ELECTION, votes[:, seat], -1),
             "passes": k.passes,
             "revealed": xp.where(done[:, :, None], objectives, 0),
-            "round_scores": xp.where(done[:, :, None], batch.results, 0),
-            "kings": xp.where(done, batch.kings, -1),
+            "round_scores": xp.where(done[:, :, None], results, 0),
+            "kings": xp.where(done, kings, -1),
             "finished_rounds": finished,
         }

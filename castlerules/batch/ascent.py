@@ -489,7 +489,9 @@ class AscentEnv(Slots):
         try:
             ascent.apply(state, self.shape.moves[action])
         except IllegalMove as err:
-            raise IllegalMove(f"game {game}: {err}", clause=err.clause) from None
+            raise IllegalMove(
+                f"game {game}: {err}", clause=err.clause, refusal=err.refusal
+            ) from None
         raise AssertionError(f"game {game}: the batch refused an action the engine plays")
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[ascent.State]:

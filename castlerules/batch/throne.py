@@ -627,7 +627,7 @@ class ThroneEnv(Slots):
 
     def _refuse(self, batch: Batch, game: int, action: int) -> None:
         state = self.to_states(batch, [game])[0]
-        codes = self.rules._derived.codes
+        codes = self.rules.tables.codes
         if not 0 <= action < self.num_actions:
             raise ArgumentError(
                 f"game {game}: action {action} names no move (Throne's actions are "
@@ -637,7 +637,9 @@ class ThroneEnv(Slots):
         try:
             throne.apply(state, move)
         except IllegalMove as err:
-            raise IllegalMove(f"game {game}: {err}", clause=err.clause) from None
+            raise IllegalMove(
+                f"game {game}: {err}", clause=err.clause, refusal=err.refusal
+            ) from None
         raise AssertionError(f"game {game}: the batch refused {move}, which the engine plays")
 
     def to_states(self, batch: Batch, games: Sequence[int] | None = None) -> list[throne.State]:

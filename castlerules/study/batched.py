@@ -266,7 +266,7 @@ def _loop(env: Any, backend: str) -> tuple[_Tally, tuple[Any, ...]]:
     where that plays the same moves (:func:`_fits`), else its own."""
     if env.backend.name not in SHARED:
         return _tally(env), (
-            tuple(getattr(env._options, f.name) for f in attrs.fields(K.Options)),
+            tuple(getattr(env.options, f.name) for f in attrs.fields(K.Options)),
             env.shape.placeable,
             env.shape.placements,
         )
@@ -276,7 +276,7 @@ def _loop(env: Any, backend: str) -> tuple[_Tally, tuple[Any, ...]]:
     xp = env.backend.xp
     own = dict(zip(env.shape.moves, env.shape.placeable, strict=True))
     return _tally(base), (
-        tuple(xp.asarray(getattr(env._options, f.name)) for f in attrs.fields(K.Options)),
+        tuple(xp.asarray(getattr(env.options, f.name)) for f in attrs.fields(K.Options)),
         xp.asarray([own[m] for m in base.shape.moves], dtype=xp.int16),
         xp.asarray(env.shape.placements, dtype=xp.int16),
     )
@@ -330,7 +330,7 @@ def _tally(env: Any) -> _Tally:
     played, and what happened counted, inside the compiled program: per game, how
     often each effect of the kernel fired (and the leftovers, the bonus seats) and
     each guard refused the probe; the clauses are read from the counts after."""
-    xp, o, shape, lay = env.backend.xp, env._ops, env.shape, env.layout
+    xp, o, shape, lay = env.backend.xp, env.ops, env.shape, env.layout
     universe = shape.moves
     pool = xp.asarray(
         [universe.index(m) for m in alphabet(throne, env.rules, env.players)], dtype=xp.int16

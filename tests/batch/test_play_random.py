@@ -163,7 +163,7 @@ def test_play_random_steps_as_step_kth_with_choose_kth() -> None:
 def test_play_random_refuses_bad_steps_and_seats() -> None:
     env = batch.make("throne", players=3, size=2, backend="numpy")
     b = env.init(seed=1)
-    with pytest.raises(ArgumentError, match="steps must be a whole number in 1..1048576"):
+    with pytest.raises(ArgumentError, match=r"steps must be a whole number in 1\.\.1048576"):
         env.play_random(b, RandomSeats([1, 2], 3), steps=0)
     with pytest.raises(ArgumentError, match="this batch holds 2 games of 3 players"):
         env.play_random(b, RandomSeats([1, 2], 4))

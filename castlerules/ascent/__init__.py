@@ -35,7 +35,8 @@ from castlerules.ascent.diagram import svg
 from castlerules.ascent.events import describe
 from castlerules.ascent.moves import Advance, EndTurn, Favour, Move
 from castlerules.ascent.notation import from_text, parse_move, to_text
-from castlerules.ascent.rules import NOTES, PLAYERS, Rank, Rules, arrival
+from castlerules.ascent.notes import NOTES
+from castlerules.ascent.rules import PLAYERS, Rank, Rules, arrival
 from castlerules.ascent.setup import deal_of
 from castlerules.ascent.state import (
     Card,

@@ -37,7 +37,8 @@ from castlerules.ascent.moves import (
     Move,
     code_of,
 )
-from castlerules.ascent.rules import CARDS_PER_SET, PLAYERS, Rules, Tables
+from castlerules.ascent.refusals import ceiling_error, favour_elsewhere, named, not_in_column
+from castlerules.ascent.rules import PLAYERS, Rules, Tables
 from castlerules.ascent.setup import (
     check_every_seat_dealt,
     check_owners,
@@ -46,7 +47,7 @@ from castlerules.ascent.setup import (
     first_player_of,
 )
 from castlerules.ascent.stacks import other_reading_advances, rank_card
-from castlerules.ascent.state import CARDS, Column, State, build_state, check_seat, locate
+from castlerules.ascent.state import Column, State, build_state, check_seat
 from castlerules.core.chance import check_seed
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
@@ -523,7 +524,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     step = state.step
     if step is not None and step[2] == 0:
         raise IllegalMove(
-            f"{_name(c)} cannot advance now: after an Advance, take a favour or end the "
+            f"{named(c)} cannot advance now: after an Advance, take a favour or end the "
             "turn; playing again comes after a favour",
             "A12",
             refusal="ascent-advance-before-favour",
@@ -547,10 +548,10 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             if c in col[s]:
                 break
         else:
-            raise _not_in_column(state, p, c)
+            raise not_in_column(state, p, c)
         if fl >> s & 1:
             raise IllegalMove(
-                f"{_name(c)} is flipped on square {s} and can never move again",
+                f"{named(c)} is flipped on square {s} and can never move again",
                 "A8",
                 refusal="ascent-flipped",
             )
@@ -561,7 +562,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         lead = rank_card(t, part) if t.highest else st[0]
     reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
     if not reach:
-        raise _ceiling_error(state, p, c, s, lead)
+        raise ceiling_error(state, p, c, s, lead)
     low = reach & -reach
     d = low.bit_length() - 1
     arr = t.arrival
@@ -569,7 +570,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         bare = rank_card(t, rest) if t.highest else rest[0]
         if s > arr[bare]:
             raise IllegalMove(
-                f"advancing {_name(c)} would leave {_name(bare)} exposed on square {s}, "
+                f"advancing {named(c)} would leave {named(bare)} exposed on square {s}, "
                 f"above its arrival square {arr[bare]}: protection only lasts while a "
                 "higher card covers it",
                 "A7",
@@ -579,7 +580,7 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         for x in part:
             if arr[x] < d:
                 raise IllegalMove(
-                    f"{_name(x)} cannot go to square {d}, above its arrival square "
+                    f"{named(x)} cannot go to square {d}, above its arrival square "
                     f"{arr[x]} (strict reading: no protection)",
                     "A6",
                     refusal="ascent-strict-protection",
@@ -638,7 +639,7 @@ def _favour(state: State, p: int, c: int) -> State:
     step = state.step
     if step is None:
         raise IllegalMove(
-            f"no favour is pending: only the card or stack just moved can take {_name(c)}",
+            f"no favour is pending: only the card or stack just moved can take {named(c)}",
             "A11",
             refusal="ascent-favour-not-pending",
         )
@@ -658,11 +659,11 @@ def _favour(state: State, p: int, c: int) -> State:
             q = col_index
             break
     if q < 0:
-        raise _favour_elsewhere(state, p, c, d)
+        raise favour_elsewhere(state, p, c, d)
     st = cols[q][d]
     if flipped[q] >> d & 1:
         raise IllegalMove(
-            f"{_name(c)} is flipped on square {d}: flipped cards are never taken",
+            f"{named(c)} is flipped on square {d}: flipped cards are never taken",
             "A10",
             refusal="ascent-favour-flipped",
         )
@@ -674,8 +675,8 @@ def _favour(state: State, p: int, c: int) -> State:
         lead_q, lead_p = st[0], taker[0]
     if value[lead_q] >= value[lead_p]:
         raise IllegalMove(
-            f"cannot take {_name(c)}: its stack's leader, {_name(lead_q)}, does not rank "
-            f"lower than {_name(lead_p)}",
+            f"cannot take {named(c)}: its stack's leader, {named(lead_q)}, does not rank "
+            f"lower than {named(lead_p)}",
             "A10",
             refusal="ascent-favour-rank",
         )
@@ -693,8 +694,8 @@ def _favour(state: State, p: int, c: int) -> State:
         for x in taken:
             if value[x] >= value[lead_p]:
                 raise IllegalMove(
-                    f"cannot take {_name(c)}: the part taken would hold {_name(x)}, who does "
-                    f"not rank lower than {_name(lead_p)} (favour_takes=all_lower)",
+                    f"cannot take {named(c)}: the part taken would hold {named(x)}, who does "
+                    f"not rank lower than {named(lead_p)} (favour_takes=all_lower)",
                     "A10",
                     refusal="ascent-favour-all-lower",
                 )
@@ -736,142 +737,6 @@ def _favour(state: State, p: int, c: int) -> State:
             state.rules, new_cols, flipped, removed, p, new_step, state.owners, occ, tuple(moves), t
         )
     return _end_turn(state.rules, t, new_cols, flipped, removed, state.owners, occ, p)
-
-
-# --------------------------------------------------------------------------- errors
-
-
-def _name(c: int) -> str:
-    card = CARDS[c]
-    return f"the {card.rank.title} of set {card.owner} ({card})"
-
-
-_NOT_IN_PLAY = {"A2": "ascent-advance-not-in-play", "A10": "ascent-favour-not-in-play"}
-"""The refusal of a card not in play, by the clause of the move tried (an Advance's, a
-favour's)."""
-
-
-def _out_of_play(state: State, c: int, clause: str) -> IllegalMove | None:
-    """Why card ``c`` is not in play (A2, A18), or None if it is."""
-    n = len(state.columns)
-    if state.rules.deal == "sets" and c // CARDS_PER_SET >= n:
-        return IllegalMove(
-            f"{_name(c)} is not in play: with {n} players the sets are 0..{n - 1}",
-            clause,
-            refusal=_NOT_IN_PLAY[clause],
-        )
-    if not state.tables.in_play[c]:
-        return IllegalMove(
-            f"{_name(c)} is not in play (option cards)", clause, refusal=_NOT_IN_PLAY[clause]
-        )
-    if state.owners[c] < 0:
-        return IllegalMove(
-            f"{_name(c)} is not in play: it was left over when the cards were dealt "
-            f"(deal=shuffled: {len(state.tables.dealable) // n} cards to each of {n} seats)",
-            clause,
-            refusal=_NOT_IN_PLAY[clause],
-        )
-    return None
-
-
-def _not_in_column(state: State, p: int, c: int) -> Exception:
-    out = _out_of_play(state, c, "A2")
-    if out is not None:
-        return out
-    found = locate(state, c)
-    if found is None:
-        return IllegalMove(
-            f"{_name(c)} was removed from the board; seat {p} moves only the cards of column {p}",
-            "A2",
-            refusal="ascent-advance-removed",
-        )
-    return IllegalMove(
-        f"{_name(c)} stands in column {found[0]}: seat {p} moves only the cards of column {p}",
-        "A2",
-        refusal="ascent-other-column",
-    )
-
-
-def _blocker(state: State, p: int, d: int, lead: int) -> str:
-    """What makes square ``d`` of column ``p`` occupied for ``lead``'s rank (A3, A9)."""
-    st = state.columns[p][d]
-    on = "".join(str(CARDS[x]) for x in st)
-    held = _name(st[0]) if len(st) == 1 else f"the stack {on} (led by {_name(st[0])})"
-    title = CARDS[lead].rank.title
-    if state.flipped[p] >> d & 1:
-        return (
-            f"square {d} holds {held}, flipped on the {CARDS[st[0]].rank.title}'s arrival "
-            f"square, which is occupied for any higher rank such as the {title} (A9)"
-        )
-    if d == state.tables.arrival[lead]:
-        return (
-            f"square {d}, the {title}'s own arrival square, holds {held}, not flipped: an "
-            "arrival square is free only when the cards on it are flipped (A9)"
-        )
-    return f"square {d} holds {held}, not flipped: a square with a stack is occupied (A3)"
-
-
-def _ceiling_error(state: State, p: int, c: int, s: int, lead: int) -> IllegalMove:
-    t = state.tables
-    ceiling = t.arrival[lead]
-    col = state.columns[p]
-    fl = state.flipped[p]
-    nxt = None
-    for d in range(s + 1, t.squares + 1):
-        if not col[d] or (fl >> d & 1 and d == ceiling):
-            nxt = d
-            break
-    where_to = (
-        "no free square is left above it" if nxt is None else f"the next free square is {nxt}"
-    )
-    blocked = "".join(f"{_blocker(state, p, d, lead)}; " for d in range(s + 1, ceiling + 1))
-    led = "" if lead == c else f" (its stack is led by {_name(lead)})"
-    return IllegalMove(
-        f"{_name(c)} on {'the Start' if s == 0 else f'square {s}'} cannot advance{led}: "
-        f"{blocked}{'so ' if blocked else ''}{where_to}, and the "
-        f"{CARDS[lead].rank.title} cannot go above its arrival square {ceiling}",
-        "A6",
-        refusal="ascent-ceiling",
-    )
-
-
-def _favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
-    out = _out_of_play(state, c, "A10")
-    if out is not None:
-        return out
-    found = locate(state, c)
-    if found is None:
-        return IllegalMove(
-            f"{_name(c)} was removed from the board and cannot be taken",
-            "A10",
-            refusal="ascent-favour-removed",
-        )
-    q, s, _ = found
-    if q == p:
-        return IllegalMove(
-            f"{_name(c)} is in your own column: a favour takes cards of another column",
-            "A10",
-            refusal="ascent-favour-own-column",
-        )
-    if s == 0:
-        return IllegalMove(
-            f"{_name(c)} is on a Start: the Start is not a row for favours",
-            "A10",
-            refusal="ascent-favour-start",
-        )
-    own = state.columns[p][s]
-    if own and not state.flipped[p] >> s & 1:
-        return IllegalMove(
-            f"{_name(c)} is on row {s}: only the stack just moved, on row {d}, can take a favour",
-            "A11",
-            refusal="ascent-favour-jumped-row",
-        )
-    return IllegalMove(
-        f"{_name(c)} is on row {s}, not on row {d} of the stack just moved: a favour "
-        "takes cards on the same row",
-        "A10",
-        refusal="ascent-favour-other-row",
-    )
 
 
 # --------------------------------------------------------------------------- tools

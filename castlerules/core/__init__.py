@@ -3,7 +3,7 @@
 from castlerules.core.chance import SEED_LIMIT, Rng, check_seed, seed_from_text
 from castlerules.core.clauses import CLAUSES, Clause, clause, clauses_of
 from castlerules.core.errors import ArgumentError, IllegalMove, NotationError, RulesError
-from castlerules.core.options import Note
+from castlerules.core.options import Note, Option
 from castlerules.core.protocol import Event, Game, perft, random_playout, require
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "IllegalMove",
     "NotationError",
     "Note",
+    "Option",
     "Rng",
     "RulesError",
     "check_seed",

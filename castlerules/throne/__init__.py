@@ -28,7 +28,8 @@ from castlerules.throne.diagram import svg
 from castlerules.throne.events import describe
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.notation import from_text, parse_move, to_text
-from castlerules.throne.rules import FLOOR_NAMES, NOTES, PLAYERS, Rules
+from castlerules.throne.notes import NOTES
+from castlerules.throne.rules import FLOOR_NAMES, PLAYERS, Rules
 from castlerules.throne.state import Observation, State
 from castlerules.throne.transitions import (
     apply,

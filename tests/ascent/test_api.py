@@ -9,7 +9,8 @@ import pytest
 
 from castlerules import ascent
 from castlerules.ascent import Card, Rank, Rules
-from castlerules.ascent.rules import NOTES, Tables
+from castlerules.ascent.notes import NOTES
+from castlerules.ascent.rules import Tables
 
 Builder = Callable[..., ascent.State]
 

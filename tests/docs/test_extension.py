@@ -60,7 +60,7 @@ def test_engine_citations_point_at_functions() -> None:
         ("castlerules.throne.Rules", None, "castlerules.throne.rules.Rules"),
         ("castlerules.throne.apply", None, "castlerules.throne.transitions.apply"),
         ("Rules", "castlerules.ascent", "castlerules.ascent.rules.Rules"),
-        ("NOTES", "castlerules.throne", "castlerules.throne.rules.NOTES"),
+        ("NOTES", "castlerules.throne", "castlerules.throne.notes.NOTES"),
         ("castlerules.core.CLAUSES", None, "castlerules.core.clauses.CLAUSES"),
         ("Move", "castlerules.ascent.state", "castlerules.ascent.moves.Move"),
         ("castlerules.throne.Rules.preset", None, "castlerules.throne.rules.Rules.preset"),

@@ -123,7 +123,7 @@ def test_public_names_are_documented_once_under_the_name_people_import() -> None
         ("castlerules.throne.transitions.apply", "castlerules.throne.apply"),
         ("castlerules.ascent.rules.Rules", "castlerules.ascent.Rules"),
         ("castlerules.throne.rules.Rules.preset", "castlerules.throne.Rules.preset"),
-        ("castlerules.throne.rules.NOTES", "castlerules.throne.NOTES"),
+        ("castlerules.throne.notes.NOTES", "castlerules.throne.NOTES"),
         ("castlerules.core.errors.IllegalMove", "castlerules.IllegalMove"),
         ("castlerules.core.IllegalMove", "castlerules.IllegalMove"),
         ("castlerules.records.load", None),  # already its public name

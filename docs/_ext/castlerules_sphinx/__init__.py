@@ -193,7 +193,7 @@ def home_of(target: str, context: str | None = None, depth: int = 0) -> str | No
     """Where a public name of castlerules is defined (and documented).
 
     ``castlerules.throne.Rules`` -> ``castlerules.throne.rules.Rules``;
-    ``NOTES`` read in :mod:`castlerules.throne` -> ``castlerules.throne.rules.NOTES``;
+    ``NOTES`` read in :mod:`castlerules.throne` -> ``castlerules.throne.notes.NOTES``;
     ``Move`` read in :mod:`castlerules.ascent.state` (imported there only for
     type checking) -> ``castlerules.ascent.moves.Move``.  None if ``target``
     is not such a name or is already its own home.

@@ -46,6 +46,7 @@ from castlerules.symbolic.ascent_model import seat_advances
 from castlerules.throne import kernel as tkernel
 from castlerules.throne.state import ELECTION, MOVEMENT
 from castlerules.throne.transitions import legal_codes
+from proofs import ascent_judged as judged_moves
 
 
 @attrs.frozen(slots=True)
@@ -716,7 +717,7 @@ _ASCENT_REFUSALS = {
 
 def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
     """The Ascent check of one position: every move of the kernel's universe, by the
-    engine and by the kernel (:func:`castlerules.ascent.kernel.check_position`: the
+    engine and by the kernel (:func:`proofs.ascent_judged.check_position`: the
     legality, the clause, ``legal_moves``, the successor, the scores, the end and the
     winners)."""
     rules = ascent_rules(scope)
@@ -727,8 +728,8 @@ def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
         position = akernel.Position(CONCRETE, shape, options, akernel.from_state(state))
         marks = ["over"] if ascent.is_over(state) else []
         try:
-            judged = akernel.check_position(shape, state, position)
-        except akernel.Disagreement as err:
+            judged = judged_moves.check_position(shape, state, position)
+        except judged_moves.Disagreement as err:
             return Visit(len(shape.moves), (), (), tuple(marks), (str(err),))
         # The proofs' model reads who may advance in a form of its own: it must be the
         # kernel's on every position.

@@ -379,6 +379,16 @@ ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
         {"cards": ("C0", "T1", "C2")},
         reaches=("favours", "equal_refusals", "over"),
     ),
+    Scope(
+        "ascent",
+        # L0 carries T1 up to T1's arrival square 3 and goes on alone: T1, uncovered
+        # there, turns over (flip_uncovered, A8); P1 takes L0 with T1 under it on row 1,
+        # or L0 alone higher up, leaving T1 flipped or bare.
+        "Lady against Troubadour and Prince, an uncovered card turns over",
+        2,
+        {"cards": ("L0", "T1", "P1"), "flip_uncovered": True},
+        reaches=("favours", "removals", "carried", "flips", "over"),
+    ),
 )
 """Ascent's scopes of the exhaustive tie (games of the proof-only option ``cards``),
 each with the boundaries it must reach."""

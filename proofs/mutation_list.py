@@ -841,6 +841,24 @@ MUTATIONS: tuple[Mutation, ...] = (
         breaks=("ascent.invariant",),
     ),
     M(
+        "ascent.flip_uncovered_ignored",
+        "A8",
+        "the engine leaves a split's remainder unflipped on its arrival square "
+        "(flip_uncovered=True)",
+        AT,
+        "rest_flips = t.flip_uncovered and s == arr[bare]",
+        "rest_flips = False",
+    ),
+    M(
+        "ascent.flip_uncovered_favour_ignored",
+        "A8",
+        "the engine leaves a favour's remainder unflipped on its arrival square "
+        "(flip_uncovered=True)",
+        AT,
+        "if rest and t.flip_uncovered and d == t.arrival[rank_card(t, rest)]:",
+        "if False:",
+    ),
+    M(
         "ascent.exposing_split",
         "A7",
         "a split may expose a card above its ceiling",
@@ -1230,8 +1248,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A8",
         "the kernel's Advance never flips the moving part on arrival",
         "castlerules/ascent/kernel.py",
-        "flp=o.ite(o.all([part, a.flip]), True, u.flp),",
-        "flp=u.flp,",
+        "flp=o.ite(o.any([o.all([part, a.flip]), o.all([rest, a.rest_flips])]), True, u.flp),",
+        "flp=o.ite(o.all([rest, a.rest_flips]), True, u.flp),",
     ),
     M(
         "ascent.kernel.part_by_its_card",
@@ -1464,6 +1482,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return o.all([sq >= 1, has_rest, sq > rest_ceiling])",
     ),
     M(
+        "ascent.kernel.flip_uncovered_ignored",
+        "A8",
+        "the kernel ignores flip_uncovered: a remainder left on its arrival square stays "
+        "unflipped",
+        "castlerules/ascent/kernel.py",
+        "return ops.all([flip_uncovered, has_rest, sq == rest_ceiling])",
+        "return ops.all([flip_uncovered, has_rest, sq == rest_ceiling, sq < 0])",
+    ),
+    M(
         "ascent.kernel.taken_on_top",
         "A10",
         "the kernel puts the taken cards on top of the moved stack, not under it",
@@ -1476,8 +1503,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A8",
         "the kernel leaves the cards a just-flipped stack takes unflipped",
         "castlerules/ascent/kernel.py",
-        "flp=o.ite(taken, f.flipped, u.flp),",
-        "flp=o.ite(taken, False, u.flp),",
+        "flp=o.ite(taken, f.flipped,",
+        "flp=o.ite(taken, False,",
     ),
     M(
         "ascent.kernel.removal_on_arrival_square",

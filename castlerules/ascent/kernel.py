@@ -221,6 +221,9 @@ class Options:
     """A18: true for ``"none"``, seat 0 begins and the die is unused."""
     protection: Value
     """A7: the moving part is bound by its leader's ceiling only."""
+    flip_uncovered: Value = False
+    """A8: a remainder left on the arrival square of the rank it acts with turns over
+    (False when not given: the reading the symbolic model knows)."""
 
     def __init__(self, *values: Value, **named: Value) -> None:
         for former, name in FORMER_NAMES.items():
@@ -364,6 +367,9 @@ class Advanced:
     """The destination (A3, A6, A9)."""
     flip: Value
     """The part lands flipped: ``d`` is its rank's arrival square (A8)."""
+    rest_flips: Value = False
+    """The remainder under the part turns over: it is left on the arrival square of the
+    rank it acts with (A8, ``flip_uncovered``)."""
 
 
 @attrs.frozen(slots=True)
@@ -385,6 +391,9 @@ class Favoured:
     :func:`remainder_leaves`)."""
     to_owner: Value
     """``penalty_to == "owner"``: a removed card goes to its owner's pile (A13)."""
+    rest_flips: Value = False
+    """The remainder that stays turns over: it is left on the arrival square of the rank
+    it acts with (A8, ``flip_uncovered``)."""
 
 
 def with_card(ops: Ops, x: Slot, u: Slot, is_x: Value) -> Value:
@@ -431,7 +440,8 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
     """Card ``u`` after the Advance ``a`` (``is_x``: ``u`` is the moved card): the part
     (``x`` and every card above it, A3) lands on ``a.d``, on top of the flipped cards
     there (A9), flipped if ``a.flip`` (A8); the remainder under it stays, the part's
-    size higher in its stack; the cards it lands on go the part's size deeper."""
+    size higher in its stack, turned over if ``a.rest_flips`` (A8); the cards it lands on
+    go the part's size deeper."""
     o = ops
     together = with_card(o, a.x, u, is_x)
     part, rest = split_at(o, together, a.x, u)
@@ -445,7 +455,7 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
             u.dep,
             o.ite(rest, u.dep - size, o.ite(target, u.dep + size, u.dep)),
         ),
-        flp=o.ite(o.all([part, a.flip]), True, u.flp),
+        flp=o.ite(o.any([o.all([part, a.flip]), o.all([rest, a.rest_flips])]), True, u.flp),
         own=u.own,
     )
 
@@ -454,7 +464,8 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     """Card ``u`` after the Favour ``f`` (``is_x``: ``u`` is the taken card): ``x`` and
     every card above it go under the stack just moved, lying as it does (A10, rule
     14); the remainder under them stays, the taken size higher, or (``f.gone``) leaves
-    the board for its column's pile or (``penalty_to="owner"``) its owner's (A13)."""
+    the board for its column's pile or (``penalty_to="owner"``) its owner's (A13), or
+    turns over (``f.rest_flips``, A8)."""
     o = ops
     together = with_card(o, f.x, u, is_x)
     taken, rest = split_at(o, together, f.x, u)
@@ -477,7 +488,7 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
                 o.ite(rest, u.dep - size, o.ite(below, u.dep + size, u.dep)),
             ),
         ),
-        flp=o.ite(taken, f.flipped, u.flp),
+        flp=o.ite(taken, f.flipped, o.ite(o.all([rest, f.rest_flips]), True, u.flp)),
         own=u.own,
     )
 
@@ -598,6 +609,15 @@ def lands_flipped(ops: Ops, d: Value, ceiling: Value) -> Value:
     """A part that lands on ``d``, the arrival square ``ceiling`` of the rank it acts
     with, lies flipped there (A8, rule 12)."""
     return d == ceiling
+
+
+def left_flipped(
+    ops: Ops, flip_uncovered: Value, has_rest: Value, sq: Value, rest_ceiling: Value
+) -> Value:
+    """With ``flip_uncovered``, a remainder (``has_rest``) left uncovered on square ``sq``
+    of the path, the arrival square ``rest_ceiling`` of the rank it acts with, turns over
+    there, as a part landing there does (A8)."""
+    return ops.all([flip_uncovered, has_rest, sq == rest_ceiling])
 
 
 def ranks_lower(ops: Ops, low: Value, high: Value) -> Value:
@@ -1190,6 +1210,13 @@ def _advanced(p: Position, m: Parts) -> KState:
         _card(p, m),
         d,
         lands_flipped(o, d, o.select(b.ceil, m.k)),
+        rest_flips=left_flipped(
+            o,
+            p.opt.flip_uncovered,
+            o.all([m.sq >= 1, o.select(b.has_rest, m.k)]),
+            m.sq,
+            o.lookup(p.shape.ceiling, o.select(b.rest_rank, m.k)),
+        ),
     )
     L = b.lanes
     after = L.map(
@@ -1203,13 +1230,10 @@ def _favoured(p: Position, m: Parts) -> KState:
     card; the remainder leaves the board when its rank is exposed on a square where
     A13 removes it (:func:`remainder_leaves`)."""
     o, shape, s, b, opt = p.o, p.shape, p.s, p.board, p.opt
+    rest_ceiling = o.lookup(shape.ceiling, o.select(b.rest_rank, m.k))
+    has_rest = o.select(b.has_rest, m.k)
     gone = remainder_leaves(
-        o,
-        o.select(b.has_rest, m.k),
-        opt.removal_in_lower_half,
-        shape.upper_half,
-        s.sd,
-        o.lookup(shape.ceiling, o.select(b.rest_rank, m.k)),
+        o, has_rest, opt.removal_in_lower_half, shape.upper_half, s.sd, rest_ceiling
     )
     f = Favoured(
         s.actor,
@@ -1219,6 +1243,7 @@ def _favoured(p: Position, m: Parts) -> KState:
         p.taker_flipped,
         gone,
         opt.penalty_to,
+        rest_flips=left_flipped(o, opt.flip_uncovered, has_rest, s.sd, rest_ceiling),
     )
     L = b.lanes
     after = L.map(lambda u, j: favoured_card(o, f, u, j == m.k), b.card, L.index(len(shape.slots)))

@@ -53,6 +53,25 @@ NOTES: tuple[Note, ...] = (
         "path",
     ),
     Note(
+        "A8",
+        "a card left uncovered on its arrival square",
+        "Seed: « Des cartes ou des piles qui ont atteint leur case d'arrivée de but sont "
+        "retournées. Elles ne peuvent plus être déplacées. » A card can stand on its own "
+        "arrival square unflipped: carried there under a higher card (A7), then left "
+        "there when that card moves on (a split) or is taken with the cards above it (a "
+        "favour). flip_uncovered=False (default, spec rule 12): only a part that lands on "
+        "the arrival square of the rank it acts with turns over; the card left there has "
+        "'reached' it for the score and the end test (A15, rule 18) but stays unflipped: it "
+        "may move on, a favour may take it, and it holds the square against its own rank "
+        "(A9 frees only a square holding flipped cards). flip_uncovered=True: the stack left "
+        "uncovered on the arrival square of the rank it acts with turns over there, as if it "
+        "had just arrived ('ont atteint ... sont retournées' read of any card that stands on "
+        "its arrival square, not only of one that moves onto it); it never moves again and "
+        "its square becomes free for its rank. The default keeps the flip an effect of "
+        "arriving, as the seed's sentence follows the one on moving.",
+        "flip_uncovered",
+    ),
+    Note(
         "A18",
         "what the die decides",
         "Seed: « 1 dé » (the material; no rule says what it decides). The die decides the first "

@@ -221,6 +221,14 @@ OPTIONS: tuple[Option, ...] = (
         symbolic="bool",
     ),
     Option(
+        "flip_uncovered",
+        ("A8",),
+        "whether a stack left uncovered on the arrival square of the rank it acts with "
+        "turns over there (a split or a favour took the cards above it)",
+        seed="Des cartes ou des piles qui ont atteint leur case d'arrivée de but sont retournées.",
+        kernel=bool,
+    ),
+    Option(
         "removal_in_lower_half",
         ("A13",),
         "whether an exposed remainder is removed in the lower half too",
@@ -369,6 +377,10 @@ class Rules:
     ``favour_after_arrival`` (A8, A10)
         Whether a stack that has just been flipped on arrival may still take
         a favour (default ``True``).
+    ``flip_uncovered`` (A8)
+        ``False`` (default): only a part that lands on the arrival square of
+        the rank it acts with turns over.  ``True``: so does a remainder that a
+        split or a favour leaves uncovered on its own arrival square.
     ``removal_in_lower_half`` (A13)
         Whether an exposed remainder is removed in the lower half too
         (default ``False``).
@@ -451,6 +463,9 @@ class Rules:
     )
     favour_after_arrival: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    flip_uncovered: bool = attrs.field(
+        default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
     removal_in_lower_half: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
@@ -652,6 +667,8 @@ class Tables:
     favour_limit: int
     """Most favours per Advance (A10); a huge number for ``None``."""
     favour_after_arrival: bool
+    flip_uncovered: bool
+    """A remainder left on the arrival square of the rank it acts with turns over (A8)."""
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
@@ -721,6 +738,7 @@ class Tables:
             removal=removal,
             favour_limit=rules.favours_per_move if rules.favours_per_move is not None else 1 << 62,
             favour_after_arrival=rules.favour_after_arrival,
+            flip_uncovered=rules.flip_uncovered,
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,

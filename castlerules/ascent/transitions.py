@@ -566,9 +566,12 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     low = reach & -reach
     d = low.bit_length() - 1
     arr = t.arrival
-    if s and rest and not t.allow_exposing_split:
+    rest_flips = False
+    if s and rest:
         bare = rank_card(t, rest) if t.highest else rest[0]
-        if s > arr[bare]:
+        # A8 (flip_uncovered): the remainder left on its own arrival square turns over
+        rest_flips = t.flip_uncovered and s == arr[bare]
+        if s > arr[bare] and not t.allow_exposing_split:
             raise IllegalMove(
                 f"advancing {named(c)} would leave {named(bare)} exposed on square {s}, "
                 f"above its arrival square {arr[bare]}: protection only lasts while a "
@@ -600,9 +603,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     ol[p] = oc2
     occ = tuple(ol)
     flip_now = d == arr[lead]
-    if flip_now:  # A8: arrival flips the whole moving part
+    if flip_now or rest_flips:  # A8: arrival flips the whole moving part
         fll = list(flipped)
-        fll[p] = fl | low
+        fll[p] = fl | (low if flip_now else 0) | (1 << s if rest_flips else 0)
         flipped = tuple(fll)
     if t.favour_after_arrival or not flip_now:
         # A10: the cards of a lower-ranked stack of another column on row d; flipped
@@ -722,6 +725,11 @@ def _favour(state: State, p: int, c: int) -> State:
         rest = ()
     else:
         colq[d] = rest
+        if rest and t.flip_uncovered and d == t.arrival[rank_card(t, rest)]:
+            # A8 (flip_uncovered): the remainder left on its own arrival square turns over
+            fll = list(flipped)
+            fll[q] = flipped[q] | 1 << d
+            flipped = tuple(fll)
     cl[q] = tuple(colq)
     new_cols = tuple(cl)
     if not rest:

@@ -389,6 +389,15 @@ ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
         {"cards": ("L0", "T1", "P1"), "flip_uncovered": True},
         reaches=("favours", "removals", "carried", "flips", "over"),
     ),
+    Scope(
+        "ascent",
+        # Every rank travels 7 squares from a start row of its own (path="staggered", A5):
+        # T1 from row 1, L0 from row 3, P1 from row 5, on a path of 12 squares.
+        "Lady against Troubadour and Prince, staggered starts",
+        2,
+        {"cards": ("L0", "T1", "P1"), "path": "staggered"},
+        reaches=("favours", "jumps", "flips", "over"),
+    ),
 )
 """Ascent's scopes of the exhaustive tie (games of the proof-only option ``cards``),
 each with the boundaries it must reach."""

@@ -124,6 +124,9 @@ class Shape:
     """Per slot: the card's arrival square, its ceiling (A1, A6)."""
     ceiling: tuple[int, ...]
     """Per value 0..6: the arrival square of a rank of that value (0 for 0)."""
+    start_row: tuple[int, ...]
+    """Per slot: the row of the card's Start, which it leaves upwards (0, but under
+    ``path="staggered"``: A1, A5)."""
     moves: tuple[Move, ...]
     """Every move the notation can name: the adapters' action numbers."""
     kind: tuple[int, ...]
@@ -159,6 +162,7 @@ class Shape:
             owner=tuple(-1 if shuffled else c // CARDS_PER_SET for c in cards),
             arrival=tuple(t.arrival[c] for c in cards),
             ceiling=(0, *rules.arrival),
+            start_row=tuple(t.start_row[c] for c in cards),
             moves=moves,
             kind=tuple(
                 K_ADVANCE
@@ -874,7 +878,13 @@ class Board:
             ]
             return o.any(cands), o.first(cands) + 1
 
-        self.reach, self.dest = L.map(destination, sq, self.ceil, *held, *held_flipped)
+        # A5 (path="staggered"): a card leaves its Start upwards from its rank's start row.
+        rows = (
+            sq
+            if shape.rules.path == "shared_start"
+            else L.map(lambda x_sq, row: o.ite(x_sq == 0, row, x_sq), sq, L.table(shape.start_row))
+        )
+        self.reach, self.dest = L.map(destination, rows, self.ceil, *held, *held_flipped)
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
         self.exposed = L.map(
             lambda x_sq, rested, r: exposes(

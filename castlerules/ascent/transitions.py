@@ -560,7 +560,10 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         part = st[: i + 1]
         rest = st[i + 1 :]
         lead = rank_card(t, part) if t.highest else st[0]
-    reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
+    # A3, A6: the squares above the card's up to the leader's ceiling (from the Start: above
+    # the start row of its rank, path="staggered", A5)
+    window = t.window[lead][s] if s else t.start_window[lead]
+    reach = (~oc | (fl & t.arrival_bit[lead])) & window
     if not reach:
         raise ceiling_error(state, p, c, s, lead)
     low = reach & -reach

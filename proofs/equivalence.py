@@ -589,7 +589,7 @@ def _throne_checker(scope: Scope) -> Callable[[Any], Visit]:
                 why = f"{verdict.clause}: {verdict.what}"
                 refusals.append(why)
                 marks.append("refusals")
-                if why == "B8: the floor above has room":
+                if verdict.refusal == "throne-climb-into-full":
                     marks.append("into_full")
                 continue
             if a < shape.actions:
@@ -727,11 +727,12 @@ def _every_deal(rules: ascent.Rules, n: int) -> list[tuple[int, ...]]:
 
 
 _ASCENT_REFUSALS = {
-    "A6: a free square up to the leader's arrival square": "ceilings",
-    "A10: every taken card of lower rank (favour_takes=all_lower)": "all_lower_refusals",
-    "A6: every moving card within its own arrival square (protection=False)": "strict_refusals",
+    "ascent-ceiling": "ceilings",
+    "ascent-favour-all-lower": "all_lower_refusals",
+    "ascent-strict-protection": "strict_refusals",
 }
-"""The guards whose refusals are boundary counts of their own."""
+"""The guards whose refusals are boundary counts of their own, by the guard's refusal
+name (:attr:`castlerules.core.ops.Guard.refusal`)."""
 
 
 def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
@@ -765,10 +766,10 @@ def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
             if after is None:
                 why = f"{verdict.clause}: {verdict.what}"
                 refusals.append(why)
-                if why in _ASCENT_REFUSALS:
-                    marks.append(_ASCENT_REFUSALS[why])
+                if verdict.refusal in _ASCENT_REFUSALS:
+                    marks.append(_ASCENT_REFUSALS[verdict.refusal])
                 if (
-                    why == "A10: a stack of lower rank"
+                    verdict.refusal == "ascent-favour-rank"
                     and position.board.stack_rank[shape.slot[a]] == position.taker
                 ):
                     marks.append("equal_refusals")

@@ -75,9 +75,14 @@ from castlerules.ascent.rules import (
     value_of,
 )
 from castlerules.ascent.state import State
+from castlerules.core import ops as core_ops
 from castlerules.core.errors import ArgumentError
 from castlerules.core.lanes import Lanes, lanes_of
 from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
+
+Guard = core_ops.Guard
+"""One condition a move must meet (:class:`castlerules.core.ops.Guard`): ``(clause, what
+it asks, broken)``, and the name of its refusal."""
 
 K_ADVANCE, K_FAVOUR, K_END = range(3)
 """The kinds of move (:attr:`Shape.kind`)."""
@@ -316,10 +321,6 @@ class Outcome:
     post: KState
     over: Value
     scores: tuple[Value, ...]
-
-
-Guard = tuple[str, str, Value]
-"""One condition a move must meet: ``(clause, what it asks, broken)``."""
 
 
 @attrs.frozen(slots=True)
@@ -1100,61 +1101,100 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     )
     bad_taken = o.select(p.bad_taken, m.k)
     return (
-        ("A14", "the game is not over", p.over),
+        Guard("A14", "the game is not over", p.over, "ascent-game-over"),
         # Advance (rules 8-11).
-        (
+        Guard(
             "A12",
             "after an Advance, a favour or the end of the turn first",
             both([advance, step_open(o, s.mid, s.sk)]),
+            "ascent-advance-before-favour",
         ),
-        ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
-        ("A8", "a flipped card never moves", both([advance, never_moves(o, m.flp)])),
-        (
+        Guard(
+            "A2",
+            "a card of the player's column",
+            both([advance, o.not_(mine)]),
+            "ascent-other-column",
+        ),
+        Guard(
+            "A8",
+            "a flipped card never moves",
+            both([advance, never_moves(o, m.flp)]),
+            "ascent-flipped",
+        ),
+        Guard(
             "A6",
             "a free square up to the leader's arrival square",
             both([advance, o.not_(o.select(b.reach, m.k))]),
+            "ascent-ceiling",
         ),
-        (
+        Guard(
             "A7",
             "no card left exposed above its arrival square",
             both([advance, o.select(b.exposed, m.k)]),
+            "ascent-exposing-split",
         ),
-        (
+        Guard(
             "A6",
             "every moving card within its own arrival square (protection=False)",
             both([advance, o.not_(opt.protection), o.select(b.strict, m.k)]),
+            "ascent-strict-protection",
         ),
         # Favour (rules 13-15).
-        ("A11", "a favour follows an Advance", both([favour, o.not_(after_advance(o, s.mid))])),
-        (
+        Guard(
+            "A11",
+            "a favour follows an Advance",
+            both([favour, o.not_(after_advance(o, s.mid))]),
+            "ascent-favour-not-pending",
+        ),
+        Guard(
             "A10",
             "at most favours_per_move favours",
             both([favour, o.not_(favours_left(o, s.sk, opt.favours_per_move))]),
+            "ascent-favour-limit",
         ),
-        (
+        Guard(
             "A11",
             "only the stack just moved takes a favour",
             both([favour, o.not_(found), elsewhere_own]),
+            "ascent-favour-jumped-row",
         ),
-        ("A10", "a card of another column on the row just reached", both([favour, o.not_(found)])),
-        ("A10", "flipped cards are never taken", both([favour, never_moves(o, m.flp)])),
-        (
+        Guard(
+            "A10",
+            "a card of another column on the row just reached",
+            both([favour, o.not_(found)]),
+            "ascent-favour-other-row",
+        ),
+        Guard(
+            "A10",
+            "flipped cards are never taken",
+            both([favour, never_moves(o, m.flp)]),
+            "ascent-favour-flipped",
+        ),
+        Guard(
             "A10",
             "a stack of lower rank",
             both([favour, o.not_(ranks_lower(o, o.select(b.stack_rank, m.k), p.taker))]),
+            "ascent-favour-rank",
         ),
-        (
+        Guard(
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
             both([favour, o.not_(may_take_after(o, opt.favour_after_arrival, p.taker_flipped))]),
+            "ascent-favour-after-arrival",
         ),
-        (
+        Guard(
             "A10",
             "every taken card of lower rank (favour_takes=all_lower)",
             both([favour, bad_taken]),
+            "ascent-favour-all-lower",
         ),
         # EndTurn (rule 16).
-        ("A3", "a turn ends only after an Advance", both([end, o.not_(after_advance(o, s.mid))])),
+        Guard(
+            "A3",
+            "a turn ends only after an Advance",
+            both([end, o.not_(after_advance(o, s.mid))]),
+            "ascent-end-before-advance",
+        ),
     )
 
 
@@ -1437,6 +1477,9 @@ class Verdict:
     """What that guard asks."""
     post: KState | None = None
     outcome: Outcome | None = None
+    refusal: str | None = None
+    """The name of that guard's refusal (:attr:`castlerules.core.ops.Guard.refusal`: the
+    engine's ``IllegalMove.refusal``); None when legal."""
 
 
 def from_state(state: State) -> KState:
@@ -1483,6 +1526,7 @@ def judge(shape: Shape, s: KState, a: int, position: Position | None = None) -> 
     checks = guards(p, m)
     failed = first_broken(o, checks)
     if failed >= 0:
-        return Verdict(False, checks[failed][0], checks[failed][1])
+        guard = checks[failed]
+        return Verdict(False, guard[0], guard[1], refusal=getattr(guard, "refusal", None))
     outcome = step(p, m)
     return Verdict(True, None, None, outcome.post, outcome)

@@ -398,6 +398,15 @@ ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
         {"cards": ("L0", "T1", "P1"), "path": "staggered"},
         reaches=("favours", "jumps", "flips", "over"),
     ),
+    Scope(
+        "ascent",
+        # One replay per turn (A12): after a favour the player plays again once; after
+        # the favours of that replay the turn ends (a third Advance is refused).
+        "Lady against Troubadour and Prince, one replay per turn",
+        2,
+        {"cards": ("L0", "T1", "P1"), "replays_per_turn": 1},
+        reaches=("favours", "replays", "ends", "over"),
+    ),
 )
 """Ascent's scopes of the exhaustive tie (games of the proof-only option ``cards``),
 each with the boundaries it must reach."""

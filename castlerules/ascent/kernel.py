@@ -233,6 +233,9 @@ class Options:
     flip_uncovered: Value = False
     """A8: a remainder left on the arrival square of the rank it acts with turns over
     (False when not given: the reading the symbolic model knows)."""
+    replays_per_turn: Value = UNLIMITED
+    """A12: the most Advances played again after a favour in one turn (:data:`UNLIMITED`
+    for None, also when not given: the reading the symbolic model knows)."""
 
     def __init__(self, *values: Value, **named: Value) -> None:
         for former, name in FORMER_NAMES.items():
@@ -311,6 +314,9 @@ class KState:
     sd: Value
     sm: Value
     sk: Value
+    replays: Value = 0
+    """The Advances played again after a favour in this turn (A12; 0 outside a step and
+    when not given: a model that reads no ``replays_per_turn``)."""
 
 
 @attrs.frozen(slots=True)
@@ -675,23 +681,39 @@ class Step:
     sd: Value
     sm: Value
     sk: Value
+    replays: Value = 0
+    """The Advances played again after a favour in this turn (A12)."""
 
 
 def no_step(ops: Ops) -> Step:
     """No step open: the start of a turn (all 0, so that a position has one encoding)."""
-    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0))
+    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0), ops.lit(0))
 
 
-def step_after_advance(ops: Ops, d: Value, size: Value) -> Step:
+def step_after_advance(ops: Ops, d: Value, size: Value, replays: Value = 0) -> Step:
     """The step an Advance opens: its part of ``size`` cards on square ``d``, no favour
-    taken yet (rule 16, A12)."""
-    return Step(ops.lit(True), d, size, ops.lit(0))
+    taken yet, the turn's ``replays`` so far (rule 16, A12)."""
+    return Step(ops.lit(True), d, size, ops.lit(0), replays)
 
 
 def step_after_favour(ops: Ops, step: Step, size: Value) -> Step:
     """The step after a favour that took ``size`` cards: they joined the stack just moved,
     one favour more; the step stays open (rule 14, A10)."""
-    return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1)
+    return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1, step.replays)
+
+
+def counts_replays(ops: Ops, limit: Value) -> Value:
+    """``replays_per_turn`` (``limit``) bounds the replays: a position counts those of its
+    turn; unbounded (:data:`UNLIMITED`), it keeps 0, so that a position has one encoding
+    (A12)."""
+    return limit < UNLIMITED
+
+
+def replays_left(ops: Ops, replays: Value, limit: Value) -> Value:
+    """Fewer than ``replays_per_turn`` Advances (``limit``, :data:`UNLIMITED` for None)
+    were played again in this turn (``replays``): the player may play again after a
+    favour (A12)."""
+    return replays < limit
 
 
 def dealt_card(ops: Ops, own: Value) -> Slot:
@@ -774,6 +796,7 @@ def initial(
         sd=first.sd,
         sm=first.sm,
         sk=first.sk,
+        replays=first.replays,
     )
 
 
@@ -1110,6 +1133,18 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "ascent-advance-before-favour",
         ),
         Guard(
+            "A12",
+            "at most replays_per_turn replays in a turn",
+            both(
+                [
+                    advance,
+                    after_advance(o, s.mid),
+                    o.not_(replays_left(o, s.replays, opt.replays_per_turn)),
+                ]
+            ),
+            "ascent-replay-limit",
+        ),
+        Guard(
             "A2",
             "a card of the player's column",
             both([advance, o.not_(mine)]),
@@ -1322,12 +1357,12 @@ def _with_cards(lanes: Lanes, s: KState, cards: Slot) -> KState:
 
 def _step_of(s: KState) -> Step:
     """The open step of ``s``."""
-    return Step(s.mid, s.sd, s.sm, s.sk)
+    return Step(s.mid, s.sd, s.sm, s.sk, s.replays)
 
 
 def _with_step(s: KState, step: Step) -> KState:
     """``s`` with its step replaced by ``step``."""
-    return attrs.evolve(s, mid=step.mid, sd=step.sd, sm=step.sm, sk=step.sk)
+    return attrs.evolve(s, mid=step.mid, sd=step.sd, sm=step.sm, sk=step.sk, replays=step.replays)
 
 
 def _goes_on(p: Position, board: KState, step: Step) -> Outcome:
@@ -1410,11 +1445,14 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
             [b.targets(s.actor, d, r)],
         )
         size = part_size(o, _card(p, m))
+        # A12: an Advance played in an open step is a replay, counted where
+        # replays_per_turn bounds them (a position has one encoding)
+        replays = o.ite(o.all([s.mid, counts_replays(o, opt.replays_per_turn)]), s.replays + 1, 0)
         return [
             Case(
                 "advance, a favour is offered",
                 offer,
-                lambda: _goes_on(p, moved, step_after_advance(o, d, size)),
+                lambda: _goes_on(p, moved, step_after_advance(o, d, size, replays)),
             ),
             Case(
                 "advance, the turn ends",
@@ -1433,7 +1471,12 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
         goes_on = play_goes_on(
             o,
             after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
-            o.select(after.advances, p.actor),
+            o.all(
+                [
+                    o.select(after.advances, p.actor),
+                    replays_left(o, s.replays, opt.replays_per_turn),
+                ]
+            ),
         )
         return [
             Case("favour, play goes on", goes_on, lambda: _goes_on(p, taken, _step_of(taken))),
@@ -1513,6 +1556,7 @@ def from_state(state: State) -> KState:
         sd=d,
         sm=m,
         sk=k_,
+        replays=state.replays,
     )
 
 

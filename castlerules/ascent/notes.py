@@ -60,6 +60,22 @@ NOTES: tuple[Note, ...] = (
         "path",
     ),
     Note(
+        "A12",
+        "one replay per turn",
+        "Seed: « On ne peut faire cette faveur qu’avec la carte ou la pile que l’on vient de "
+        "déplacer. Ensuite, on peut rejouer immédiatement si on le désire. » "
+        "replays_per_turn=None (default, spec rule 16): after each favour the player may "
+        "Advance again, and after a favour of that Advance again, with no bound but the "
+        "favours the board offers: 'rejouer' read as a right each favour gives. "
+        "replays_per_turn=1: once per turn ('on peut rejouer' read as one more move); after "
+        "the favours of that replay the turn ends, and a further Advance is refused citing "
+        "A12. An integer k allows k. A position then counts the replays of its turn (the "
+        "turn field of the notation gains a fifth number once there is one). The default "
+        "keeps the reading of the spec's rule 16, under which every favour earns its "
+        "replay.",
+        "replays_per_turn",
+    ),
+    Note(
         "A8",
         "a card left uncovered on its arrival square",
         "Seed: « Des cartes ou des piles qui ont atteint leur case d’arrivée de but sont "

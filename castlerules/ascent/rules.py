@@ -175,6 +175,13 @@ OPTIONS: tuple[Option, ...] = (
         symbolic=f"int 1..{UNLIMITED}",
     ),
     Option(
+        "replays_per_turn",
+        ("A12",),
+        "the most times a turn plays again after a favour (None: after every favour)",
+        seed="Ensuite, on peut rejouer immédiatement si on le désire.",
+        kernel=lambda value: UNLIMITED if value is None else min(value, UNLIMITED),
+    ),
+    Option(
         "stack_rank",
         ("A3", "A6", "A7", "A10"),
         "the rank a stack acts with: its top card's, or the highest in it",
@@ -363,6 +370,11 @@ class Rules:
     ``favours_per_move`` (A10)
         ``1`` (default): at most one favour per Advance; an integer ``k``: at
         most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``replays_per_turn`` (A12)
+        ``None`` (default): after each favour the player may Advance again,
+        and again after a favour of that Advance, without end.  ``1``: once
+        per turn (an integer ``k``: at most ``k`` times); after the favours
+        of the last replay the turn ends.
     ``stack_rank`` (A3, A6, A7, A10)
         The rank a stack or a moving part acts with: ``"top"`` (default), its
         top card's; ``"highest"``, the highest rank in it.
@@ -455,6 +467,10 @@ class Rules:
     )
     favours_per_move: int | None = attrs.field(
         default=1,
+        validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
+    )
+    replays_per_turn: int | None = attrs.field(
+        default=None,
         validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
     )
     stack_rank: str = attrs.field(
@@ -681,6 +697,12 @@ class Tables:
     """Bits of the squares where an exposed remainder is removed (A13)."""
     favour_limit: int
     """Most favours per Advance (A10); a huge number for ``None``."""
+    replay_limit: int
+    """Most Advances played again after a favour in one turn (A12); a huge number for
+    ``None``."""
+    counts_replays: bool
+    """``replays_per_turn`` is a number: a position counts the replays of its turn (under
+    ``None`` it keeps 0, so that a position has one encoding)."""
     favour_after_arrival: bool
     flip_uncovered: bool
     """A remainder left on the arrival square of the rank it acts with turns over (A8)."""
@@ -741,6 +763,9 @@ class Tables:
         start_row = tuple(
             a - rules.arrival[0] if rules.path == "staggered" else 0 for a in arrival_of
         )
+        # A12: a bound of UNLIMITED replays or more bounds nothing (a turn takes fewer
+        # favours than there are cards)
+        replay_limit = UNLIMITED if rules.replays_per_turn is None else rules.replays_per_turn
         removal = 0
         for square in range(1, top + 1):
             if rules.removal_applies(square):
@@ -758,6 +783,8 @@ class Tables:
             ),
             removal=removal,
             favour_limit=rules.favours_per_move if rules.favours_per_move is not None else 1 << 62,
+            replay_limit=replay_limit if replay_limit < UNLIMITED else 1 << 62,
+            counts_replays=replay_limit < UNLIMITED,
             favour_after_arrival=rules.favour_after_arrival,
             flip_uncovered=rules.flip_uncovered,
             allow_exposing_split=rules.allow_exposing_split,

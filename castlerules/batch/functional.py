@@ -15,6 +15,7 @@ program too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -319,11 +320,26 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         rest = (state.next_seed + count.astype(xp.uint32), pool, used)
         return data, seeds, xp.where(over, False, state.forfeited), rest, over
 
-    # Compiled as they stand (called alone, outside a caller's jit), traced into a
-    # caller's program otherwise: the same functions.
     import jax
 
-    return jax.jit(init), jax.jit(step)
+    return compiled(jax, env, init), compiled(jax, env, step)
 
 
-__all__ = ["SEED_DIGITS", "Seats", "State", "build", "register", "seed_words"]
+def compiled(jax: Any, env: Any, function: Any) -> Any:
+    """``function`` compiled with the batch's XLA options (``env.backend.compiler_options``)
+    where it is called on arrays, and traced into the caller's program as it stands
+    where it is called inside one (JAX takes XLA options only on the outermost
+    :func:`jax.jit`)."""
+    options = env.backend.compiler_options or None
+    alone = jax.jit(function, compiler_options=options)
+
+    @functools.wraps(function)
+    def call(*args: Any) -> Any:
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(args)):
+            return function(*args)
+        return alone(*args)
+
+    return call
+
+
+__all__ = ["SEED_DIGITS", "Seats", "State", "build", "compiled", "register", "seed_words"]

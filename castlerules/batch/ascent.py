@@ -207,12 +207,8 @@ grids of pairs of cards; with more cards, fewer games (:func:`block_of`)."""
 def block_of(cards: int) -> int:
     """Games per block for ``cards`` cards in play: :data:`CHUNK` at most, and about no
     more pairs of cards than :data:`CHUNK` games of :data:`CHUNK_CARDS` cards hold (the
-    next power of two): 512 games up to 5 players, 256 at 6.
-
-    Measured on one core (4096 games, 16 steps a call, JAX on the CPU, 2026-12-05),
-    actions per CPU-second: 2 players 1,143,286 in one piece, 1,751,539 in blocks of 512
-    (1,272,265 of 2048); 4 players 640,703 in blocks of 1024, 744,000 of 512, 713,574
-    of 256; 6 players 355,346 of 512, 383,571 of 256, 336,722 of 128."""
+    next power of two): 512 games up to 5 players, 256 at 6 (the sizes measured: the
+    documentation's Measurements page)."""
     limit = CHUNK_CARDS * CHUNK_CARDS * CHUNK / (cards * cards)
     block = 1
     while block < min(CHUNK, limit):
@@ -240,9 +236,7 @@ def largest_number(shape: K.Shape) -> int:
 def integers_of(shape: K.Shape, xp: Any) -> Any:
     """The integer type of the kernel's numbers on arrays for ``shape``: 8 bits where
     :func:`largest_number` fits them (every reading and player count of the register
-    today), else 16.  Twice the games of 16-bit numbers to each vector instruction:
-    measured on one core (4 players, 512 games a block, JAX on the CPU, 2026-12-05),
-    a 16-step call in 2.158 ms against 2.454 ms."""
+    today), else 16.  Twice the games of 16-bit numbers to each vector instruction."""
     return xp.int8 if largest_number(shape) <= 127 else xp.int16
 
 
@@ -264,6 +258,7 @@ class AscentEnv(Slots):
         self,
         players: int,
         rules: ascent.Rules | None,
+        *,
         size: int,
         backend: Any,
         autoreset: bool = False,

@@ -59,8 +59,8 @@ EVAL_SEED = 1_000_000_000
 def require_learn_extra() -> Any:
     """optax, or one line naming the extra and exit status 2."""
     try:
-        import optax  # first: without it, nothing else is imported
         import jax
+        import optax  # first: without it, nothing else is imported
     except ImportError as missing:
         print(
             f"examples/learn.py needs the 'learn' extra ({missing.name} is missing): "

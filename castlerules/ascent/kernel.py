@@ -199,7 +199,7 @@ def cid_of_move(move: Move) -> int:
     return -1
 
 
-@attrs.frozen(slots=True, init=False)
+@attrs.frozen(slots=True)
 class Options:
     """The options the kernel reads as values (so that an interpretation may leave them
     free), each the field of its option's name, read from the option's value by its
@@ -237,12 +237,6 @@ class Options:
     """A12: the most Advances played again after a favour in one turn (:data:`UNLIMITED`
     for None, also when not given: the reading the symbolic model knows)."""
 
-    def __init__(self, *values: Value, **named: Value) -> None:
-        for former, name in FORMER_NAMES.items():
-            if former in named:
-                named[name] = named.pop(former)
-        self.__attrs_init__(*values, **named)
-
     @classmethod
     def of(cls, ops: Ops, rules: Rules) -> Options:
         """The options of ``rules`` as constants of ``ops``, each read by its declaration."""
@@ -253,46 +247,6 @@ class Options:
                 if option.kernel is not None
             }
         )
-
-    # The former spellings, read by the symbolic model until it adopts the option names.
-    @property
-    def exposing(self) -> Value:
-        return self.allow_exposing_split
-
-    @property
-    def limit(self) -> Value:
-        return self.favours_per_move
-
-    @property
-    def highest(self) -> Value:
-        return self.stack_rank
-
-    @property
-    def all_lower(self) -> Value:
-        return self.favour_takes
-
-    @property
-    def removal_lower(self) -> Value:
-        return self.removal_in_lower_half
-
-    @property
-    def die_none(self) -> Value:
-        return self.die
-
-
-FORMER_NAMES = {
-    "exposing": "allow_exposing_split",
-    "limit": "favours_per_move",
-    "highest": "stack_rank",
-    "all_lower": "favour_takes",
-    "after_arrival": "favour_after_arrival",
-    "removal_lower": "removal_in_lower_half",
-    "to_owner": "penalty_to",
-    "continues": "last_player_continues",
-    "die_none": "die",
-}
-"""The former names of :class:`Options` fields that :class:`Options` still accepts (the
-symbolic model passes them; it is to adopt the option names, then this goes)."""
 
 
 # ---------------------------------------------------------------------------

@@ -154,18 +154,15 @@ class Options:
     """The options the kernel reads as values (so that an interpretation may leave them
     free), each the field of its option's name, read from the option's value by its
     declaration (:attr:`castlerules.core.options.Option.kernel`); the other options are
-    sizes and tables of the :class:`Shape`.
+    sizes and tables of the :class:`Shape`."""
 
-    Some fields are still passed by a former name (the ``alias``; the symbolic model
-    passes them: once it uses the option names, the aliases go)."""
-
-    equal_placement: Value = attrs.field(alias="equal")
+    equal_placement: Value
     """B6: every player places the same number; the leftovers go to floor 1."""
-    no_cards_reset_each_round: Value = attrs.field(alias="reset")
+    no_cards_reset_each_round: Value
     """B11: every seat gets its No cards back at the start of a round."""
-    first_player_rotates: Value = attrs.field(alias="rotates")
+    first_player_rotates: Value
     """B3: the first player of round k+1 is the seat after round k's."""
-    movement_starter: Value = attrs.field(alias="from_first")
+    movement_starter: Value
     """B8: true for ``"first_player"``, the round's first player starts the movement
     (else the seat after the last placer)."""
     allow_pass: Value
@@ -174,19 +171,13 @@ class Options:
     @classmethod
     def of(cls, ops: Ops, rules: Rules) -> Options:
         """The options of ``rules`` as constants of ``ops``, each read by its declaration."""
-        alias = {field.name: field.alias for field in attrs.fields(cls)}
         return cls(
             **{
-                alias[option.name]: ops.lit(option.kernel(getattr(rules, option.name)))
+                option.name: ops.lit(option.kernel(getattr(rules, option.name)))
                 for option in OPTIONS
                 if option.kernel is not None
             }
         )
-
-    @property
-    def reset(self) -> Value:
-        """The former name of :attr:`no_cards_reset_each_round` (the proofs read it)."""
-        return self.no_cards_reset_each_round
 
 
 # ---------------------------------------------------------------------------

@@ -240,13 +240,13 @@ class Prover:
         ledger.check(
             f"{self.n}p A13: an exposed stack stands where removal does not apply, unless "
             "allow_exposing_split",
-            implies(exposed, any_of([m.o.aes, neg(m.o.removal(t.sq))])),
+            implies(exposed, any_of([m.o.allow_exposing_split, neg(m.o.removal(t.sq))])),
             hyps,
         )
         # Rule 15: without allow_exposing_split, only a favour leaves an exposed top.
         sm = self.small("exposing")
         c = sm.reps[0]
-        base = [*sm.base(), neg(m.o.aes)]
+        base = [*sm.base(), neg(m.o.allow_exposing_split)]
         for case in CASES:
             if case.kind == FAVOUR:
                 continue
@@ -277,7 +277,7 @@ class Prover:
         )
         sm = self.small("strict")
         cards = sm.all_cards()
-        hyps = [*sm.base(), neg(m.o.prot) if strict_reading else True]
+        hyps = [*sm.base(), neg(m.o.protection) if strict_reading else True]
         hyps += [implies(u.idx != NONE, strict(u)) for u in cards]
         for case in CASES:
             ledger.check(
@@ -636,7 +636,7 @@ def protected_above(m: AscentModel, s: AState) -> Expr:
                     [
                         u.on_path(),
                         u.sq > m.arr(u),
-                        u.sq + 1 == m.o.upper,
+                        u.sq + 1 == m.o.upper_half,
                         t.same_stack(u),
                         t.dep == 0,
                         t.val < VALUES[-1],
@@ -911,7 +911,7 @@ def sensitivity_results(fast: bool = False) -> list[Result]:
 
     started = time.perf_counter()
     queries = []
-    stages = [Stage(lambda m, s: top_above(m, s, m.o.upper), 8)]
+    stages = [Stage(lambda m, s: top_above(m, s, m.o.upper_half), 8)]
     try:  # the same opening, if the engine plays it under these rules too
         replay(new_game(exposing), prefix)
     except IllegalMove:

@@ -127,7 +127,7 @@ def _no_descent(system: ThroneSystem, pre: TState, post: TState) -> Expr:
 def _no_cards_step(system: ThroneSystem, pre: TState, post: TState) -> Expr:
     """B11: within a round a No count never rises; with the reset, a new round restores it."""
     same = post.rnd == pre.rnd
-    fresh = all_of([post.rnd == pre.rnd + 1, system.options.reset])
+    fresh = all_of([post.rnd == pre.rnd + 1, system.options.no_cards_reset_each_round])
     return all_of(
         [
             *(implies(same, b <= a) for a, b in zip(pre.no, post.no, strict=True)),

@@ -62,24 +62,13 @@ from castlerules.symbolic.z3ops import Z3
 Expr = Any
 """A Z3 term."""
 
-OPTION_NAMES = (
-    "exposing",
-    "limit",
-    "highest",
-    "all_lower",
-    "after_arrival",
-    "removal_lower",
-    "to_owner",
-    "end_test",
-    "continues",
-    "die_none",
-    "protection",
-)
+OPTION_NAMES = tuple(f.name for f in attrs.fields(kernel.Options))
 """The fields of :class:`~castlerules.ascent.kernel.Options` that may be left free
-(every one: ``limit`` then ranges over ``1..UNLIMITED``, ``end_test`` over the
-indexes of :data:`~castlerules.ascent.kernel.END_TESTS`)."""
+(every one, each named as its option of ``Rules.OPTIONS``: ``favours_per_move``
+then ranges over ``1..UNLIMITED``, ``end_test`` over the indexes of
+:data:`~castlerules.ascent.kernel.END_TESTS`)."""
 
-_INTS = {"limit": (1, UNLIMITED), "end_test": (0, len(END_TESTS) - 1)}
+_INTS = {"favours_per_move": (1, UNLIMITED), "end_test": (0, len(END_TESTS) - 1)}
 """The free options that are numbers, with their range."""
 
 _KINDS = {kernel.K_ADVANCE: "advance", kernel.K_FAVOUR: "favour", kernel.K_END: "end of the turn"}

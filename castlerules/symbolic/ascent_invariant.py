@@ -54,7 +54,7 @@ class Claims:
         for k in self.slots:
             if k != j:
                 best = ite(all_of([self.together(s, j, k), best < value[k]]), value[k], best)
-        return ite(self.opt.highest, best, value[j])
+        return ite(self.opt.stack_rank, best, value[j])
 
     def ceiling(self, s: KState, j: int) -> Expr:
         """The arrival square of the rank of the stack whose top is ``j``."""
@@ -64,8 +64,10 @@ class Claims:
         """An exposed stack may stand on ``square``: the kernel's A13 removes no
         remainder there (:func:`castlerules.ascent.kernel.removal_on`: the lower half,
         unless ``removal_in_lower_half``), or ``allow_exposing_split`` (rule 15)."""
-        removal = kernel.removal_on(Z3, self.opt.removal_lower, self.shape.upper_half, square)
-        return any_of([self.opt.exposing, neg(removal)])
+        removal = kernel.removal_on(
+            Z3, self.opt.removal_in_lower_half, self.shape.upper_half, square
+        )
+        return any_of([self.opt.allow_exposing_split, neg(removal)])
 
     def stack_of(self, s: KState, q: Expr, square: Expr, size: Expr) -> Expr:
         """Column ``q`` has a stack of at least ``size`` cards on ``square``."""

@@ -385,21 +385,21 @@ class Opts:
     squares: Expr
     arrival: tuple[Expr, ...]
     """Arrival square of the ranks of value 1..6 (index ``value - 1``)."""
-    upper: Expr
-    aes: Expr
+    upper_half: Expr
+    allow_exposing_split: Expr
     unlimited: Expr
     limit: Expr
-    faa: Expr
-    fall: Expr
+    favour_after_arrival: Expr
+    favour_takes: Expr
     """``favour_takes == "all_lower"`` (A10): every taken card ranks lower."""
-    rilh: Expr
-    pown: Expr
+    removal_in_lower_half: Expr
+    penalty_to: Expr
     """``penalty_to == "owner"`` (A13): a removed card goes to its owner's pile."""
-    lpc: Expr
-    end: Expr
+    last_player_continues: Expr
+    end_test: Expr
     """The end test (A14): its index in ``END_TESTS`` (``unreached``, ``unflipped``,
     ``can_move``)."""
-    prot: Expr
+    protection: Expr
 
     def arrival_of(self, value: Expr) -> Expr:
         """The arrival square (ceiling) of a rank value (A6, spec rule 4)."""
@@ -411,7 +411,7 @@ class Opts:
         return all_of(
             [
                 between(square, 1, self.squares),
-                kernel.removal_on(FOLD, self.rilh, self.upper, square),
+                kernel.removal_on(FOLD, self.removal_in_lower_half, self.upper_half, square),
             ]
         )
 
@@ -499,17 +499,17 @@ class Params:
         return Opts(
             squares=num("squares", r.squares),
             arrival=arrival,
-            upper=num("upper_half", r.upper_half),
-            aes=flag("allow_exposing_split", r.allow_exposing_split),
+            upper_half=num("upper_half", r.upper_half),
+            allow_exposing_split=flag("allow_exposing_split", r.allow_exposing_split),
             unlimited=unlimited,
             limit=limit,
-            faa=flag("favour_after_arrival", r.favour_after_arrival),
-            rilh=flag("removal_in_lower_half", r.removal_in_lower_half),
-            fall=flag("favour_takes", r.favour_takes == "all_lower"),
-            pown=flag("penalty_to", r.penalty_to == "owner"),
-            lpc=flag("last_player_continues", r.last_player_continues),
-            end=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
-            prot=flag("protection", r.protection),
+            favour_after_arrival=flag("favour_after_arrival", r.favour_after_arrival),
+            removal_in_lower_half=flag("removal_in_lower_half", r.removal_in_lower_half),
+            favour_takes=flag("favour_takes", r.favour_takes == "all_lower"),
+            penalty_to=flag("penalty_to", r.penalty_to == "owner"),
+            last_player_continues=flag("last_player_continues", r.last_player_continues),
+            end_test=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
+            protection=flag("protection", r.protection),
         )
 
 
@@ -714,9 +714,9 @@ def seat_advances(
     (``python -m proofs.equivalence``) compares it with the kernel's ``Board.advances``
     on every position of every Ascent scope.  Under ``"highest"`` a part may move
     where its whole stack may not, and this is the kernel's ``Board.advances`` itself."""
-    if options.highest is True:
+    if options.stack_rank is True:
         return board().advances
-    if options.highest is not False:
+    if options.stack_rank is not False:
         raise ValueError("seat_advances: stack_rank must be a constant")
     o, slots, top = ops, shape.slots, shape.squares
     cards = [kernel.slot(s, j) for j in slots]
@@ -786,11 +786,11 @@ class AscentModel:
             out.extend(a < b for a, b in zip(o.arrival, o.arrival[1:], strict=False))
             out.append(o.arrival[-1] <= o.squares)
         if "upper_half" in sym or "squares" in sym:
-            out.append(between(o.upper, 1, o.squares))
+            out.append(between(o.upper_half, 1, o.squares))
         if "favours_per_move" in sym:
             out.append(any_of([o.unlimited, o.limit >= 1]))
         if "end_test" in sym:
-            out.append(between(o.end, 0, len(END_TESTS) - 1))
+            out.append(between(o.end_test, 0, len(END_TESTS) - 1))
         return out
 
     def arr(self, u: Card) -> Expr:
@@ -882,7 +882,10 @@ class AscentModel:
         exposed remainder where A13 does not remove it, or anywhere with
         ``allow_exposing_split`` (rule 15; the engine's ``ceiling_violations``)."""
         return all_of(
-            [top.sq > self.ceiling(top), any_of([self.o.aes, neg(self.o.removal(top.sq))])]
+            [
+                top.sq > self.ceiling(top),
+                any_of([self.o.allow_exposing_split, neg(self.o.removal(top.sq))]),
+            ]
         )
 
     def taker_bound(self, m: Move) -> Expr:
@@ -944,7 +947,11 @@ class AscentModel:
                 self.rest_views(x, m.rb),
                 neg(  # A7, rule 11: the remainder's rank is not exposed
                     kernel.exposes(
-                        FOLD, x.sq, x.below != NONE, o.aes, o.arrival_of(self.rest_value(m))
+                        FOLD,
+                        x.sq,
+                        x.below != NONE,
+                        o.allow_exposing_split,
+                        o.arrival_of(self.rest_value(m)),
                     )
                 ),
                 between(ttop.idx, NONE, self.N - 1),
@@ -983,7 +990,7 @@ class AscentModel:
                 neg(
                     all_of(
                         [
-                            neg(self.o.prot),
+                            neg(self.o.protection),
                             kernel.beyond_own(FOLD, self.in_part(t, m, u), self.arr(u), m.d),
                         ]
                     )
@@ -1013,7 +1020,7 @@ class AscentModel:
         rank = self.part_value(m)
         flip_now = kernel.lands_flipped(FOLD, m.d, self.o.arrival_of(rank))
         targets = [self.target(t.actor, m.d, rank, u) for u in cards]
-        return kernel.favour_offered(FOLD, self.o.faa, flip_now, targets)
+        return kernel.favour_offered(FOLD, self.o.favour_after_arrival, flip_now, targets)
 
     def advance_card_post(self, t: Turn, m: Move, u: Card) -> Card:
         """A card after the Advance: the part lands on ``d``, on top of any flipped
@@ -1065,7 +1072,9 @@ class AscentModel:
                 between(tb.idx, 0, self.N - 1),
                 tb.at(p, t.sd),
                 tb.dep == t.sm - 1,  # tb: the moved stack's bottom card
-                kernel.may_take_after(FOLD, o.faa, tb.flp),  # A10: favour_after_arrival
+                kernel.may_take_after(
+                    FOLD, o.favour_after_arrival, tb.flp
+                ),  # A10: favour_after_arrival
                 m.tt.idx == tb.top,
                 between(x.idx, 0, self.N - 1),
                 kernel.on_the_row(FOLD, p, t.sd, x.col, x.sq),  # A10: another column, this row
@@ -1086,7 +1095,11 @@ class AscentModel:
         taken = self.in_part(t, m, u)
         return all_of(
             [
-                neg(kernel.takes_too_high(FOLD, self.o.fall, taken, u.val, self.taker_bound(m))),
+                neg(
+                    kernel.takes_too_high(
+                        FOLD, self.o.favour_takes, taken, u.val, self.taker_bound(m)
+                    )
+                ),
                 # A3 (stack_rank="highest"): rb is the remainder's rank card
                 self.rank_card_of(m, self.rest_rank(m), lambda v: self.rest_of(x, v), u),
             ]
@@ -1097,7 +1110,12 @@ class AscentModel:
         square where A13 removes it (rule 15)."""
         o = self.o
         return kernel.remainder_leaves(
-            FOLD, m.x.below != NONE, o.rilh, o.upper, t.sd, o.arrival_of(self.rest_value(m))
+            FOLD,
+            m.x.below != NONE,
+            o.removal_in_lower_half,
+            o.upper_half,
+            t.sd,
+            o.arrival_of(self.rest_value(m)),
         )
 
     def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
@@ -1109,7 +1127,7 @@ class AscentModel:
         together = kernel.with_card(FOLD, xs, us, u.idx == x.idx)
         taken = kernel.in_part(FOLD, together, xs, us)
         rest = kernel.in_rest(FOLD, together, xs, us)
-        f = kernel.Favoured(p, xs, t.sd, t.sm, m.tb.flp, removed, self.o.pown)
+        f = kernel.Favoured(p, xs, t.sd, t.sm, m.tb.flp, removed, self.o.penalty_to)
         new = kernel.favoured_card(FOLD, f, us, u.idx == x.idx)
         # the auxiliaries (see the module's text)
         below = ite(u.idx == x.idx, m.tb.below, ite(u.idx == m.tb.idx, m.qt.idx, u.below))
@@ -1498,7 +1516,7 @@ class AscentModel:
         mine = [u.col == q for u in s.cards]
         return kernel.in_race(
             o,
-            self.o.end,
+            self.o.end_test,
             any_of(
                 all_of([here, kernel.short_of_arrival(o, u.slot(), self.arr(u))])
                 for here, u in zip(mine, s.cards, strict=True)
@@ -1557,17 +1575,17 @@ class AscentModel:
         """The options as the kernel's :class:`~castlerules.ascent.kernel.Options`."""
         o = self.o
         return kernel.Options(
-            exposing=o.aes,
-            limit=self.limit(),
-            highest=self.high,
-            all_lower=o.fall,
-            after_arrival=o.faa,
-            removal_lower=o.rilh,
-            to_owner=o.pown,
-            end_test=o.end,
-            continues=o.lpc,
-            die_none=False,
-            protection=o.prot,
+            allow_exposing_split=o.allow_exposing_split,
+            favours_per_move=self.limit(),
+            stack_rank=self.high,
+            favour_takes=o.favour_takes,
+            favour_after_arrival=o.favour_after_arrival,
+            removal_in_lower_half=o.removal_in_lower_half,
+            penalty_to=o.penalty_to,
+            end_test=o.end_test,
+            last_player_continues=o.last_player_continues,
+            die=False,
+            protection=o.protection,
         )
 
     def next_actor(self, s: AState, p: Expr) -> Expr:
@@ -1577,7 +1595,7 @@ class AscentModel:
         o, n = self.fold, self.n
         race = [self.alive(s, q) for q in range(n)]
         advances = [self.has_advance(s, q) for q in range(n)]
-        over = kernel.game_ends(o, self.o.lpc, race, advances)
+        over = kernel.game_ends(o, self.o.last_player_continues, race, advances)
         return o.ite(over, -1, kernel.next_seat(o, n, p, advances))
 
     def favours_open(self, s: AState, t: Turn, m: Move) -> Expr:
@@ -1588,7 +1606,7 @@ class AscentModel:
         return all_of(
             [
                 kernel.favours_left(FOLD, t.sk + 1, self.limit()),
-                kernel.favour_offered(FOLD, self.o.faa, m.tb.flp, targets),
+                kernel.favour_offered(FOLD, self.o.favour_after_arrival, m.tb.flp, targets),
             ]
         )
 

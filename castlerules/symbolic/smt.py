@@ -179,49 +179,9 @@ def between(expr: Expr, low: int, high: int) -> Expr:
     return z3.And(expr >= low, expr <= high)
 
 
-def simplify(expr: Expr) -> Expr:
-    """Z3's simplifier (used to fold closed terms to constants)."""
-    return z3.simplify(expr)
-
-
-def is_literal(expr: Expr) -> bool:
-    """Whether ``expr`` is an integer constant (not a term to solve for)."""
-    return bool(z3.is_int_value(expr))
-
-
-def as_int(expr: Expr) -> int:
-    """The value of a closed integer term (after simplification)."""
-    value = z3.simplify(expr)
-    if not z3.is_int_value(value):
-        raise ValueError(f"not a constant integer: {value}")
-    return int(value.as_long())
-
-
-def as_bool(expr: Expr) -> bool:
-    """The value of a closed Boolean term (after simplification)."""
-    value = z3.simplify(expr)
-    if z3.is_true(value):
-        return True
-    if z3.is_false(value):
-        return False
-    raise ValueError(f"not a constant Boolean: {value}")
-
-
-def literal_value(expr: Expr) -> int | bool:
-    """The Python value of a constant (:func:`lit`) term, without simplifying it."""
-    if z3.is_bool(expr):
-        return bool(z3.is_true(expr))
-    return int(expr.as_long())
-
-
 def model_int(model: Model, expr: Expr) -> int:
     """The value of ``expr`` in ``model`` (completed: unconstrained terms read 0)."""
     return int(model.eval(expr, model_completion=True).as_long())
-
-
-def model_bool(model: Model, expr: Expr) -> bool:
-    """The truth of ``expr`` in ``model`` (completed)."""
-    return bool(z3.is_true(model.eval(expr, model_completion=True)))
 
 
 @attrs.frozen(slots=True)

@@ -131,8 +131,8 @@ class ThroneSystem:
         self.options = attrs.evolve(
             fixed,
             allow_pass=option("allow_pass"),
-            reset=option("no_cards_reset_each_round"),
-            rotates=option("first_player_rotates"),
+            no_cards_reset_each_round=option("no_cards_reset_each_round"),
+            first_player_rotates=option("first_player_rotates"),
         )
         self.moves: tuple[Move, ...] = self.shape.moves
         groups: dict[tuple[int, int, int], list[int]] = {}

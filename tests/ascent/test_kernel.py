@@ -7,7 +7,7 @@ outcomes) and every move number of :attr:`castlerules.ascent.kernel.Shape.moves`
 same legality (``apply`` and ``legal_moves``), the same clause for each refusal
 (the engine's IllegalMove and the kernel's first broken guard), the same successor
 (through :func:`~castlerules.ascent.kernel.from_state`), the same scores and end
-(:func:`castlerules.ascent.kernel.check_position`, run by
+(:func:`proofs.ascent_judged.check_position`, run by
 :func:`proofs.equivalence.search`, the search both games share).  The scopes are
 small games of the proof-only option ``cards``; each declares the boundaries it
 must reach, and together they break every reachable guard and set every option
@@ -26,6 +26,7 @@ from castlerules import ascent
 from castlerules.ascent import kernel
 from castlerules.ascent.rules import CARDS_PER_SET
 from castlerules.core.ops import CONCRETE
+from proofs import ascent_judged as judged_moves
 from proofs.equivalence import (
     ASCENT_KERNEL_SCOPES,
     Count,
@@ -117,7 +118,7 @@ def test_a14_the_kernel_judges_full_games_like_the_engine(players: int) -> None:
     """On full games (every card, seven squares), seeded random games under the
     reference reading and GENEROUS: every move of the universe at every position."""
     for rules in (ascent.Rules(), ascent.Rules.preset("GENEROUS")):
-        assert kernel.check_game(rules, players, seed=players) > 10
+        assert judged_moves.check_game(rules, players, seed=players) > 10
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -134,7 +135,7 @@ def test_a18_the_kernel_deals_and_plays_full_shuffled_games_like_the_engine(play
         first = ascent.current_player(state)
         assert kernel.from_state(state) == kernel.initial(CONCRETE, shape, options, first, deal)
         assert deal.count(-1) == 36 % players
-    assert kernel.check_game(rules, players, seed=players) > 10
+    assert judged_moves.check_game(rules, players, seed=players) > 10
 
 
 # ---------------------------------------------------------------------------

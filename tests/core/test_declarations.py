@@ -31,6 +31,11 @@ FORMER_SPELLINGS = frozenset(
         "lpc",
         "after_arrival",
         "removal_lower",
+        "prot",
+        # The kernels' former field names and their translation table (issue 47).
+        "die_none",
+        "from_first",
+        "FORMER_NAMES",
     }
 )
 """Names no module may use: each was a second spelling of an option."""
@@ -52,18 +57,13 @@ FORMER_FIELDS = frozenset(
 )
 """Former fields of the kernels' ``Options``: nothing may read ``opt.<name>`` any more."""
 
-NOT_YET = ("castlerules/symbolic", "castlerules/batch", "tests/symbolic", "tests/proofs")
-"""Where the former spellings still live until their owners follow (the kernels accept
-them meanwhile: ``FORMER_NAMES`` and the field aliases)."""
-
-
-COMPATIBILITY = {"castlerules/ascent/kernel.py": ["removal_lower"]}
-"""The former spellings the kernels still answer to (a property the symbolic model reads)."""
-
 
 def _python_files() -> list[pathlib.Path]:
-    files = [*ROOT.glob("castlerules/**/*.py"), *ROOT.glob("tests/**/*.py")]
-    return [f for f in files if not str(f.relative_to(ROOT)).startswith(NOT_YET)]
+    return [
+        *ROOT.glob("castlerules/**/*.py"),
+        *ROOT.glob("proofs/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+    ]
 
 
 def former_spellings(source: str) -> list[str]:
@@ -90,14 +90,20 @@ def test_no_module_spells_an_option_a_former_way() -> None:
         for path in _python_files()
         if (hits := former_spellings(path.read_text(encoding="utf-8")))
     }
-    assert {path: [hit.split(": ")[1] for hit in hits] for path, hits in found.items()} == (
-        COMPATIBILITY
-    ), found
+    assert found == {}
+
+
+@pytest.mark.parametrize("kernel", [ascent_kernel, throne_kernel], ids=["ascent", "throne"])
+def test_the_kernels_options_answer_to_no_former_name(kernel: object) -> None:
+    options = kernel.Options  # type: ignore[attr-defined]
+    assert [f.alias for f in attrs.fields(options)] == [f.name for f in attrs.fields(options)]
+    assert [name for name in sorted(FORMER_FIELDS) if hasattr(options, name)] == []
+    assert not hasattr(kernel, "FORMER_NAMES")
 
 
 def test_the_spelling_check_finds_a_planted_former_spelling() -> None:
-    planted = "def f(opt):\n    rilh = opt.removal_lower\n    return opt.highest\n"
-    assert former_spellings(planted) == ["2: rilh", "2: removal_lower", "3: highest"]
+    planted = "def f(opt):\n    rilh = opt.removal_lower\n    return opt.highest, o.prot\n"
+    assert former_spellings(planted) == ["2: rilh", "2: removal_lower", "3: highest", "3: prot"]
     assert former_spellings("limit = 3\nhighest = rules.stack_rank\n") == []
 
 
@@ -147,5 +153,6 @@ def test_the_kernel_reads_the_declared_options_by_their_names(game: object, kern
 
 def test_the_register_reads_the_declarations() -> None:
     assert alternatives_of(ascent)["upper_half"] == (5,)
-    assert "path" in excluded_of(ascent) and "cards" in excluded_of(ascent)
+    assert alternatives_of(ascent)["path"] == ("staggered",)  # playable since issue 48
+    assert "cards" in excluded_of(ascent) and "path" not in excluded_of(ascent)
     assert set(excluded_of(throne)) == {"objective_deck", "rounds", "bonus_rounds"}

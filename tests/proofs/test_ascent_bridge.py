@@ -207,7 +207,7 @@ def test_symbolic_option_domains_are_what_rules_accept(
     that Rules accepts (squares, arrival, upper_half, favours_per_move)."""
     model = AscentModel(Params(ascent.Rules(), 2, symbolic=OPTION_NAMES))
     o = model.o
-    fixes = [o.squares == squares, o.upper == upper]
+    fixes = [o.squares == squares, o.upper_half == upper]
     fixes += [a == v for a, v in zip(o.arrival, arrival, strict=True)]
     fixes.append(o.unlimited if limit is None else all_of([o.unlimited == False, o.limit == limit]))  # noqa: E712
     admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), *fixes]) is not None
@@ -223,11 +223,11 @@ def test_symbolic_option_domains_are_what_rules_accept(
 def test_symbolic_end_test_is_one_of_the_values_rules_accepts(index: int) -> None:
     """A14: the symbolic end test ranges over END_TESTS, the values Rules accepts."""
     model = AscentModel(Params(ascent.Rules(), 2, symbolic=OPTION_NAMES))
-    admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), model.o.end == index])
+    admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), model.o.end_test == index])
     assert (admitted is not None) == (0 <= index < len(END_TESTS))
     if 0 <= index < len(END_TESTS):
         assert ascent.Rules(end_test=END_TESTS[index]).end_test == END_TESTS[index]
-        assert AscentModel(Params(ascent.Rules(end_test=END_TESTS[index]), 2)).o.end == index
+        assert AscentModel(Params(ascent.Rules(end_test=END_TESTS[index]), 2)).o.end_test == index
 
 
 @pytest.mark.parametrize(

@@ -116,15 +116,15 @@ def test_the_split_is_the_kernel_with_a_symbolic_move_number() -> None:
 
 
 def test_init_is_every_new_game() -> None:
-    sys = AscentSystem(ascent.Rules(), 3, ("die_none",))
+    sys = AscentSystem(ascent.Rules(), 3, ("die",))
     for seat in range(3):
         start = sys.concrete(kernel.from_state(ascent.new_game(3, first_player=seat)))
         solver = z3.Solver()
-        solver.add(sys.init(start), z3.Not(sys.options.die_none))
+        solver.add(sys.init(start), z3.Not(sys.options.die))
         assert solver.check() == z3.sat
     late = sys.concrete(kernel.from_state(ascent.new_game(3, first_player=2)))
     solver = z3.Solver()
-    solver.add(sys.init(late), sys.options.die_none)
+    solver.add(sys.init(late), sys.options.die)
     assert solver.check() == z3.unsat  # die="none": seat 0 begins (A18)
 
 

@@ -692,8 +692,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run the mutations generated from the kernels and the properties "
         "(proofs.generated) instead of the hand list",
     )
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="run the held-out mutations (proofs.heldout) instead of the hand list",
+    )
     args = parser.parse_args(argv)
     mutations: Sequence[Mutation] = MUTATIONS
+    if args.held_out:
+        from proofs.heldout import HELD_OUT
+
+        mutations = HELD_OUT
+        if args.save is None:
+            args.save = str(ROOT / "artifacts" / "mutations-held-out.json")
+            (ROOT / "artifacts").mkdir(exist_ok=True)
     if args.generated:
         from proofs.generated import generated
 

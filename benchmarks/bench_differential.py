@@ -196,7 +196,7 @@ def _ascent_arrays(
 
     def column(k: Any) -> list[int]:  # the rows of Layout.unpack, as plain numbers
         own = [*k.own] if shuffled else []
-        return [*k.col, *k.sq, *k.dep, *k.flp, *own, k.actor, k.mid, k.sd, k.sm, k.sk]
+        return [*k.col, *k.sq, *k.dep, *k.flp, *own, k.actor, k.mid, k.sd, k.sm, k.sk, k.replays]
 
     data = np.asarray([column(kernel.from_state(s)) for s in states], dtype=np.int64).T
     o = ArrayOps(np, np.int64)

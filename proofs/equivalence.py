@@ -379,6 +379,34 @@ ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
         {"cards": ("C0", "T1", "C2")},
         reaches=("favours", "equal_refusals", "over"),
     ),
+    Scope(
+        "ascent",
+        # L0 carries T1 up to T1's arrival square 3 and goes on alone: T1, uncovered
+        # there, turns over (flip_uncovered, A8); P1 takes L0 with T1 under it on row 1,
+        # or L0 alone higher up, leaving T1 flipped or bare.
+        "Lady against Troubadour and Prince, an uncovered card turns over",
+        2,
+        {"cards": ("L0", "T1", "P1"), "flip_uncovered": True},
+        reaches=("favours", "removals", "carried", "flips", "over"),
+    ),
+    Scope(
+        "ascent",
+        # Every rank travels 7 squares from a start row of its own (path="staggered", A5):
+        # T1 from row 1, L0 from row 3, P1 from row 5, on a path of 12 squares.
+        "Lady against Troubadour and Prince, staggered starts",
+        2,
+        {"cards": ("L0", "T1", "P1"), "path": "staggered"},
+        reaches=("favours", "jumps", "flips", "over"),
+    ),
+    Scope(
+        "ascent",
+        # One replay per turn (A12): after a favour the player plays again once; after
+        # the favours of that replay the turn ends (a third Advance is refused).
+        "Lady against Troubadour and Prince, one replay per turn",
+        2,
+        {"cards": ("L0", "T1", "P1"), "replays_per_turn": 1},
+        reaches=("favours", "replays", "ends", "over"),
+    ),
 )
 """Ascent's scopes of the exhaustive tie (games of the proof-only option ``cards``),
 each with the boundaries it must reach."""
@@ -570,7 +598,7 @@ def _throne_checker(scope: Scope) -> Callable[[Any], Visit]:
                 why = f"{verdict.clause}: {verdict.what}"
                 refusals.append(why)
                 marks.append("refusals")
-                if why == "B8: the floor above has room":
+                if verdict.refusal == "throne-climb-into-full":
                     marks.append("into_full")
                 continue
             if a < shape.actions:
@@ -708,11 +736,12 @@ def _every_deal(rules: ascent.Rules, n: int) -> list[tuple[int, ...]]:
 
 
 _ASCENT_REFUSALS = {
-    "A6: a free square up to the leader's arrival square": "ceilings",
-    "A10: every taken card of lower rank (favour_takes=all_lower)": "all_lower_refusals",
-    "A6: every moving card within its own arrival square (protection=False)": "strict_refusals",
+    "ascent-ceiling": "ceilings",
+    "ascent-favour-all-lower": "all_lower_refusals",
+    "ascent-strict-protection": "strict_refusals",
 }
-"""The guards whose refusals are boundary counts of their own."""
+"""The guards whose refusals are boundary counts of their own, by the guard's refusal
+name (:attr:`castlerules.core.ops.Guard.refusal`)."""
 
 
 def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
@@ -746,10 +775,10 @@ def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
             if after is None:
                 why = f"{verdict.clause}: {verdict.what}"
                 refusals.append(why)
-                if why in _ASCENT_REFUSALS:
-                    marks.append(_ASCENT_REFUSALS[why])
+                if verdict.refusal in _ASCENT_REFUSALS:
+                    marks.append(_ASCENT_REFUSALS[verdict.refusal])
                 if (
-                    why == "A10: a stack of lower rank"
+                    verdict.refusal == "ascent-favour-rank"
                     and position.board.stack_rank[shape.slot[a]] == position.taker
                 ):
                     marks.append("equal_refusals")

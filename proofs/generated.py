@@ -4,10 +4,10 @@ The hand list (:mod:`proofs.mutation_list`) keeps the mistakes that cannot be
 generated; these are produced mechanically from the source, so that no edit of a
 rule has to re-point them:
 
-- for every guard of a kernel (the ``(clause, what it asks, broken)`` tuples
+- for every guard of a kernel (the :class:`~castlerules.core.ops.Guard` records
   :func:`castlerules.throne.kernel.guards` and :func:`castlerules.ascent.kernel.guards`
-  return): its *removal* (the guard is never broken) and its *negation* (broken
-  exactly when it was not);
+  return, each named by its refusal): its *removal* (the guard is never broken) and
+  its *negation* (broken exactly when it was not);
 - for every ordering comparison (``<``, ``<=``, ``>``, ``>=``) of a kernel, on a
   line that occurs once in its file: the off-by-one on each side (``<`` to ``<=``
   and back, ``>`` to ``>=`` and back);
@@ -48,29 +48,35 @@ def guard_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
         if not (isinstance(fn, ast.FunctionDef) and fn.name == "guards"):
             continue
         for node in ast.walk(fn):
-            if not (isinstance(node, ast.Tuple) and len(node.elts) == 3):
-                continue
-            clause, what, broken = node.elts
             if not (
-                isinstance(clause, ast.Constant)
-                and isinstance(clause.value, str)
-                and isinstance(what, ast.Constant)
-                and isinstance(what.value, str)
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Guard"
+                and len(node.args) == 4
             ):
                 continue
+            clause_node, what_node, broken, refusal_node = node.args
+            words = [
+                arg.value
+                for arg in (clause_node, what_node, refusal_node)
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            ]
+            if len(words) != 3:
+                continue
+            clause, what, refusal = words
             whole = ast.get_source_segment(text, node)
             expr = ast.get_source_segment(text, broken)
             if whole is None or expr is None or text.count(whole) != 1:
                 continue
             head = whole[: whole.rindex(expr)]
             tail = whole[whole.rindex(expr) + len(expr) :]
-            slug = "_".join(re.sub(r"\W", "", w) for w in what.value.split()[:5])
+            slug = re.sub(r"\W", "_", refusal)
             for name, new in (("removed", "o.lit(False)"), ("negated", f"o.not_({expr})")):
                 out.append(
                     Mutation(
-                        f"{game}.generated.guard_{name}.{clause.value}.{slug}",
-                        clause.value,
-                        f"guard '{what.value}' {name}",
+                        f"{game}.generated.guard_{name}.{clause}.{slug}",
+                        clause,
+                        f"guard '{what}' {name}",
                         path,
                         whole,
                         head + new + tail,

@@ -75,9 +75,14 @@ from castlerules.ascent.rules import (
     value_of,
 )
 from castlerules.ascent.state import State
+from castlerules.core import ops as core_ops
 from castlerules.core.errors import ArgumentError
 from castlerules.core.lanes import Lanes, lanes_of
 from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
+
+Guard = core_ops.Guard
+"""One condition a move must meet (:class:`castlerules.core.ops.Guard`): ``(clause, what
+it asks, broken)``, and the name of its refusal."""
 
 K_ADVANCE, K_FAVOUR, K_END = range(3)
 """The kinds of move (:attr:`Shape.kind`)."""
@@ -124,6 +129,9 @@ class Shape:
     """Per slot: the card's arrival square, its ceiling (A1, A6)."""
     ceiling: tuple[int, ...]
     """Per value 0..6: the arrival square of a rank of that value (0 for 0)."""
+    start_row: tuple[int, ...]
+    """Per slot: the row of the card's Start, which it leaves upwards (0, but under
+    ``path="staggered"``: A1, A5)."""
     moves: tuple[Move, ...]
     """Every move the notation can name: the adapters' action numbers."""
     kind: tuple[int, ...]
@@ -159,6 +167,7 @@ class Shape:
             owner=tuple(-1 if shuffled else c // CARDS_PER_SET for c in cards),
             arrival=tuple(t.arrival[c] for c in cards),
             ceiling=(0, *rules.arrival),
+            start_row=tuple(t.start_row[c] for c in cards),
             moves=moves,
             kind=tuple(
                 K_ADVANCE
@@ -221,6 +230,12 @@ class Options:
     """A18: true for ``"none"``, seat 0 begins and the die is unused."""
     protection: Value
     """A7: the moving part is bound by its leader's ceiling only."""
+    flip_uncovered: Value = False
+    """A8: a remainder left on the arrival square of the rank it acts with turns over
+    (False when not given: the reading the symbolic model knows)."""
+    replays_per_turn: Value = UNLIMITED
+    """A12: the most Advances played again after a favour in one turn (:data:`UNLIMITED`
+    for None, also when not given: the reading the symbolic model knows)."""
 
     @classmethod
     def of(cls, ops: Ops, rules: Rules) -> Options:
@@ -253,6 +268,9 @@ class KState:
     sd: Value
     sm: Value
     sk: Value
+    replays: Value = 0
+    """The Advances played again after a favour in this turn (A12; 0 outside a step and
+    when not given: a model that reads no ``replays_per_turn``)."""
 
 
 @attrs.frozen(slots=True)
@@ -263,10 +281,6 @@ class Outcome:
     post: KState
     over: Value
     scores: tuple[Value, ...]
-
-
-Guard = tuple[str, str, Value]
-"""One condition a move must meet: ``(clause, what it asks, broken)``."""
 
 
 @attrs.frozen(slots=True)
@@ -318,6 +332,9 @@ class Advanced:
     """The destination (A3, A6, A9)."""
     flip: Value
     """The part lands flipped: ``d`` is its rank's arrival square (A8)."""
+    rest_flips: Value = False
+    """The remainder under the part turns over: it is left on the arrival square of the
+    rank it acts with (A8, ``flip_uncovered``)."""
 
 
 @attrs.frozen(slots=True)
@@ -339,6 +356,9 @@ class Favoured:
     :func:`remainder_leaves`)."""
     to_owner: Value
     """``penalty_to == "owner"``: a removed card goes to its owner's pile (A13)."""
+    rest_flips: Value = False
+    """The remainder that stays turns over: it is left on the arrival square of the rank
+    it acts with (A8, ``flip_uncovered``)."""
 
 
 def with_card(ops: Ops, x: Slot, u: Slot, is_x: Value) -> Value:
@@ -385,7 +405,8 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
     """Card ``u`` after the Advance ``a`` (``is_x``: ``u`` is the moved card): the part
     (``x`` and every card above it, A3) lands on ``a.d``, on top of the flipped cards
     there (A9), flipped if ``a.flip`` (A8); the remainder under it stays, the part's
-    size higher in its stack; the cards it lands on go the part's size deeper."""
+    size higher in its stack, turned over if ``a.rest_flips`` (A8); the cards it lands on
+    go the part's size deeper."""
     o = ops
     together = with_card(o, a.x, u, is_x)
     part, rest = split_at(o, together, a.x, u)
@@ -399,7 +420,7 @@ def advanced_card(ops: Ops, a: Advanced, u: Slot, is_x: Value) -> Slot:
             u.dep,
             o.ite(rest, u.dep - size, o.ite(target, u.dep + size, u.dep)),
         ),
-        flp=o.ite(o.all([part, a.flip]), True, u.flp),
+        flp=o.ite(o.any([o.all([part, a.flip]), o.all([rest, a.rest_flips])]), True, u.flp),
         own=u.own,
     )
 
@@ -408,7 +429,8 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
     """Card ``u`` after the Favour ``f`` (``is_x``: ``u`` is the taken card): ``x`` and
     every card above it go under the stack just moved, lying as it does (A10, rule
     14); the remainder under them stays, the taken size higher, or (``f.gone``) leaves
-    the board for its column's pile or (``penalty_to="owner"``) its owner's (A13)."""
+    the board for its column's pile or (``penalty_to="owner"``) its owner's (A13), or
+    turns over (``f.rest_flips``, A8)."""
     o = ops
     together = with_card(o, f.x, u, is_x)
     taken, rest = split_at(o, together, f.x, u)
@@ -431,7 +453,7 @@ def favoured_card(ops: Ops, f: Favoured, u: Slot, is_x: Value) -> Slot:
                 o.ite(rest, u.dep - size, o.ite(below, u.dep + size, u.dep)),
             ),
         ),
-        flp=o.ite(taken, f.flipped, u.flp),
+        flp=o.ite(taken, f.flipped, o.ite(o.all([rest, f.rest_flips]), True, u.flp)),
         own=u.own,
     )
 
@@ -554,6 +576,15 @@ def lands_flipped(ops: Ops, d: Value, ceiling: Value) -> Value:
     return d == ceiling
 
 
+def left_flipped(
+    ops: Ops, flip_uncovered: Value, has_rest: Value, sq: Value, rest_ceiling: Value
+) -> Value:
+    """With ``flip_uncovered``, a remainder (``has_rest``) left uncovered on square ``sq``
+    of the path, the arrival square ``rest_ceiling`` of the rank it acts with, turns over
+    there, as a part landing there does (A8)."""
+    return ops.all([flip_uncovered, has_rest, sq == rest_ceiling])
+
+
 def ranks_lower(ops: Ops, low: Value, high: Value) -> Value:
     """Rank value ``low`` is lower than ``high``: what a favour asks of the stack it takes
     (A10, rule 13)."""
@@ -604,23 +635,39 @@ class Step:
     sd: Value
     sm: Value
     sk: Value
+    replays: Value = 0
+    """The Advances played again after a favour in this turn (A12)."""
 
 
 def no_step(ops: Ops) -> Step:
     """No step open: the start of a turn (all 0, so that a position has one encoding)."""
-    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0))
+    return Step(ops.lit(False), ops.lit(0), ops.lit(0), ops.lit(0), ops.lit(0))
 
 
-def step_after_advance(ops: Ops, d: Value, size: Value) -> Step:
+def step_after_advance(ops: Ops, d: Value, size: Value, replays: Value = 0) -> Step:
     """The step an Advance opens: its part of ``size`` cards on square ``d``, no favour
-    taken yet (rule 16, A12)."""
-    return Step(ops.lit(True), d, size, ops.lit(0))
+    taken yet, the turn's ``replays`` so far (rule 16, A12)."""
+    return Step(ops.lit(True), d, size, ops.lit(0), replays)
 
 
 def step_after_favour(ops: Ops, step: Step, size: Value) -> Step:
     """The step after a favour that took ``size`` cards: they joined the stack just moved,
     one favour more; the step stays open (rule 14, A10)."""
-    return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1)
+    return Step(ops.lit(True), step.sd, step.sm + size, step.sk + 1, step.replays)
+
+
+def counts_replays(ops: Ops, limit: Value) -> Value:
+    """``replays_per_turn`` (``limit``) bounds the replays: a position counts those of its
+    turn; unbounded (:data:`UNLIMITED`), it keeps 0, so that a position has one encoding
+    (A12)."""
+    return limit < UNLIMITED
+
+
+def replays_left(ops: Ops, replays: Value, limit: Value) -> Value:
+    """Fewer than ``replays_per_turn`` Advances (``limit``, :data:`UNLIMITED` for None)
+    were played again in this turn (``replays``): the player may play again after a
+    favour (A12)."""
+    return replays < limit
 
 
 def dealt_card(ops: Ops, own: Value) -> Slot:
@@ -703,6 +750,7 @@ def initial(
         sd=first.sd,
         sm=first.sm,
         sk=first.sk,
+        replays=first.replays,
     )
 
 
@@ -808,7 +856,13 @@ class Board:
             ]
             return o.any(cands), o.first(cands) + 1
 
-        self.reach, self.dest = L.map(destination, sq, self.ceil, *held, *held_flipped)
+        # A5 (path="staggered"): a card leaves its Start upwards from its rank's start row.
+        rows = (
+            sq
+            if shape.rules.path == "shared_start"
+            else L.map(lambda x_sq, row: o.ite(x_sq == 0, row, x_sq), sq, L.table(shape.start_row))
+        )
+        self.reach, self.dest = L.map(destination, rows, self.ceil, *held, *held_flipped)
         # A7 (rule 11): the remainder's new top must not stand above its ceiling.
         self.exposed = L.map(
             lambda x_sq, rested, r: exposes(
@@ -1024,61 +1078,112 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     )
     bad_taken = o.select(p.bad_taken, m.k)
     return (
-        ("A14", "the game is not over", p.over),
+        Guard("A14", "the game is not over", p.over, "ascent-game-over"),
         # Advance (rules 8-11).
-        (
+        Guard(
             "A12",
             "after an Advance, a favour or the end of the turn first",
             both([advance, step_open(o, s.mid, s.sk)]),
+            "ascent-advance-before-favour",
         ),
-        ("A2", "a card of the player's column", both([advance, o.not_(mine)])),
-        ("A8", "a flipped card never moves", both([advance, never_moves(o, m.flp)])),
-        (
+        Guard(
+            "A12",
+            "at most replays_per_turn replays in a turn",
+            both(
+                [
+                    advance,
+                    after_advance(o, s.mid),
+                    o.not_(replays_left(o, s.replays, opt.replays_per_turn)),
+                ]
+            ),
+            "ascent-replay-limit",
+        ),
+        Guard(
+            "A2",
+            "a card of the player's column",
+            both([advance, o.not_(mine)]),
+            "ascent-other-column",
+        ),
+        Guard(
+            "A8",
+            "a flipped card never moves",
+            both([advance, never_moves(o, m.flp)]),
+            "ascent-flipped",
+        ),
+        Guard(
             "A6",
             "a free square up to the leader's arrival square",
             both([advance, o.not_(o.select(b.reach, m.k))]),
+            "ascent-ceiling",
         ),
-        (
+        Guard(
             "A7",
             "no card left exposed above its arrival square",
             both([advance, o.select(b.exposed, m.k)]),
+            "ascent-exposing-split",
         ),
-        (
+        Guard(
             "A6",
             "every moving card within its own arrival square (protection=False)",
             both([advance, o.not_(opt.protection), o.select(b.strict, m.k)]),
+            "ascent-strict-protection",
         ),
         # Favour (rules 13-15).
-        ("A11", "a favour follows an Advance", both([favour, o.not_(after_advance(o, s.mid))])),
-        (
+        Guard(
+            "A11",
+            "a favour follows an Advance",
+            both([favour, o.not_(after_advance(o, s.mid))]),
+            "ascent-favour-not-pending",
+        ),
+        Guard(
             "A10",
             "at most favours_per_move favours",
             both([favour, o.not_(favours_left(o, s.sk, opt.favours_per_move))]),
+            "ascent-favour-limit",
         ),
-        (
+        Guard(
             "A11",
             "only the stack just moved takes a favour",
             both([favour, o.not_(found), elsewhere_own]),
+            "ascent-favour-jumped-row",
         ),
-        ("A10", "a card of another column on the row just reached", both([favour, o.not_(found)])),
-        ("A10", "flipped cards are never taken", both([favour, never_moves(o, m.flp)])),
-        (
+        Guard(
+            "A10",
+            "a card of another column on the row just reached",
+            both([favour, o.not_(found)]),
+            "ascent-favour-other-row",
+        ),
+        Guard(
+            "A10",
+            "flipped cards are never taken",
+            both([favour, never_moves(o, m.flp)]),
+            "ascent-favour-flipped",
+        ),
+        Guard(
             "A10",
             "a stack of lower rank",
             both([favour, o.not_(ranks_lower(o, o.select(b.stack_rank, m.k), p.taker))]),
+            "ascent-favour-rank",
         ),
-        (
+        Guard(
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
             both([favour, o.not_(may_take_after(o, opt.favour_after_arrival, p.taker_flipped))]),
+            "ascent-favour-after-arrival",
         ),
-        (
+        Guard(
             "A10",
             "every taken card of lower rank (favour_takes=all_lower)",
             both([favour, bad_taken]),
+            "ascent-favour-all-lower",
         ),
         # EndTurn (rule 16).
-        ("A3", "a turn ends only after an Advance", both([end, o.not_(after_advance(o, s.mid))])),
+        Guard(
+            "A3",
+            "a turn ends only after an Advance",
+            both([end, o.not_(after_advance(o, s.mid))]),
+            "ascent-end-before-advance",
+        ),
     )
 
 
@@ -1144,6 +1249,13 @@ def _advanced(p: Position, m: Parts) -> KState:
         _card(p, m),
         d,
         lands_flipped(o, d, o.select(b.ceil, m.k)),
+        rest_flips=left_flipped(
+            o,
+            p.opt.flip_uncovered,
+            o.all([m.sq >= 1, o.select(b.has_rest, m.k)]),
+            m.sq,
+            o.lookup(p.shape.ceiling, o.select(b.rest_rank, m.k)),
+        ),
     )
     L = b.lanes
     after = L.map(
@@ -1157,13 +1269,10 @@ def _favoured(p: Position, m: Parts) -> KState:
     card; the remainder leaves the board when its rank is exposed on a square where
     A13 removes it (:func:`remainder_leaves`)."""
     o, shape, s, b, opt = p.o, p.shape, p.s, p.board, p.opt
+    rest_ceiling = o.lookup(shape.ceiling, o.select(b.rest_rank, m.k))
+    has_rest = o.select(b.has_rest, m.k)
     gone = remainder_leaves(
-        o,
-        o.select(b.has_rest, m.k),
-        opt.removal_in_lower_half,
-        shape.upper_half,
-        s.sd,
-        o.lookup(shape.ceiling, o.select(b.rest_rank, m.k)),
+        o, has_rest, opt.removal_in_lower_half, shape.upper_half, s.sd, rest_ceiling
     )
     f = Favoured(
         s.actor,
@@ -1173,6 +1282,7 @@ def _favoured(p: Position, m: Parts) -> KState:
         p.taker_flipped,
         gone,
         opt.penalty_to,
+        rest_flips=left_flipped(o, opt.flip_uncovered, has_rest, s.sd, rest_ceiling),
     )
     L = b.lanes
     after = L.map(lambda u, j: favoured_card(o, f, u, j == m.k), b.card, L.index(len(shape.slots)))
@@ -1201,12 +1311,12 @@ def _with_cards(lanes: Lanes, s: KState, cards: Slot) -> KState:
 
 def _step_of(s: KState) -> Step:
     """The open step of ``s``."""
-    return Step(s.mid, s.sd, s.sm, s.sk)
+    return Step(s.mid, s.sd, s.sm, s.sk, s.replays)
 
 
 def _with_step(s: KState, step: Step) -> KState:
     """``s`` with its step replaced by ``step``."""
-    return attrs.evolve(s, mid=step.mid, sd=step.sd, sm=step.sm, sk=step.sk)
+    return attrs.evolve(s, mid=step.mid, sd=step.sd, sm=step.sm, sk=step.sk, replays=step.replays)
 
 
 def _goes_on(p: Position, board: KState, step: Step) -> Outcome:
@@ -1289,11 +1399,14 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
             [b.targets(s.actor, d, r)],
         )
         size = part_size(o, _card(p, m))
+        # A12: an Advance played in an open step is a replay, counted where
+        # replays_per_turn bounds them (a position has one encoding)
+        replays = o.ite(o.all([s.mid, counts_replays(o, opt.replays_per_turn)]), s.replays + 1, 0)
         return [
             Case(
                 "advance, a favour is offered",
                 offer,
-                lambda: _goes_on(p, moved, step_after_advance(o, d, size)),
+                lambda: _goes_on(p, moved, step_after_advance(o, d, size, replays)),
             ),
             Case(
                 "advance, the turn ends",
@@ -1312,7 +1425,12 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
         goes_on = play_goes_on(
             o,
             after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),
-            o.select(after.advances, p.actor),
+            o.all(
+                [
+                    o.select(after.advances, p.actor),
+                    replays_left(o, s.replays, opt.replays_per_turn),
+                ]
+            ),
         )
         return [
             Case("favour, play goes on", goes_on, lambda: _goes_on(p, taken, _step_of(taken))),
@@ -1356,6 +1474,9 @@ class Verdict:
     """What that guard asks."""
     post: KState | None = None
     outcome: Outcome | None = None
+    refusal: str | None = None
+    """The name of that guard's refusal (:attr:`castlerules.core.ops.Guard.refusal`: the
+    engine's ``IllegalMove.refusal``); None when legal."""
 
 
 def from_state(state: State) -> KState:
@@ -1389,6 +1510,7 @@ def from_state(state: State) -> KState:
         sd=d,
         sm=m,
         sk=k_,
+        replays=state.replays,
     )
 
 
@@ -1402,6 +1524,7 @@ def judge(shape: Shape, s: KState, a: int, position: Position | None = None) -> 
     checks = guards(p, m)
     failed = first_broken(o, checks)
     if failed >= 0:
-        return Verdict(False, checks[failed][0], checks[failed][1])
+        guard = checks[failed]
+        return Verdict(False, guard[0], guard[1], refusal=getattr(guard, "refusal", None))
     outcome = step(p, m)
     return Verdict(True, None, None, outcome.post, outcome)

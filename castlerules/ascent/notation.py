@@ -127,7 +127,9 @@ def to_text(state: State) -> str:
     elif state.step is None:
         turn = str(state.actor)
     else:
-        turn = ":".join(str(x) for x in (state.actor, *state.step))
+        # A12: the replays of the turn so far, written once there is one
+        replays = (state.replays,) if state.replays else ()
+        turn = ":".join(str(x) for x in (state.actor, *state.step, *replays))
     options = state.rules.options()
     opts = ";".join(f"{k}={_option_text(v)}" for k, v in options.items()) or "-"
     text = f"{'/'.join(cols)} {removed} {turn} {opts}"
@@ -283,15 +285,20 @@ def _read_deal(part: tuple[int, str], text: str, rules: Rules, n: int) -> tuple[
 
 def _read_turn(
     field: str, offset: int, text: str, players: int, squares: int
-) -> tuple[int, tuple[int, int, int] | None]:
+) -> tuple[int, tuple[int, int, int] | None, int]:
+    """The seat to act, the open step and the replays of the turn (A12)."""
     if field == "-":
-        return -1, None
+        return -1, None, 0
     parts = _split(field, ":", offset, text)
-    if len(parts) not in (1, 4):
-        raise NotationError("the turn is '-', a seat, or seat:square:moved:favours", text, offset)
+    if len(parts) not in (1, 4, 5):
+        raise NotationError(
+            "the turn is '-', a seat, or seat:square:moved:favours (then :replays, A12)",
+            text,
+            offset,
+        )
     seat = integer(parts[0][1], offset + parts[0][0], text, 0, players - 1, "the seat to act")
     if len(parts) == 1:
-        return seat, None
+        return seat, None, 0
     d = integer(parts[1][1], offset + parts[1][0], text, 1, squares, "the square just moved to")
     m = integer(
         parts[2][1],
@@ -302,7 +309,12 @@ def _read_turn(
         "the size of the moved stack",
     )
     k = integer(parts[3][1], offset + parts[3][0], text, 0, 10**6, "the favours taken")
-    return seat, (d, m, k)
+    replays = 0
+    if len(parts) == 5:
+        replays = integer(
+            parts[4][1], offset + parts[4][0], text, 1, 10**6, "the replays of the turn"
+        )
+    return seat, (d, m, k), replays
 
 
 def from_text(text: str) -> State:
@@ -448,7 +460,7 @@ def from_text(text: str) -> State:
             text,
             None,
         )
-    actor, step = _read_turn(t_field, t_at, text, n, t.squares)
+    actor, step, replays = _read_turn(t_field, t_at, text, n, t.squares)
     cols_t = tuple(cols)
     flipped_t = tuple(flipped)
     if step is not None:
@@ -467,6 +479,12 @@ def from_text(text: str) -> State:
             )
         if m > len(stack) or (not flipped_t[actor] >> d & 1 and m != len(stack)):
             raise NotationError(f"the moved stack on square {d} cannot have {m} cards", text, t_at)
+        if rules.replays_per_turn is not None and replays > rules.replays_per_turn:
+            raise NotationError(
+                f"{replays} replays this turn, but at most {rules.replays_per_turn} (A12)",
+                text,
+                t_at,
+            )
         if not rules.favour_after_arrival and flipped_t[actor] >> d & 1:
             raise NotationError(
                 f"mid-turn on square {d}, flipped: with favour_after_arrival=false a stack "
@@ -483,6 +501,7 @@ def from_text(text: str) -> State:
         actor=actor,
         step=step,
         owners=owners,
+        replays=replays,
     )
     bad = ceiling_violations(state)
     if bad:

@@ -42,15 +42,57 @@ NOTES: tuple[Note, ...] = (
         "personnage doivent être déplacées de leurs cases Départ à leurs cases arrivée. » "
         "path='shared_start' (default, spec rule 3): one Start below a column of 7 squares, "
         "the arrival squares on it, so a Fire-eater travels 2 squares and a Prince 7. "
-        "path='staggered': every character travels "
-        "7 squares, from a start square of its own rank (the start squares staggered like "
-        "the arrival squares, 'leurs cases Départ' in the plural). It would change the board "
-        "(a taller column: start rows below square 1), the length of every race (7 squares "
-        "for every rank), where stacks can form and favours happen, the upper half, and the "
-        "termination bound. Not playable yet: the seed says nothing of the start rows (free "
-        "for other ranks? rows for favours? in which half?), so the board's geometry does "
-        "not generalise without new choices.",
+        "path='staggered': every character travels 7 squares, from a start row of its own "
+        "rank ('leurs cases Départ' in the plural), the start rows staggered like the "
+        "arrival squares: the Fire-eater's is the Start, the Troubadour's row 1 ... the "
+        "Prince's row 5, so the arrival squares are 7..12 of a path of 12 squares (Rules("
+        "path='staggered') reads the shared Start's geometry so; another one given is kept, "
+        "each rank starting at its arrival square less the Fire-eater's). Where the seed is "
+        "silent we chose: a start row is the Start of its rank, beside the column, not a "
+        "square of the path: it holds any number of single cards, blocks no square, is no "
+        "row for favours, and its cards count as Start cards (minus their value, still in "
+        "the race); a card leaves it for the first free square above it (A3); the upper half "
+        "is the path's top six squares, 7..12 (as 4..7 of 7). Stacks and favours then form "
+        "among ranks whose start rows are near, and a Prince races as far as a Fire-eater. "
+        "The proofs' symbolic model reads the shared Start only: under 'staggered' the "
+        "engine is tied to the kernel on every position of small games (python -m "
+        "proofs.equivalence), and the invariants are not proved.",
         "path",
+    ),
+    Note(
+        "A12",
+        "one replay per turn",
+        "Seed: « On ne peut faire cette faveur qu’avec la carte ou la pile que l’on vient de "
+        "déplacer. Ensuite, on peut rejouer immédiatement si on le désire. » "
+        "replays_per_turn=None (default, spec rule 16): after each favour the player may "
+        "Advance again, and after a favour of that Advance again, with no bound but the "
+        "favours the board offers: 'rejouer' read as a right each favour gives. "
+        "replays_per_turn=1: once per turn ('on peut rejouer' read as one more move); after "
+        "the favours of that replay the turn ends, and a further Advance is refused citing "
+        "A12. An integer k allows k. A position then counts the replays of its turn (the "
+        "turn field of the notation gains a fifth number once there is one). The default "
+        "keeps the reading of the spec's rule 16, under which every favour earns its "
+        "replay.",
+        "replays_per_turn",
+    ),
+    Note(
+        "A8",
+        "a card left uncovered on its arrival square",
+        "Seed: « Des cartes ou des piles qui ont atteint leur case d’arrivée de but sont "
+        "retournées. Elles ne peuvent plus être déplacées. » A card can stand on its own "
+        "arrival square unflipped: carried there under a higher card (A7), then left "
+        "there when that card moves on (a split) or is taken with the cards above it (a "
+        "favour). flip_uncovered=False (default, spec rule 12): only a part that lands on "
+        "the arrival square of the rank it acts with turns over; the card left there has "
+        "'reached' it for the score and the end test (A15, rule 18) but stays unflipped: it "
+        "may move on, a favour may take it, and it holds the square against its own rank "
+        "(A9 frees only a square holding flipped cards). flip_uncovered=True: the stack left "
+        "uncovered on the arrival square of the rank it acts with turns over there, as if it "
+        "had just arrived ('ont atteint ... sont retournées' read of any card that stands on "
+        "its arrival square, not only of one that moves onto it); it never moves again and "
+        "its square becomes free for its rank. The default keeps the flip an effect of "
+        "arriving, as the seed's sentence follows the one on moving.",
+        "flip_uncovered",
     ),
     Note(
         "A18",

@@ -109,35 +109,19 @@ PENALTY_TO = ("column", "owner")
 DEALS = ("sets", "shuffled")
 """The values of option ``deal`` (A2, A18): one set per player, or every card dealt by chance."""
 
-STAGGERED_WHY = (
-    "seven squares for every character from a start square of its own rank (A1, A5) "
-    "is a reading of the seed the engine cannot play yet: the board is one Start "
-    "below a path of 'squares' squares, and the arrival squares lie on it; "
-    "staggered starts need a taller column with a start row per rank, and the seed "
-    "says nothing of those rows (are they free for other ranks, rows for favours, "
-    "in which half of the board?)"
-)
 PATHS = ("shared_start", "staggered")
-"""The values of option ``path`` (A1, A5); ``"staggered"`` is not playable yet."""
+"""The values of option ``path`` (A1, A5)."""
+
+STAGGERED_GEOMETRY: Mapping[str, object] = MappingProxyType(
+    {"squares": 12, "arrival": (7, 8, 9, 10, 11, 12), "upper_half": 7}
+)
+"""The geometry ``path="staggered"`` reads where the shared Start's is given (A1, A5):
+every rank travels 7 squares, from the Start (the Fire-eater) or a start row of its own
+(row 1 the Troubadour's ... row 5 the Prince's), so the arrival squares are 7..12 of a
+path of 12 squares; the upper half is its top six squares, 7..12, as 4..7 is of 7."""
 
 UNLIMITED = 6 * 6 + 1
 """The kernel's number for ``favours_per_move=None``: more favours than there are cards."""
-
-
-def _one_value(default: str) -> Any:
-    """A validator for an option with one playable value (its declaration's ``unplayable``)."""
-
-    def run(_instance: Any, attribute: Any, value: Any) -> None:
-        refused, why = OPTIONS_BY_NAME[attribute.name].unplayable or (None, "")
-        if value == refused:
-            raise ArgumentError(f"option {attribute.name}={refused!r}: {why}; see the register")
-        if value != default:
-            raise ArgumentError(
-                f"option {attribute.name} must be {default!r} (or, not playable yet, "
-                f"{refused!r}), not {value!r:.40}"
-            )
-
-    return run
 
 
 def _is_second(values: tuple[str, ...]) -> Any:
@@ -191,6 +175,13 @@ OPTIONS: tuple[Option, ...] = (
         symbolic=f"int 1..{UNLIMITED}",
     ),
     Option(
+        "replays_per_turn",
+        ("A12",),
+        "the most times a turn plays again after a favour (None: after every favour)",
+        seed="Ensuite, on peut rejouer immédiatement si on le désire.",
+        kernel=lambda value: UNLIMITED if value is None else min(value, UNLIMITED),
+    ),
+    Option(
         "stack_rank",
         ("A3", "A6", "A7", "A10"),
         "the rank a stack acts with: its top card's, or the highest in it",
@@ -219,6 +210,14 @@ OPTIONS: tuple[Option, ...] = (
         "inférieur",
         kernel=bool,
         symbolic="bool",
+    ),
+    Option(
+        "flip_uncovered",
+        ("A8",),
+        "whether a stack left uncovered on the arrival square of the rank it acts with "
+        "turns over there (a split or a favour took the cards above it)",
+        seed="Des cartes ou des piles qui ont atteint leur case d’arrivée de but sont retournées.",
+        kernel=bool,
     ),
     Option(
         "removal_in_lower_half",
@@ -267,10 +266,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "path",
         ("A1", "A5"),
-        "one Start below the path, or seven squares for every rank",
+        "one Start below the path, or seven squares for every rank from a start row of its own",
         seed="Le chemin à parcourir pour un personnage est de 7 cases.",
         values=PATHS,
-        unplayable=("staggered", STAGGERED_WHY),
+        alternatives=("staggered",),
     ),
     Option(
         "die",
@@ -331,6 +330,18 @@ def _card_texts(cards: tuple[object, ...]) -> bool:
     return ok and len(set(cards)) == len(cards)
 
 
+_SHARED_GEOMETRY: Mapping[str, object] = MappingProxyType(
+    {"squares": 7, "arrival": (2, 3, 4, 5, 6, 7), "upper_half": 4}
+)
+"""The reference geometry of the shared Start (the defaults of ``squares``, ``arrival``,
+``upper_half``)."""
+
+
+def _as_given(value: object) -> object:
+    """An option's value as :class:`Rules` stores it (a list of squares as a tuple)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _to_tuple(value: object) -> object:
     """Accept a list for ``arrival`` (a tuple is stored, so Rules stay hashable)."""
     if isinstance(value, list):
@@ -359,6 +370,11 @@ class Rules:
     ``favours_per_move`` (A10)
         ``1`` (default): at most one favour per Advance; an integer ``k``: at
         most ``k``; ``None``: unlimited, every target of the row may be taken.
+    ``replays_per_turn`` (A12)
+        ``None`` (default): after each favour the player may Advance again,
+        and again after a favour of that Advance, without end.  ``1``: once
+        per turn (an integer ``k``: at most ``k`` times); after the favours
+        of the last replay the turn ends.
     ``stack_rank`` (A3, A6, A7, A10)
         The rank a stack or a moving part acts with: ``"top"`` (default), its
         top card's; ``"highest"``, the highest rank in it.
@@ -369,6 +385,10 @@ class Rules:
     ``favour_after_arrival`` (A8, A10)
         Whether a stack that has just been flipped on arrival may still take
         a favour (default ``True``).
+    ``flip_uncovered`` (A8)
+        ``False`` (default): only a part that lands on the arrival square of
+        the rank it acts with turns over.  ``True``: so does a remainder that a
+        split or a favour leaves uncovered on its own arrival square.
     ``removal_in_lower_half`` (A13)
         Whether an exposed remainder is removed in the lower half too
         (default ``False``).
@@ -391,8 +411,16 @@ class Rules:
         and dealt evenly by the seed's chance, ``36 // players`` to each
         seat, the cards left over out of play (see :func:`castlerules.ascent.deal_of`).
     ``path`` (A1, A5)
-        ``"shared_start"``: one Start below the path; ``"staggered"`` (seven
-        squares for every rank) is named, not playable yet.
+        ``"shared_start"`` (default): one Start below the path, each rank's
+        arrival square on it.  ``"staggered"``: every rank travels as far as
+        the Fire-eater, from a start row of its own: the row ``arrival(rank) -
+        arrival(Fire-eater)``, the Fire-eater's the Start.  A start row is the
+        Start for that rank (off the path: it holds single cards, blocks no
+        square, is no row for favours); its cards leave it for the first free
+        square above it.  Given with the shared Start's geometry (``squares``
+        7, ``arrival`` value + 1, ``upper_half`` 4, as the register and a full
+        set of options pass them), the geometry is :data:`STAGGERED_GEOMETRY`:
+        seven squares for every rank on a path of 12.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``
         (seat 0 begins; the die is unused).
@@ -441,6 +469,10 @@ class Rules:
         default=1,
         validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
     )
+    replays_per_turn: int | None = attrs.field(
+        default=None,
+        validator=validator(lambda v: v is None or (_is_int(v) and v >= 1), "None or an int >= 1"),
+    )
     stack_rank: str = attrs.field(
         default="top",
         validator=validator(lambda v: v in STACK_RANKS, "one of " + ", ".join(STACK_RANKS)),
@@ -451,6 +483,9 @@ class Rules:
     )
     favour_after_arrival: bool = attrs.field(
         default=True, validator=validator(lambda v: isinstance(v, bool), "True or False")
+    )
+    flip_uncovered: bool = attrs.field(
+        default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
     )
     removal_in_lower_half: bool = attrs.field(
         default=False, validator=validator(lambda v: isinstance(v, bool), "True or False")
@@ -470,7 +505,10 @@ class Rules:
         default="sets",
         validator=validator(lambda v: v in DEALS, "one of " + ", ".join(DEALS)),
     )
-    path: str = attrs.field(default="shared_start", validator=_one_value("shared_start"))
+    path: str = attrs.field(
+        default="shared_start",
+        validator=validator(lambda v: v in PATHS, "one of " + ", ".join(PATHS)),
+    )
     die: str = attrs.field(
         default="first_player",
         validator=validator(lambda v: v in DIE_CHOICES, "one of " + ", ".join(DIE_CHOICES)),
@@ -508,6 +546,11 @@ class Rules:
                 f"Rules takes its options by name, e.g. Rules(squares=9), not {args[0]!r:.40}; "
                 f"the options are: {names}"
             )
+        if options.get("path") == "staggered":
+            # A5: the shared Start's geometry, given or by default, reads as the staggered one
+            for name, staggered in STAGGERED_GEOMETRY.items():
+                if _as_given(options.get(name, _SHARED_GEOMETRY[name])) == _SHARED_GEOMETRY[name]:
+                    options[name] = staggered
         init_rules(self, options)
 
     def __attrs_post_init__(self) -> None:
@@ -644,14 +687,25 @@ class Tables:
     window: tuple[tuple[int, ...], ...]
     """For a leader card and a source square: the squares above the source up
     to the leader's ceiling, where its destination may lie (A3, A6)."""
+    start_row: tuple[int, ...]
+    """Per card: the row of its Start, 0 but under ``path="staggered"``, where it is its
+    arrival square less the Fire-eater's (A1, A5)."""
     start_window: tuple[int, ...]
-    """For a card on the Start: its ``window`` from square 0, the squares 1 up to its
-    ceiling (A3, A6)."""
+    """For a card on the Start: its ``window`` from its start row, the squares above it
+    up to its ceiling (A3, A6)."""
     removal: int
     """Bits of the squares where an exposed remainder is removed (A13)."""
     favour_limit: int
     """Most favours per Advance (A10); a huge number for ``None``."""
+    replay_limit: int
+    """Most Advances played again after a favour in one turn (A12); a huge number for
+    ``None``."""
+    counts_replays: bool
+    """``replays_per_turn`` is a number: a position counts the replays of its turn (under
+    ``None`` it keeps 0, so that a position has one encoding)."""
     favour_after_arrival: bool
+    flip_uncovered: bool
+    """A remainder left on the arrival square of the rank it acts with turns over (A8)."""
     allow_exposing_split: bool
     protection: bool
     last_player_continues: bool
@@ -706,6 +760,12 @@ class Tables:
             )
             for ceiling in arrival_of
         )
+        start_row = tuple(
+            a - rules.arrival[0] if rules.path == "staggered" else 0 for a in arrival_of
+        )
+        # A12: a bound of UNLIMITED replays or more bounds nothing (a turn takes fewer
+        # favours than there are cards)
+        replay_limit = UNLIMITED if rules.replays_per_turn is None else rules.replays_per_turn
         removal = 0
         for square in range(1, top + 1):
             if rules.removal_applies(square):
@@ -717,10 +777,16 @@ class Tables:
             value=tuple(value_of(cid) for cid in range(MAX_SETS * CARDS_PER_SET)),
             arrival_bit=tuple(1 << a for a in arrival_of),
             window=window,
-            start_window=tuple(squares[0] for squares in window),
+            start_row=start_row,
+            start_window=tuple(
+                squares[row] for squares, row in zip(window, start_row, strict=True)
+            ),
             removal=removal,
             favour_limit=rules.favours_per_move if rules.favours_per_move is not None else 1 << 62,
+            replay_limit=replay_limit if replay_limit < UNLIMITED else 1 << 62,
+            counts_replays=replay_limit < UNLIMITED,
             favour_after_arrival=rules.favour_after_arrival,
+            flip_uncovered=rules.flip_uncovered,
             allow_exposing_split=rules.allow_exposing_split,
             protection=rules.protection,
             last_player_continues=rules.last_player_continues,

@@ -102,6 +102,9 @@ class State:
         the square of the stack just moved, how many cards at its top are the
         moved stack (with the cards it took), and the favours taken since that
         Advance (A10-A12).
+    ``replays``
+        The Advances played again after a favour in this turn (A12; 0 at the
+        start of a turn), which option ``replays_per_turn`` bounds.
     ``owners``
         The deal (A2, A18): per card number ``0..35``, the seat dealt that card
         (whose Start it began on, its owner for ``penalty_to="owner"``), or -1
@@ -117,6 +120,7 @@ class State:
     removed_cards: tuple[tuple[int, ...], ...]
     actor: int
     step: tuple[int, int, int] | None
+    replays: int
     owners: tuple[int, ...]
     occupied: tuple[int, ...] = attrs.field(eq=False, repr=False)
     """Per seat, the bit mask of non-empty path squares (derived)."""
@@ -136,8 +140,9 @@ if TYPE_CHECKING:  # the type checker checks calls against State's own signature
 else:
     # Generated from attrs.fields(State) (castlerules.core.builder): the same
     # frozen State, built with plain slot stores; it cannot drift from State.
-    build_state = builder(State)
-"""``build_state(*fields)`` is ``State(*fields)``, faster (the engine's constructor)."""
+    build_state = builder(State, positional=4)
+"""``build_state(rules, columns, flipped, removed_cards, *, actor=..., ...)`` is ``State(...)``,
+faster (the engine's constructor): the fields past the fourth by name."""
 
 
 def check_seat(state: State, seat: object, what: str = "seat") -> int:

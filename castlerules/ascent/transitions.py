@@ -174,6 +174,7 @@ def _moves_for(
     occ: tuple[int, ...],
     actor: int,
     step: tuple[int, int, int] | None,
+    replays: int,
 ) -> tuple[Move, ...]:
     """The legal moves of a position, from scratch (rule 16)."""
     if actor < 0:
@@ -181,7 +182,7 @@ def _moves_for(
     if step is None:
         return tuple(_advances(t, cols[actor], flipped[actor], occ[actor]))
     favours = _favours_open(t, cols, flipped, actor, step)
-    if step[2] == 0:
+    if step[2] == 0 or replays >= t.replay_limit:  # A12: no replay (yet, or any more)
         return (*favours, END)
     advances = _advances(t, cols[actor], flipped[actor], occ[actor])  # A12: replay
     return (*favours, *advances, END)
@@ -276,7 +277,17 @@ def _end_turn(
                 # end_test (in_race).
                 if alive:  # a seat before it is still in the race: the game goes on
                     return build_state(
-                        rules, cols, flipped, removed, q, None, owners, occ, (*found,), t
+                        rules,
+                        cols,
+                        flipped,
+                        removed,
+                        actor=q,
+                        step=None,
+                        replays=0,
+                        owners=owners,
+                        occupied=occ,
+                        moves=(*found,),
+                        tables=t,
                     )
                 nxt = q
                 moves = found
@@ -291,13 +302,61 @@ def _end_turn(
             or in_race(t, col, flipped[q], occ[q])
         ):
             # A14: a second seat still in the race: the game goes on
-            return build_state(rules, cols, flipped, removed, nxt, None, owners, occ, (*moves,), t)
+            return build_state(
+                rules,
+                cols,
+                flipped,
+                removed,
+                actor=nxt,
+                step=None,
+                replays=0,
+                owners=owners,
+                occupied=occ,
+                moves=(*moves,),
+                tables=t,
+            )
     if alive <= 1 and not t.last_player_continues:
         # A14: at most one player is still in the race
-        return build_state(rules, cols, flipped, removed, -1, None, owners, occ, _NO_MOVES, t)
+        return build_state(
+            rules,
+            cols,
+            flipped,
+            removed,
+            actor=-1,
+            step=None,
+            replays=0,
+            owners=owners,
+            occupied=occ,
+            moves=_NO_MOVES,
+            tables=t,
+        )
     if nxt < 0:  # A14: no player has a legal Advance
-        return build_state(rules, cols, flipped, removed, -1, None, owners, occ, _NO_MOVES, t)
-    return build_state(rules, cols, flipped, removed, nxt, None, owners, occ, tuple(moves), t)
+        return build_state(
+            rules,
+            cols,
+            flipped,
+            removed,
+            actor=-1,
+            step=None,
+            replays=0,
+            owners=owners,
+            occupied=occ,
+            moves=_NO_MOVES,
+            tables=t,
+        )
+    return build_state(
+        rules,
+        cols,
+        flipped,
+        removed,
+        actor=nxt,
+        step=None,
+        replays=0,
+        owners=owners,
+        occupied=occ,
+        moves=tuple(moves),
+        tables=t,
+    )
 
 
 # --------------------------------------------------------------------------- setup
@@ -377,8 +436,11 @@ def make_state(
     actor: int,
     step: tuple[int, int, int] | None,
     owners: tuple[int, ...] | None = None,
+    replays: int = 0,
 ) -> State:
     """A state with its derived caches computed (for setup and notation).
+
+    ``replays``: the Advances played again after a favour in this turn (A12).
 
     ``owners`` is the deal (:func:`deal_of`); ``None`` is the one deal of
     ``deal="sets"``.
@@ -388,8 +450,22 @@ def make_state(
             raise ArgumentError("deal=shuffled: a state needs its deal (owners) (A18)")
         owners = deal_of(rules, len(cols), 0)
     occ = occupancy(t, cols)
-    moves = _moves_for(t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step)
-    return build_state(rules, cols, flipped, removed, actor, step, owners, occ, moves, t)
+    moves = _moves_for(
+        t, cols=cols, flipped=flipped, occ=occ, actor=actor, step=step, replays=replays
+    )
+    return build_state(
+        rules,
+        cols,
+        flipped,
+        removed,
+        actor=actor,
+        step=step,
+        replays=replays,
+        owners=owners,
+        occupied=occ,
+        moves=moves,
+        tables=t,
+    )
 
 
 # --------------------------------------------------------------------------- queries
@@ -522,14 +598,26 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     # An Advance of card c (rules 8-12), here rather than in a function of its own:
     # it is the hot path of every game.
     step = state.step
-    if step is not None and step[2] == 0:
-        raise IllegalMove(
-            f"{named(c)} cannot advance now: after an Advance, take a favour or end the "
-            "turn; playing again comes after a favour",
-            "A12",
-            refusal="ascent-advance-before-favour",
-        )
     t = state.tables
+    replays = 0
+    if step is not None:  # A12: playing again, after a favour
+        if step[2] == 0:
+            raise IllegalMove(
+                f"{named(c)} cannot advance now: after an Advance, take a favour or end the "
+                "turn; playing again comes after a favour",
+                "A12",
+                refusal="ascent-advance-before-favour",
+            )
+        # counted where replays_per_turn bounds them (a position has one encoding)
+        replays = state.replays + 1 if t.counts_replays else 0
+        if replays > t.replay_limit:
+            raise IllegalMove(
+                f"{named(c)} cannot advance now: a turn plays again at most "
+                f"{t.replay_limit} time{'s' if t.replay_limit > 1 else ''} "
+                "(replays_per_turn); take a favour or end the turn",
+                "A12",
+                refusal="ascent-replay-limit",
+            )
     cols = state.columns
     col = cols[p]
     flipped = state.flipped
@@ -560,15 +648,21 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         part = st[: i + 1]
         rest = st[i + 1 :]
         lead = rank_card(t, part) if t.highest else st[0]
-    reach = (~oc | (fl & t.arrival_bit[lead])) & t.window[lead][s]
+    # A3, A6: the squares above the card's up to the leader's ceiling (from the Start: above
+    # the start row of its rank, path="staggered", A5)
+    window = t.window[lead][s] if s else t.start_window[lead]
+    reach = (~oc | (fl & t.arrival_bit[lead])) & window
     if not reach:
         raise ceiling_error(state, p, c, s, lead)
     low = reach & -reach
     d = low.bit_length() - 1
     arr = t.arrival
-    if s and rest and not t.allow_exposing_split:
+    rest_flips = False
+    if s and rest:
         bare = rank_card(t, rest) if t.highest else rest[0]
-        if s > arr[bare]:
+        # A8 (flip_uncovered): the remainder left on its own arrival square turns over
+        rest_flips = t.flip_uncovered and s == arr[bare]
+        if s > arr[bare] and not t.allow_exposing_split:
             raise IllegalMove(
                 f"advancing {named(c)} would leave {named(bare)} exposed on square {s}, "
                 f"above its arrival square {arr[bare]}: protection only lasts while a "
@@ -600,9 +694,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     ol[p] = oc2
     occ = tuple(ol)
     flip_now = d == arr[lead]
-    if flip_now:  # A8: arrival flips the whole moving part
+    if flip_now or rest_flips:  # A8: arrival flips the whole moving part
         fll = list(flipped)
-        fll[p] = fl | low
+        fll[p] = fl | (low if flip_now else 0) | (1 << s if rest_flips else 0)
         flipped = tuple(fll)
     if t.favour_after_arrival or not flip_now:
         # A10: the cards of a lower-ranked stack of another column on row d; flipped
@@ -625,12 +719,13 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
                 new_cols,
                 flipped,
                 state.removed_cards,
-                p,
-                (d, len(part), 0),
-                state.owners,
-                occ,
-                tuple(favours),
-                t,
+                actor=p,
+                step=(d, len(part), 0),
+                replays=replays,
+                owners=state.owners,
+                occupied=occ,
+                moves=tuple(favours),
+                tables=t,
             )
     return _end_turn(state.rules, t, new_cols, flipped, state.removed_cards, state.owners, occ, p)
 
@@ -722,6 +817,11 @@ def _favour(state: State, p: int, c: int) -> State:
         rest = ()
     else:
         colq[d] = rest
+        if rest and t.flip_uncovered and d == t.arrival[rank_card(t, rest)]:
+            # A8 (flip_uncovered): the remainder left on its own arrival square turns over
+            fll = list(flipped)
+            fll[q] = flipped[q] | 1 << d
+            flipped = tuple(fll)
     cl[q] = tuple(colq)
     new_cols = tuple(cl)
     if not rest:
@@ -730,11 +830,22 @@ def _favour(state: State, p: int, c: int) -> State:
         occ = tuple(ol)
     new_step = (d, m + len(taken), k + 1)
     moves = _favours_open(t, new_cols, flipped, p, new_step)
-    moves.extend(_advances(t, new_cols[p], flipped[p], occ[p]))  # A12: play again
+    if state.replays < t.replay_limit:  # A12: play again
+        moves.extend(_advances(t, new_cols[p], flipped[p], occ[p]))
     if moves:
         moves.append(END)
         return build_state(
-            state.rules, new_cols, flipped, removed, p, new_step, state.owners, occ, tuple(moves), t
+            state.rules,
+            new_cols,
+            flipped,
+            removed,
+            actor=p,
+            step=new_step,
+            replays=state.replays,
+            owners=state.owners,
+            occupied=occ,
+            moves=tuple(moves),
+            tables=t,
         )
     return _end_turn(state.rules, t, new_cols, flipped, removed, state.owners, occ, p)
 

@@ -89,24 +89,11 @@ CPU_OPTIONS: dict[str, dict[str, Any]] = {
 }
 """XLA's options for each game's batch programs on a CPU (:class:`JaxBackend`): 512-bit
 vectors where the processor has them; for Throne, XLA's classic loop emitters rather
-than its fusion emitters; for Ascent, the fusion emitters.  Measured on one core of
-the 2-core AMD EPYC VM (AVX-512), 2026-12-05:
-
-- each flag alone and both, against none, one run each: Ascent's random playouts at
-  4 players and 4096 games 784,758-808,765 actions per CPU-second with none,
-  957,793-972,522 with the vectors, 807,755-872,085 with the classic emitters,
-  1,008,831 with both (compiled in 12.7 s of CPU against 17.8 s); the Throne study's
-  loop (20,000 paired games) compiled in 2.6 s against 5.0-6.9 s, the same rows;
-- after Ascent's grids were read by column (``docs/batch.rst``), the emitters again,
-  alternating runs: Ascent at 4 players 1,360,407 and 1,373,537 with the classic
-  emitters, 1,868,594 and 1,752,911 with the fusion emitters (2 players 1,983,470
-  against 2,526,962, 6 players 895,337 against 1,106,317); Throne's playouts
-  5,433,973 against 5,672,082, and its study of 20,000 paired games from a cold start
-  7.60-7.84 s of CPU against 9.16-9.25 s.  Where XLA writes a result over an
-  operand's array (the same type and shape, at the operand's last use), the classic
-  emitters' loop checks the two arrays for overlap at run time and then runs one
-  number at a time: Ascent's board had such a loop at about ten times its
-  vectorised cost.  The fusion emitters have no such fallback."""
+than its fusion emitters; for Ascent, the fusion emitters: where XLA writes a result
+over an operand's array (the same type and shape, at the operand's last use), the
+classic emitters' loop checks the two arrays for overlap at run time and then runs
+one number at a time, and Ascent's board has such a loop; the fusion emitters have no
+such fallback.  Their measurements: the documentation's Measurements page."""
 
 
 class JaxBackend:
@@ -257,10 +244,7 @@ def compile_cache(folder: str | os.PathLike[str]) -> Path:
     players, bots and sizes) reads the program there instead of compiling it again.
     The folder is made if needed.  Call it before the first compilation: JAX reads
     the setting once.  Only programs that took :data:`MIN_COMPILE_SECONDS` or more
-    to compile are kept.
-
-    Measured on one core (a Throne study of 20,000 paired games, 2026-12-05): see
-    the batch page of the documentation."""
+    to compile are kept.  What it saves: the documentation's Measurements page."""
     path = Path(folder).expanduser()
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -299,6 +283,7 @@ MAX_SIZE = 1 << 22
 def make(
     game: str,
     players: int,
+    *,
     rules: Any = None,
     size: int = 1024,
     backend: str = "auto",
@@ -314,11 +299,11 @@ def make(
     if game == "throne":
         from castlerules.batch.throne import ThroneEnv
 
-        return ThroneEnv(players, rules, size, chosen, autoreset)
+        return ThroneEnv(players, rules, size=size, backend=chosen, autoreset=autoreset)
     if game == "ascent":
         from castlerules.batch.ascent import AscentEnv
 
-        return AscentEnv(players, rules, size, chosen, autoreset)
+        return AscentEnv(players, rules, size=size, backend=chosen, autoreset=autoreset)
     raise ArgumentError(f"a game is throne or ascent, not {game!r:.20}")
 
 

@@ -665,12 +665,7 @@ class AxisLanes:
         """:meth:`~castlerules.core.lanes.Lanes.marks` as bits: per number of
         ``firsts`` a word in which each lane sets the bit of its ``second`` (:meth:`_words`:
         the numbers' words packed side by side into 32-bit words, each lane's bit set from
-        its own fields, or-ed over the lanes pairwise); a place is one bit of a word.
-        Measured on one core (Ascent, 4 players, 4096 games, JAX on the CPU,
-        2026-12-05), random playouts at 817,256-830,703 actions per CPU-second against
-        713,242-729,881 with one comparison and one reduction over the cards per place
-        (three runs each, alternating); packed, 1,715,133-1,743,714 against
-        1,591,154-1,629,411 with a word per number (a later build)."""
+        its own fields, or-ed over the lanes pairwise); a place is one bit of a word."""
         xp, low = self.o.xp, seconds[0]
         word = self._words(first, second, firsts, seconds, when)
         out = [

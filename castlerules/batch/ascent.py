@@ -67,7 +67,7 @@ class Layout:
 
     @property
     def rows(self) -> int:
-        return self.fields * self.slots + 5
+        return self.fields * self.slots + 6
 
     def unpack(self, data: Any, kind: Any = None) -> K.KState:
         """The kernel's position, each field a row (vector of the games) of ``data``: of an
@@ -84,7 +84,7 @@ class Layout:
         fields = 4 if self.owner is not None else 5
         if hasattr(data, "shape"):
             rows: list[Any] = [data[f * self.slots : (f + 1) * self.slots] for f in range(fields)]
-            turn = data[a : a + 5]
+            turn = data[a : a + 6]
             if kind is not None:
                 rows, turn = [r.astype(kind) for r in rows], turn.astype(kind)
             rows[3] = rows[3] != 0
@@ -92,7 +92,7 @@ class Layout:
         else:
             cards = [tuple(data[f * self.slots : (f + 1) * self.slots]) for f in range(fields)]
             cards[3] = tuple(x != 0 for x in cards[3])
-            turn = data[a : a + 5]
+            turn = data[a : a + 6]
         return K.KState(
             col=cards[0],
             sq=cards[1],
@@ -104,6 +104,7 @@ class Layout:
             sd=turn[2],
             sm=turn[3],
             sk=turn[4],
+            replays=turn[5],
         )
 
     def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
@@ -111,7 +112,7 @@ class Layout:
         columns where every field is a plain number); a
         :class:`~castlerules.batch.arrays.Stacked` field is its array, as it stands."""
         own = () if self.owner is not None else (k.own,)
-        fields = [k.col, k.sq, k.dep, k.flp, *own, (k.actor, k.mid, k.sd, k.sm, k.sk)]
+        fields = [k.col, k.sq, k.dep, k.flp, *own, (k.actor, k.mid, k.sd, k.sm, k.sk, k.replays)]
         size = next((r.shape[-1:] for f in fields for r in f if hasattr(r, "shape")), (games or 1,))
 
         def block(field: tuple[Any, ...]) -> Any:
@@ -207,12 +208,8 @@ grids of pairs of cards; with more cards, fewer games (:func:`block_of`)."""
 def block_of(cards: int) -> int:
     """Games per block for ``cards`` cards in play: :data:`CHUNK` at most, and about no
     more pairs of cards than :data:`CHUNK` games of :data:`CHUNK_CARDS` cards hold (the
-    next power of two): 512 games up to 5 players, 256 at 6.
-
-    Measured on one core (4096 games, 16 steps a call, JAX on the CPU, 2026-12-05),
-    actions per CPU-second: 2 players 1,143,286 in one piece, 1,751,539 in blocks of 512
-    (1,272,265 of 2048); 4 players 640,703 in blocks of 1024, 744,000 of 512, 713,574
-    of 256; 6 players 355,346 of 512, 383,571 of 256, 336,722 of 128."""
+    next power of two): 512 games up to 5 players, 256 at 6 (the sizes measured: the
+    documentation's Measurements page)."""
     limit = CHUNK_CARDS * CHUNK_CARDS * CHUNK / (cards * cards)
     block = 1
     while block < min(CHUNK, limit):
@@ -240,13 +237,11 @@ def largest_number(shape: K.Shape) -> int:
 def integers_of(shape: K.Shape, xp: Any) -> Any:
     """The integer type of the kernel's numbers on arrays for ``shape``: 8 bits where
     :func:`largest_number` fits them (every reading and player count of the register
-    today), else 16.  Twice the games of 16-bit numbers to each vector instruction:
-    measured on one core (4 players, 512 games a block, JAX on the CPU, 2026-12-05),
-    a 16-step call in 2.158 ms against 2.454 ms."""
+    today), else 16.  Twice the games of 16-bit numbers to each vector instruction."""
     return xp.int8 if largest_number(shape) <= 127 else xp.int16
 
 
-_TURN = ("actor", "mid", "sd", "sm", "sk")
+_TURN = ("actor", "mid", "sd", "sm", "sk", "replays")
 """The fields of a :class:`~castlerules.ascent.kernel.KState` that are not the cards'."""
 
 
@@ -264,6 +259,7 @@ class AscentEnv(Slots):
         self,
         players: int,
         rules: ascent.Rules | None,
+        *,
         size: int,
         backend: Any,
         autoreset: bool = False,
@@ -505,7 +501,7 @@ class AscentEnv(Slots):
         dep = host[lay.rows_of(2).start : lay.rows_of(2).stop]
         flp = host[lay.rows_of(3).start : lay.rows_of(3).stop]
         own = None if lay.owner is not None else host[lay.rows_of(4).start : lay.rows_of(4).stop]
-        turn = host[lay.actor : lay.actor + 5]
+        turn = host[lay.actor : lay.actor + 6]
         n, squares = self.players, shape.squares
         tables = Tables.of(self.rules)
         out = []
@@ -535,7 +531,7 @@ class AscentEnv(Slots):
                 tuple(tuple(c for _d, c in sorted(stack)) for stack in squares_of)
                 for squares_of in cols
             )
-            actor, mid, sd, sm, sk = (int(x) for x in turn[:, i])
+            actor, mid, sd, sm, sk, replays = (int(x) for x in turn[:, i])
             out.append(
                 make_state(
                     self.rules,
@@ -546,6 +542,7 @@ class AscentEnv(Slots):
                     actor=actor,
                     step=(sd, sm, sk) if mid else None,
                     owners=owners,
+                    replays=replays,
                 )
             )
         return out

@@ -15,6 +15,7 @@ program too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -234,13 +235,15 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
     xp = env.backend.xp
     size, players, actions = env.size, env.players, env.num_actions
 
-    def derived(
-        data: Any, rewards: Any, forfeited: Any, seeds: Any, rest: tuple[Any, ...]
+    def state_of(
+        data: Any, *, rewards: Any, forfeited: Any, seeds: Any, ahead: tuple[Any, ...]
     ) -> State:
+        """The state of the games ``data``; ``ahead``: the next seed, the pool of games
+        dealt ahead and its columns taken (auto-reset)."""
         seat = data[env._seat_row].astype(xp.int32)
         over = xp.logical_or(seat < 0, forfeited)
         mask = xp.logical_and(env._legal_rows(data).T, xp.logical_not(over)[:, None])
-        next_seed, pool, pool_used = rest
+        next_seed, pool, pool_used = ahead
         return State(
             data=data,
             legal_action_mask=mask,
@@ -264,18 +267,19 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         if autoreset:
             after = seeds.max() + xp.uint32(1)
             ahead = deal(after + xp.arange(2 * size, dtype=xp.uint32))
-            rest = (after, ahead, xp.zeros((), dtype=xp.int32))
+            pool = (after, ahead, xp.zeros((), dtype=xp.int32))
         else:
-            rest = (xp.zeros((), dtype=xp.uint32), (), xp.zeros((), dtype=xp.int32))
+            pool = (xp.zeros((), dtype=xp.uint32), (), xp.zeros((), dtype=xp.int32))
         nobody = xp.zeros(size, dtype=bool)
-        return derived(data, xp.zeros((size, players), xp.float32), nobody, seeds, rest)
+        no_rewards = xp.zeros((size, players), xp.float32)
+        return state_of(data, rewards=no_rewards, forfeited=nobody, seeds=seeds, ahead=pool)
 
     def step(state: State, action: Any) -> State:
         data, seeds, forfeited = state.data, state.seeds, state.forfeited
-        rest: tuple[Any, ...] = (state.next_seed, state.pool, state.pool_used)
+        pool: tuple[Any, ...] = (state.next_seed, state.pool, state.pool_used)
         held = state.terminated
         if autoreset:
-            data, seeds, forfeited, rest, held = refill(state)
+            data, seeds, forfeited, pool, held = refill(state)
         action = xp.asarray(action).astype(xp.int32).reshape(size)
         inside = xp.logical_and(action >= 0, action < actions)
         picked = xp.take_along_axis(
@@ -292,7 +296,8 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         rewards = xp.where(
             ended[:, None], points, xp.where(illegal[:, None], penalty, xp.float32(0))
         )
-        return derived(new, rewards, xp.logical_or(forfeited, illegal), seeds, rest)
+        forfeited = xp.logical_or(forfeited, illegal)
+        return state_of(new, rewards=rewards, forfeited=forfeited, seeds=seeds, ahead=pool)
 
     def state_mask(data: Any, held: Any) -> Any:
         return xp.logical_and(env._legal_rows(data).T, xp.logical_not(held)[:, None])
@@ -316,14 +321,29 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
             return xp.concatenate([pool[:, size:], block], axis=1), used - size
 
         pool, used = jax.lax.cond(used >= size, move_on, lambda c: c, (state.pool, used))
-        rest = (state.next_seed + count.astype(xp.uint32), pool, used)
-        return data, seeds, xp.where(over, False, state.forfeited), rest, over
+        ahead = (state.next_seed + count.astype(xp.uint32), pool, used)
+        return data, seeds, xp.where(over, False, state.forfeited), ahead, over
 
-    # Compiled as they stand (called alone, outside a caller's jit), traced into a
-    # caller's program otherwise: the same functions.
     import jax
 
-    return jax.jit(init), jax.jit(step)
+    return compiled(jax, env, init), compiled(jax, env, step)
 
 
-__all__ = ["SEED_DIGITS", "Seats", "State", "build", "register", "seed_words"]
+def compiled(jax: Any, env: Any, function: Any) -> Any:
+    """``function`` compiled with the batch's XLA options (``env.backend.compiler_options``)
+    where it is called on arrays, and traced into the caller's program as it stands
+    where it is called inside one (JAX takes XLA options only on the outermost
+    :func:`jax.jit`)."""
+    options = env.backend.compiler_options or None
+    alone = jax.jit(function, compiler_options=options)
+
+    @functools.wraps(function)
+    def call(*args: Any) -> Any:
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(args)):
+            return function(*args)
+        return alone(*args)
+
+    return call
+
+
+__all__ = ["SEED_DIGITS", "Seats", "State", "build", "compiled", "register", "seed_words"]

@@ -360,6 +360,7 @@ class ThroneEnv(Slots):
         self,
         players: int,
         rules: throne.Rules | None,
+        *,
         size: int,
         backend: Any,
         autoreset: bool = False,

@@ -122,6 +122,8 @@ REFUSALS: tuple[RefusalKind, ...] = (
     _a("ascent-advance-before-favour", "A12",
        note=("ending the turn", "An Advance while a favour is pending"),
        cases=("ascent-advance-before-favour",)),
+    _a("ascent-replay-limit", "A12",
+       note=("one replay per turn", "a further Advance is refused citing A12")),
     _a("ascent-flipped", "A8",
        cases=("ascent-flipped-never-moves",)),
     _a("ascent-ceiling", "A6",

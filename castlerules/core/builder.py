@@ -36,8 +36,11 @@ import attrs
 T = TypeVar("T")
 
 
-def builder(cls: type[T]) -> Callable[..., T]:
-    """``build(*fields)``: the same value as ``cls(*fields)`` (positional, every field), faster.
+def builder(cls: type[T], positional: int | None = None) -> Callable[..., T]:
+    """``build(*fields)``: the same value as ``cls(*fields)``, faster.
+
+    ``positional``: how many fields come first by position; the others are then
+    keyword-only (``None``: every field by position).
 
     ``cls`` must be a slotted attrs class whose ``__init__`` only stores its
     arguments (see the module's docstring); anything else is a
@@ -71,7 +74,10 @@ def builder(cls: type[T]) -> Callable[..., T]:
             )
     # The twin: the same slots in the same order, an ordinary __setattr__.
     twin = type(f"_{cls.__name__}Builder", (), {"__slots__": names, "__module__": cls.__module__})
-    arguments = ", ".join(names)
+    if positional is None or positional >= len(names):
+        arguments = ", ".join(names)
+    else:
+        arguments = ", ".join((*names[:positional], "*", *names[positional:]))
     stores = "".join(f"    self.{name} = {name}\n" for name in names)
     source = (
         f"def build({arguments}):\n"

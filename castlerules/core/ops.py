@@ -40,6 +40,31 @@ Value: TypeAlias = Any
 T = TypeVar("T")
 
 
+class Guard(tuple[str, str, Any]):
+    """One condition a move must meet: the 3-tuple ``(clause, what it asks, broken)``,
+    where ``broken`` is the value that holds when the move breaks it, and the name of the
+    refusal it gives, :attr:`refusal` (the engine's
+    :attr:`~castlerules.core.IllegalMove.refusal` for it, listed in
+    :mod:`castlerules.casebook.refusals`).  Whoever keys something on a guard keys it on
+    that name, never on the text of ``what``.
+
+    >>> g = Guard("A8", "a flipped card never moves", False, "ascent-flipped")
+    >>> clause, what, broken = g
+    >>> g.refusal, clause, broken
+    ('ascent-flipped', 'A8', False)
+    """
+
+    refusal: str
+
+    def __new__(cls, clause: str, what: str, broken: Value, refusal: str) -> Guard:
+        guard = super().__new__(cls, (clause, what, broken))
+        guard.refusal = refusal
+        return guard
+
+    def __getnewargs__(self) -> tuple[str, str, Value, str]:
+        return (self[0], self[1], self[2], self.refusal)
+
+
 class Ops(Protocol):
     """The operations of one interpretation (see the module's text for the discipline)."""
 

@@ -33,10 +33,15 @@ from typing import Any
 
 import attrs
 
+from castlerules.core import ops as core_ops
 from castlerules.core.ops import CONCRETE, Ops, Value, tied_highest
 from castlerules.throne.moves import PASS, PLACES, Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import OPTIONS, Rules
 from castlerules.throne.state import ELECTION, ELIMINATED, MOVEMENT, OVER, PLACEMENT, State
+
+Guard = core_ops.Guard
+"""One condition a move must meet (:class:`castlerules.core.ops.Guard`): ``(clause, what
+it asks, broken)``, and the name of its refusal."""
 
 K_PLACE, K_CLIMB, K_YES, K_NO, K_PASS = range(5)
 """The kinds of move (:attr:`Shape.kind`)."""
@@ -214,11 +219,6 @@ class Outcome:
     """Each seat's score of the round (B14, B15); meaningful when ``scored``."""
 
 
-Guard = tuple[str, str, Value]
-"""One condition a move must meet: ``(clause, what it asks, broken)``, where
-``broken`` is the value that holds when the move breaks it."""
-
-
 @attrs.frozen(slots=True)
 class Case:
     """One effect of the transition: when ``when`` holds (of a legal move), ``make``."""
@@ -320,26 +320,82 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     pass_ = m.kind == K_PASS
     both = o.all
     return (
-        ("B3", "the game is not over", p.over),
+        Guard("B3", "the game is not over", p.over, "throne-game-over"),
         # Place (B6, B7).
-        ("B8", "no placing while moving", both([place, p.moving])),
-        ("B11", "no placing during an election", both([place, p.electing])),
-        ("B6", "a character not yet placed", both([place, m.mine != 0])),
-        ("B6", "onto a placement floor", both([place, m.placeable == 0])),
-        ("B7", "onto a floor with room", both([place, p.full(m.floor)])),
+        Guard("B8", "no placing while moving", both([place, p.moving]), "throne-place-in-movement"),
+        Guard(
+            "B11",
+            "no placing during an election",
+            both([place, p.electing]),
+            "throne-move-in-election",
+        ),
+        Guard(
+            "B6", "a character not yet placed", both([place, m.mine != 0]), "throne-placed-twice"
+        ),
+        Guard(
+            "B6",
+            "onto a placement floor",
+            both([place, m.placeable == 0]),
+            "throne-placement-floors",
+        ),
+        Guard("B7", "onto a floor with room", both([place, p.full(m.floor)]), "throne-full-floor"),
         # Climb (B8, B13).
-        ("B8", "nothing is above the throne", both([climb, m.mine == top])),
-        ("B6", "no climbing while placing", both([climb, p.placing])),
-        ("B11", "no climbing during an election", both([climb, p.electing])),
-        ("B13", "an eliminated character has left", both([climb, m.mine == ELIMINATED])),
-        ("B8", "the floor above has room", both([climb, p.full(m.mine + 1)])),
+        Guard(
+            "B8",
+            "nothing is above the throne",
+            both([climb, m.mine == top]),
+            "throne-climb-from-throne",
+        ),
+        Guard(
+            "B6", "no climbing while placing", both([climb, p.placing]), "throne-move-in-placement"
+        ),
+        Guard(
+            "B11",
+            "no climbing during an election",
+            both([climb, p.electing]),
+            "throne-move-in-election",
+        ),
+        Guard(
+            "B13",
+            "an eliminated character has left",
+            both([climb, m.mine == ELIMINATED]),
+            "throne-eliminated",
+        ),
+        Guard(
+            "B8",
+            "the floor above has room",
+            both([climb, p.full(m.mine + 1)]),
+            "throne-climb-into-full",
+        ),
         # Vote (B10, B11).
-        ("B10", "votes only in an election", both([vote, o.not_(p.electing)])),
-        ("B11", "a No needs a No card", both([m.kind == K_NO, o.select(s.no, s.turn) <= 0])),
+        Guard(
+            "B10",
+            "votes only in an election",
+            both([vote, o.not_(p.electing)]),
+            "throne-no-election",
+        ),
+        Guard(
+            "B11",
+            "a No needs a No card",
+            both([m.kind == K_NO, o.select(s.no, s.turn) <= 0]),
+            "throne-no-card-left",
+        ),
         # Pass (B8).
-        ("B8", "passing needs allow_pass", both([pass_, p.moving, o.not_(p.opt.allow_pass)])),
-        ("B6", "no passing while placing", both([pass_, p.placing])),
-        ("B11", "no passing during an election", both([pass_, p.electing])),
+        Guard(
+            "B8",
+            "passing needs allow_pass",
+            both([pass_, p.moving, o.not_(p.opt.allow_pass)]),
+            "throne-pass-refused",
+        ),
+        Guard(
+            "B6", "no passing while placing", both([pass_, p.placing]), "throne-move-in-placement"
+        ),
+        Guard(
+            "B11",
+            "no passing during an election",
+            both([pass_, p.electing]),
+            "throne-move-in-election",
+        ),
     )
 
 
@@ -566,6 +622,9 @@ class Verdict:
     """What that guard asks."""
     post: KState | None = None
     outcome: Outcome | None = None
+    refusal: str | None = None
+    """The name of that guard's refusal (:attr:`castlerules.core.ops.Guard.refusal`: the
+    engine's ``IllegalMove.refusal``); None when legal."""
 
 
 def from_state(state: State) -> KState:
@@ -611,6 +670,7 @@ def judge(
     checks = guards(p, m)
     failed = first_broken(o, checks)
     if failed >= 0:
-        return Verdict(False, checks[failed][0], checks[failed][1])
+        guard = checks[failed]
+        return Verdict(False, guard[0], guard[1], refusal=getattr(guard, "refusal", None))
     outcome = step(p, m, nobj if nobj is not None else s.obj)
     return Verdict(True, None, None, outcome.post, outcome)

@@ -207,13 +207,13 @@ def test_jax_blocks_of_games_play_the_same_moves(monkeypatch: pytest.MonkeyPatch
 
 def test_the_speed_page_quotes_the_published_run() -> None:
     """docs/batch-ascent-cpu.json, the last Ascent run of ``bench.py --batch``: every
-    figure of it is in docs/batch.rst, with its ratio to the engine."""
+    figure of it is in docs/measurements.rst, with its ratio to the engine."""
     import json
     from pathlib import Path
 
     docs = Path(__file__).resolve().parents[2] / "docs"
     report = json.loads((docs / "batch-ascent-cpu.json").read_text(encoding="utf-8"))
-    page = (docs / "batch.rst").read_text(encoding="utf-8")
+    page = (docs / "measurements.rst").read_text(encoding="utf-8")
     rows = report["batch"]["rows"]
     assert {(r["players"], r["size"]) for r in rows} == {
         (n, size) for n in (2, 4, 6) for size in (256, 1024, 4096, 8192)
@@ -225,13 +225,13 @@ def test_the_speed_page_quotes_the_published_run() -> None:
 
 def test_the_speed_page_quotes_the_side_by_side_run() -> None:
     """docs/batch-side-cpu.json, the last run of both games side by side (4 players,
-    4096 games): its figures and ratios are those docs/batch.rst gives."""
+    4096 games): its figures and ratios are those docs/measurements.rst gives."""
     import json
     from pathlib import Path
 
     docs = Path(__file__).resolve().parents[2] / "docs"
     report = json.loads((docs / "batch-side-cpu.json").read_text(encoding="utf-8"))
-    page = (docs / "batch.rst").read_text(encoding="utf-8")
+    page = (docs / "measurements.rst").read_text(encoding="utf-8")
     rows = report["batch"]["rows"]
     assert sorted((r["game"], r["players"], r["size"]) for r in rows) == [
         ("ascent", 4, 4096),

@@ -50,7 +50,7 @@ def test_the_host_clock_counts_the_wrapped_methods_only() -> None:
 @pytest.mark.parametrize("name", ["batch-gpu-host-deal.json", "batch-gpu.json"])
 def test_the_docs_quote_the_gpu_runs(name: str) -> None:
     report: dict[str, Any] = json.loads((ROOT / "docs" / name).read_text())
-    page = " ".join((ROOT / "docs" / "batch.rst").read_text(encoding="utf-8").split())
+    page = " ".join((ROOT / "docs" / "measurements.rst").read_text(encoding="utf-8").split())
     assert report["device"].startswith("gpu") and name in page
     scalar = {r["players"]: r["actions_per_cpu_s"] for r in report["scalar"]}
     for row in report["rows"]:

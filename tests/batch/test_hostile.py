@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from castlerules import batch
 from castlerules.batch.play import RandomSeats
+from castlerules.batch.slots import MAX_STEPS
 from castlerules.core.errors import ArgumentError, RulesError
 
 SIZE = 3
@@ -110,4 +111,56 @@ def test_every_public_method_answers_hostile_arguments_with_a_typed_error(
         "init": lambda: env.init(seeds=value),
     }
     with contextlib.suppress(RulesError):  # a typed error, or an answer: nothing else
+        calls[method]()
+
+
+# The JAX backend on a share: the same checks stand before anything is compiled, so the
+# hostile values here are those no method accepts (an accepted one would compile a
+# program per method: seconds each).  play_random's steps are JAX's own risk (a loop's
+# count held in 32 bits).
+refused_everywhere = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70).filter(
+        lambda value: not 0 <= value <= MAX_STEPS
+    ),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=50),
+    st.lists(st.integers(min_value=-(2**70), max_value=2**70), max_size=5).filter(
+        lambda values: len(values) != SIZE
+    ),
+    st.lists(st.floats(allow_nan=True), min_size=SIZE, max_size=SIZE).filter(
+        lambda values: any(not float(x).is_integer() for x in values)
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def jax_env() -> Any:
+    pytest.importorskip("jax")
+    return batch.make("throne", players=4, size=SIZE, backend="jax")
+
+
+@pytest.fixture(scope="module")
+def jax_b(jax_env: Any, env: Any, b: Any) -> Any:
+    return jax_env.from_states(env.to_states(b))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    method=st.sampled_from(["step", "step_kth", "refusals", "observe", "play_random"]),
+    value=refused_everywhere,
+)
+def test_the_jax_backend_refuses_hostile_arguments_with_a_typed_error(
+    jax_env: Any, jax_b: Any, method: str, value: Any
+) -> None:
+    seats = RandomSeats(range(7, 7 + SIZE), 4)
+    calls = {
+        "step": lambda: jax_env.step(jax_b, value),
+        "step_kth": lambda: jax_env.step_kth(jax_b, value),
+        "refusals": lambda: jax_env.refusals(jax_b, value),
+        "observe": lambda: jax_env.observe(jax_b, value),
+        "play_random": lambda: jax_env.play_random(jax_b, seats, value),
+    }
+    with pytest.raises(RulesError):
         calls[method]()

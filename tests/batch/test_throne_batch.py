@@ -392,7 +392,9 @@ def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() ->
     from castlerules.batch.throne import ThroneEnv
 
     default = batch.make("throne", players=4, size=8, backend="jax")
-    plain = ThroneEnv(4, None, 8, batch.JaxBackend({}))  # the same games, XLA's defaults
+    plain = ThroneEnv(
+        4, None, size=8, backend=batch.JaxBackend({})
+    )  # the same games, XLA's defaults
     a, b = default.init(seed=5), plain.init(seed=5)
     for _ in range(30):
         actions = np.asarray(a.legal_action_mask).argmax(axis=1)

@@ -48,6 +48,12 @@ def _extra(module: Any, state: Any) -> list[Any]:
     ]
 
 
+REPLAYED_THEN_FAVOUR = (
+    "L0T0F0,-,P0,-,L1,-,-,-/C1,F1,T1,B1C0,P1B0,-,-,- -/- 1:4:2:1:1 "
+    "favours_per_move=none;replays_per_turn=1"
+)
+"""Seat 1 has played again once and taken a favour since, with more favours to take:
+under replays_per_turn=1 a further Advance is refused (A12)."""
 REMOVED_THEN_FAVOUR = (
     "-,-,-,*T0,B0F1,-,B1,*P0/C1,T1,T2L0,C2,L1,P1,-,-/-,F2,L2,-,P2,-,*B2C0,- -/-/F0 1:1:1:0 "
     "removal_in_lower_half=true"
@@ -126,9 +132,10 @@ def _refusals(module: Any) -> Counter[str]:
             for move in [*tries(module, state), *_extra(module, state)]:
                 check(state, move)
     if module is ascent:
-        state = ascent.from_text(REMOVED_THEN_FAVOUR)
-        for move in tries(module, state):
-            check(state, move)
+        for text in (REMOVED_THEN_FAVOUR, REPLAYED_THEN_FAVOUR):
+            state = ascent.from_text(text)
+            for move in tries(module, state):
+                check(state, move)
     for number, (players, rules) in enumerate(READINGS[module]):
         for seed in range(2):
             state = module.new_game(players, rules=rules, seed=seed)

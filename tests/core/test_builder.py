@@ -37,7 +37,9 @@ def test_the_builder_gives_the_same_frozen_state_along_random_games(game: Any, b
             move, rng = rng.choice(moves)
             state = game.apply(state, move)
             fields = [getattr(state, f.name) for f in attrs.fields(game.State)]
-            built, plain = build(*fields), game.State(*fields)
+            names = [f.name for f in attrs.fields(game.State)]
+            by_name = dict(zip(names, fields, strict=True))
+            built, plain = build(**by_name), game.State(*fields)
             assert type(built) is game.State
             assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
             assert [getattr(built, f.name) for f in attrs.fields(game.State)] == fields
@@ -63,6 +65,10 @@ def test_the_builder_follows_a_changed_class() -> None:
     assert builder(Three)(1, 2.5, "x") == Three(1, 2.5, "x")
     with pytest.raises(TypeError):
         builder(Two)(1, 2.5, "x")
+    by_name = builder(Three, positional=1)
+    assert by_name(1, c=2.5, b="x") == Three(1, 2.5, "x")
+    with pytest.raises(TypeError):
+        by_name(1, 2.5, "x")  # past the first field, by name only
 
 
 def _refused(**field: Any) -> type:

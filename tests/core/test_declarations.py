@@ -153,5 +153,6 @@ def test_the_kernel_reads_the_declared_options_by_their_names(game: object, kern
 
 def test_the_register_reads_the_declarations() -> None:
     assert alternatives_of(ascent)["upper_half"] == (5,)
-    assert "path" in excluded_of(ascent) and "cards" in excluded_of(ascent)
+    assert alternatives_of(ascent)["path"] == ("staggered",)  # playable since issue 48
+    assert "cards" in excluded_of(ascent) and "path" not in excluded_of(ascent)
     assert set(excluded_of(throne)) == {"objective_deck", "rounds", "bonus_rounds"}

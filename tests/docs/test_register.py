@@ -10,8 +10,8 @@ import attrs
 import pytest
 
 from castlerules import ascent, register, throne
-from castlerules.core.errors import ArgumentError
 from castlerules.core.options import Note
+from castlerules.register.readings import readings_of
 
 GAMES = {"throne": throne, "ascent": ascent}
 
@@ -223,15 +223,20 @@ def test_the_study_reads_the_end_test_readings() -> None:
     assert "end_test=unflipped" in names and "end_test=can_move" in names
 
 
-@pytest.mark.parametrize(("option", "value"), [("path", "staggered")])
-def test_readings_not_playable_yet_are_named_and_refused_with_why(option: str, value: str) -> None:
-    """A1/A5 (the path): the register names the reading, says what it would change and
-    why it is not playable yet; asking for it is one clear error."""
-    point = next(p for p in register.open_points(ascent) if p.option == option)
-    assert point.excluded is not None and "cannot play yet" in point.excluded
-    assert any(
-        "It would change" in n.decision and "Not playable yet" in n.decision for n in point.notes
+def test_the_staggered_path_is_a_reading_the_register_tries() -> None:
+    """A1/A5 (the path): path=staggered is playable; the register tries it, with the
+    staggered geometry (7 squares for every rank), and its note says what it changes."""
+    found, _not_varied, excluded, _invalid = readings_of(ascent, ascent.Rules(), None, {})
+    staggered = next(r.rules for r in found if r.label == "path=staggered")
+    assert "path" not in dict(excluded)
+    assert staggered == ascent.Rules(path="staggered")
+    assert (staggered.squares, staggered.arrival, staggered.upper_half) == (
+        12,
+        (7, 8, 9, 10, 11, 12),
+        7,
     )
-    with pytest.raises(ArgumentError, match=f"option {option}='{value}': .* cannot play yet"):
-        ascent.Rules(**{option: value})
-    assert getattr(ascent.Rules(), option) == point.default
+    point = next(p for p in register.open_points(ascent) if p.option == "path")
+    assert any("7 squares, from a start row" in n.decision for n in point.notes)
+    prince = ascent.Advance(ascent.Card(0, ascent.Rank.PRINCE))
+    after = ascent.apply(ascent.new_game(2, staggered, first_player=0), prince)
+    assert ascent.where(after, prince.card) == (0, 6)  # from its start row 5 (A5)

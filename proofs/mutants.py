@@ -862,6 +862,21 @@ def _generated_lines(generated: Any) -> list[str]:
     ]
 
 
+def _held_out_lines(held: Any) -> list[str]:
+    """The paragraph on the held-out mutations (``payload["held_out"]``), if run."""
+    if not held:
+        return []
+    rows = "; ".join(f"{r['id']} ({r['what']}): {r['killed_by']}" for r in held["rows"])
+    return [
+        "",
+        f"**Held-out mutations** (``python -m proofs.mutants --held-out``, "
+        f"``proofs/heldout.py``: planted in the properties, the casebook's citations and "
+        f"the adapters' tensors, written without running them first): {held['date']}, "
+        f"commit ``{held['commit']}``: {held['killed']} of {held['mutations']} killed, "
+        f"{held['seconds']:.0f} s wall.  {rows}.",
+    ]
+
+
 def docs_page(payload: dict[str, Any]) -> str:
     """The docs page "What would catch a wrong rule", from a saved run."""
     rows = payload["rows"]
@@ -938,6 +953,7 @@ def docs_page(payload: dict[str, Any]) -> str:
         + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
         + ".",
         *_generated_lines(payload.get("generated")),
+        *_held_out_lines(payload.get("held_out")),
         "",
         ".. list-table::",
         "   :header-rows: 1",

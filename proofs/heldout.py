@@ -25,7 +25,11 @@ from proofs.mutation_list import Mutation
 CASES = "castlerules/casebook/throne_cases.py"
 NUM = "castlerules/adapters/numbering.py"
 CASEBOOK_TESTS = ("tests/casebook/test_cited_clauses.py",)
-ADAPTER_TESTS = ("tests/adapters/test_numbering.py", "tests/adapters/test_openspiel.py")
+ADAPTER_TESTS = (
+    "tests/adapters/test_numbering.py",
+    "tests/adapters/test_tensor_blocks.py",
+    "tests/adapters/test_openspiel.py",
+)
 
 HELD_OUT: tuple[Mutation, ...] = (
     Mutation(

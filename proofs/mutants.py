@@ -873,7 +873,8 @@ def _held_out_lines(held: Any) -> list[str]:
         f"``proofs/heldout.py``: planted in the properties, the casebook's citations and "
         f"the adapters' tensors, written without running them first): {held['date']}, "
         f"commit ``{held['commit']}``: {held['killed']} of {held['mutations']} killed, "
-        f"{held['seconds']:.0f} s wall.  {rows}.",
+        f"{held['seconds']:.0f} s wall.  {rows}."
+        + (f"  {held['note']}" if held.get("note") else ""),
     ]
 
 

@@ -2,8 +2,10 @@
 
 The search: every option ``cards`` of one or two cards of sets 0-2, both deals, 2 and 3
 players, a few seeds; each new game is refused (``ArgumentError``) or is over or has a
-legal move, and so has every position of a few random plays.  Throne's options are
-bounded by its ``Rules`` (every count at least 1) and its own tests play them out.
+legal move, and so has every position of a few random plays.  Throne's: small castles
+(3-6 characters, floor capacities 1, 2, 4, placement floors, placements per player,
+No cards, equal placement, passing), each refused by ``Rules`` or by ``new_game`` for
+three players, or played out by a random play that always has a move until the end.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import itertools
 
 import pytest
 
-from castlerules import ascent
+from castlerules import ascent, throne
 from castlerules.core import ArgumentError
 from castlerules.core.chance import Rng
 
@@ -63,3 +65,64 @@ def test_the_search_finds_a_planted_stuck_game(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(transitions, "check_every_seat_dealt", lambda rules, players: None)
     assert stuck_games([("L0",)]) != []
+
+
+def stuck_throne_games() -> tuple[int, list[str]]:
+    """How many small Throne castles were played, and those whose game reached a
+    position with no legal move that is not over."""
+    played, found = 0, []
+    for (
+        characters,
+        capacity,
+        placement,
+        per_player,
+        no_cards,
+        equal,
+        allow_pass,
+    ) in itertools.product(
+        (3, 4, 5, 6),
+        (1, 2, 4),
+        ((5,), (4, 5), (1, 2, 3, 4, 5)),
+        ((1, 1, 1, 1), (2, 2, 1, 1)),
+        ((0, 0, 0, 0), (1, 1, 1, 1)),
+        (False, True),
+        (False, True),
+    ):
+        options = {
+            "characters": characters,
+            "floor_capacity": capacity,
+            "placement_floors": placement,
+            "placements_per_player": per_player,
+            "no_cards": no_cards,
+            "objective_size": 2,
+            "equal_placement": equal,
+            "allow_pass": allow_pass,
+            "rounds": 1,
+            "bonus_rounds": (1,),
+        }
+        try:
+            state = throne.new_game(3, throne.Rules(**options), seed=0)
+        except ArgumentError:
+            continue
+        played += 1
+        rng = Rng.from_seed(0, "test.stuck.throne")
+        while not throne.is_over(state):
+            moves = throne.legal_moves(state)
+            if not moves:
+                found.append(str(options))
+                break
+            move, rng = rng.choice(moves)
+            state = throne.apply(state, move)
+    return played, found
+
+
+def test_no_throne_castle_gives_a_game_with_no_move_that_is_not_over() -> None:
+    played, found = stuck_throne_games()
+    assert found == [] and played >= 100
+
+
+def test_the_throne_search_finds_a_planted_stuck_castle(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the check of room for the placements, a castle too small for its placements
+    # leaves a player with no Place to play (B6, B7).
+    monkeypatch.setattr(throne.Rules, "check_players", lambda self, players: players)
+    assert stuck_throne_games()[1] != []

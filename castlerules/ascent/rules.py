@@ -180,6 +180,7 @@ OPTIONS: tuple[Option, ...] = (
         "the most times a turn plays again after a favour (None: after every favour)",
         seed="Ensuite, on peut rejouer immédiatement si on le désire.",
         kernel=lambda value: UNLIMITED if value is None else min(value, UNLIMITED),
+        symbolic=f"int 1..{UNLIMITED}",
     ),
     Option(
         "stack_rank",
@@ -218,6 +219,7 @@ OPTIONS: tuple[Option, ...] = (
         "turns over there (a split or a favour took the cards above it)",
         seed="Des cartes ou des piles qui ont atteint leur case d’arrivée de but sont retournées.",
         kernel=bool,
+        symbolic="bool",
     ),
     Option(
         "removal_in_lower_half",

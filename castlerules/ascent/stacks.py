@@ -27,7 +27,7 @@ def rank_card(t: Tables, cards: tuple[int, ...]) -> int:
 
 
 def other_reading_advances(
-    t: Tables, col: Column, squares: tuple[int, ...], free: int, fl: int
+    t: Tables, col: Column, squares: tuple[int, ...], free: int, flipped_mask: int
 ) -> list[Move]:
     """The Advances of the stacks on ``squares`` when a part does not simply go where
     its top card may go: ``stack_rank="highest"``, or the strict reading
@@ -38,13 +38,13 @@ def other_reading_advances(
     arr = t.arrival
     expose = t.allow_exposing_split
     for s in squares:
-        st = col[s]
-        n = len(st)
+        stack = col[s]
+        n = len(stack)
         if t.highest and n > 1:
-            out.extend(_highest_advances(t, st, s, free, fl))
+            out.extend(_highest_advances(t, stack, s, free, flipped_mask))
             continue
-        lead = st[0]
-        reach = (free | (fl & arrival_bit[lead])) & window[lead][s]
+        lead = stack[0]
+        reach = (free | (flipped_mask & arrival_bit[lead])) & window[lead][s]
         if not reach:
             continue  # A6: the next free square is above the leader's ceiling
         if n == 1:
@@ -53,35 +53,37 @@ def other_reading_advances(
         # Strict (wrong) reading: every moving card is bound by its own ceiling (A6).
         d = (reach & -reach).bit_length() - 1
         for i in range(n):
-            if arr[st[i]] < d:
+            if arr[stack[i]] < d:
                 break
-            if i + 1 < n and not expose and s > arr[st[i + 1]]:
+            if i + 1 < n and not expose and s > arr[stack[i + 1]]:
                 continue
-            out.append(ADVANCES[st[i]])
+            out.append(ADVANCES[stack[i]])
     return out
 
 
-def _highest_advances(t: Tables, st: tuple[int, ...], s: int, free: int, fl: int) -> list[Move]:
+def _highest_advances(
+    t: Tables, stack: tuple[int, ...], s: int, free: int, flipped_mask: int
+) -> list[Move]:
     """The Advances of a stack on square ``s`` when a part acts with its highest rank
-    (``stack_rank="highest"``): each part ``st[:i + 1]`` is bound by the ceiling of its
+    (``stack_rank="highest"``): each part ``stack[:i + 1]`` is bound by the ceiling of its
     highest card (A6, A7), and must not leave a remainder above the ceiling of the
     remainder's own highest card (rule 11)."""
     out: list[Move] = []
     arr, value, window, abit = t.arrival, t.value, t.window, t.arrival_bit
-    n = len(st)
-    lead = st[0]
+    n = len(stack)
+    lead = stack[0]
     for i in range(n):
-        if value[st[i]] > value[lead]:
-            lead = st[i]
+        if value[stack[i]] > value[lead]:
+            lead = stack[i]
         w = window[lead][s]
-        reach = (free | (fl & abit[lead])) & w
+        reach = (free | (flipped_mask & abit[lead])) & w
         if not reach:
             continue  # A6: no free square up to the part's ceiling
-        if i + 1 < n and not t.allow_exposing_split and s > arr[rank_card(t, st[i + 1 :])]:
+        if i + 1 < n and not t.allow_exposing_split and s > arr[rank_card(t, stack[i + 1 :])]:
             continue  # A7 (rule 11): the remainder would be exposed
         if not t.protection:
             d = (reach & -reach).bit_length() - 1
-            if any(arr[x] < d for x in st[: i + 1]):
+            if any(arr[x] < d for x in stack[: i + 1]):
                 continue  # the strict reading: every moving card by its own ceiling
-        out.append(ADVANCES[st[i]])
+        out.append(ADVANCES[stack[i]])
     return out

@@ -68,49 +68,49 @@ _AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 # --------------------------------------------------------------------------- moves
 
 
-def _advances(t: Tables, col: Column, fl: int, oc: int) -> list[Move]:
+def _advances(t: Tables, col: Column, flipped_mask: int, occupied_mask: int) -> list[Move]:
     """The legal Advances of a column (rules 8-11).
 
-    ``fl`` and ``oc`` are the column's flipped and occupied square masks.
+    ``flipped_mask`` and ``occupied_mask`` are the column's flipped and occupied square masks.
     Order: the Start cards in card-number order, then the stacks from the
     lowest square up, each from its top card down.
     """
     out: list[Move] = []
-    free = ~oc  # A3: any empty square is free...
+    free = ~occupied_mask  # A3: any empty square is free...
     arrival_bit = t.arrival_bit
     from_start = t.start_window
     for c in col[0]:
         # ...and so is the rank's own arrival square holding flipped cards (A9).
         # The window stops at the card's ceiling (A6); from the Start it holds the
         # arrival square, so the A9 square needs no window.
-        if from_start[c] & free or fl & arrival_bit[c]:
+        if from_start[c] & free or flipped_mask & arrival_bit[c]:
             out.append(ADVANCES[c])
-    live = oc & ~fl  # A8: flipped stacks never move
+    live = occupied_mask & ~flipped_mask  # A8: flipped stacks never move
     if not live:
         return out
     squares = t.squares_of.get(live) or t.set_squares(live)
     if not t.top_part_leads:
-        out += other_reading_advances(t, col, squares, free, fl)
+        out += other_reading_advances(t, col, squares, free, flipped_mask)
         return out
     window = t.window
     for s in squares:
-        st = col[s]
-        lead = st[0]
+        stack = col[s]
+        lead = stack[0]
         w = window[lead][s]
-        if not (w & free or w & fl & arrival_bit[lead]):
+        if not (w & free or w & flipped_mask & arrival_bit[lead]):
             continue  # A6: the next free square is above the leader's ceiling
-        n = len(st)
+        n = len(stack)
         if n == 1:
             out.append(ADVANCES[lead])
         elif t.allow_exposing_split:  # A7: the part below the leader is protected
-            out += map(ADVANCES.__getitem__, st)
+            out += map(ADVANCES.__getitem__, stack)
         else:
             arr = t.arrival
             for i in range(n - 1):
                 # A7 (rule 11): the remainder's top must not stand above its ceiling
-                if s <= arr[st[i + 1]]:
-                    out.append(ADVANCES[st[i]])
-            out.append(ADVANCES[st[-1]])
+                if s <= arr[stack[i + 1]]:
+                    out.append(ADVANCES[stack[i]])
+            out.append(ADVANCES[stack[-1]])
     return out
 
 
@@ -129,24 +129,24 @@ def _favour_targets(
     value = t.value
     r = value[rank_card(t, cols[p][d][:m])]
     for q in _OTHERS[len(cols)][p]:  # A10: another column
-        st = cols[q][d]
+        stack = cols[q][d]
         # A10: lower rank only; flipped cards are never taken (A8, rule 13)
-        if st and value[rank_card(t, st)] < r and not flipped[q] & bit:
-            out += map(FAVOURS.__getitem__, _takeable(t, st, r))
+        if stack and value[rank_card(t, stack)] < r and not flipped[q] & bit:
+            out += map(FAVOURS.__getitem__, _takeable(t, stack, r))
     return out
 
 
-def _takeable(t: Tables, st: tuple[int, ...], r: int) -> tuple[int, ...]:
+def _takeable(t: Tables, stack: tuple[int, ...], r: int) -> tuple[int, ...]:
     """The cards ``t`` of a stack whose top ranks lower than ``r`` that a favour may name:
     every card (``favour_takes="lower_top"``), or those down to the first card that does
     not rank lower than ``r`` (``"all_lower"``: every taken card ranks lower, A10)."""
     if not t.all_lower:
-        return st
+        return stack
     value = t.value
-    for i, c in enumerate(st):
+    for i, c in enumerate(stack):
         if value[c] >= r:
-            return st[:i]
-    return st
+            return stack[:i]
+    return stack
 
 
 def _favours_open(
@@ -200,7 +200,7 @@ def occupancy(t: Tables, cols: tuple[Column, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def in_race(t: Tables, col: Column, fl: int, oc: int) -> bool:
+def in_race(t: Tables, col: Column, flipped_mask: int, occupied_mask: int) -> bool:
     """Whether a column's player is still in the race under ``end_test`` (rule 18, A14).
 
     ``"unreached"``: an unfinished card, not flipped and below its own arrival
@@ -210,10 +210,10 @@ def in_race(t: Tables, col: Column, fl: int, oc: int) -> bool:
     """
     test = t.end_test
     if test == "can_move":
-        return bool(_advances(t, col, fl, oc))
+        return bool(_advances(t, col, flipped_mask, occupied_mask))
     if col[0]:
         return True  # Start cards are unflipped and below their arrival squares
-    live = oc & ~fl
+    live = occupied_mask & ~flipped_mask
     if not live:
         return False
     if test == "unflipped":
@@ -521,8 +521,8 @@ def scores(state: State) -> tuple[int, ...]:
     out = []
     for q, col in enumerate(state.columns):
         total = 0
-        for s, st in enumerate(col):
-            for c in st:
+        for s, stack in enumerate(col):
+            for c in stack:
                 total += val[c] if s >= arr[c] else -val[c]
         for c in state.removed_cards[q]:
             total -= val[c]
@@ -621,9 +621,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
     cols = state.columns
     col = cols[p]
     flipped = state.flipped
-    fl = flipped[p]
+    flipped_mask = flipped[p]
     occ = state.occupied
-    oc = occ[p]
+    occupied_mask = occ[p]
     start = col[0]
     if c in start:
         s = 0
@@ -632,26 +632,28 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
         rest = start[:j] + start[j + 1 :]
         lead = c
     else:
-        for s in t.squares_of.get(oc) or t.set_squares(oc):  # the non-empty squares
+        for s in t.squares_of.get(occupied_mask) or t.set_squares(
+            occupied_mask
+        ):  # the non-empty squares
             if c in col[s]:
                 break
         else:
             raise not_in_column(state, p, c)
-        if fl >> s & 1:
+        if flipped_mask >> s & 1:
             raise IllegalMove(
                 f"{named(c)} is flipped on square {s} and can never move again",
                 "A8",
                 refusal="ascent-flipped",
             )
-        st = col[s]
-        i = st.index(c)
-        part = st[: i + 1]
-        rest = st[i + 1 :]
-        lead = rank_card(t, part) if t.highest else st[0]
+        stack = col[s]
+        i = stack.index(c)
+        part = stack[: i + 1]
+        rest = stack[i + 1 :]
+        lead = rank_card(t, part) if t.highest else stack[0]
     # A3, A6: the squares above the card's up to the leader's ceiling (from the Start: above
     # the start row of its rank, path="staggered", A5)
     window = t.window[lead][s] if s else t.start_window[lead]
-    reach = (~oc | (fl & t.arrival_bit[lead])) & window
+    reach = (~occupied_mask | (flipped_mask & t.arrival_bit[lead])) & window
     if not reach:
         raise ceiling_error(state, p, c, s, lead)
     low = reach & -reach
@@ -681,23 +683,23 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
                 )
     # The move itself (A3, A4): the part lands on d, on top of flipped cards if any (A9).
     target = col[d]
-    lst = list(col)
-    lst[s] = rest
-    lst[d] = part + target if target else part
-    cl = list(cols)
-    cl[p] = tuple(lst)
-    new_cols = tuple(cl)
-    oc2 = oc | low
+    squares_list = list(col)
+    squares_list[s] = rest
+    squares_list[d] = part + target if target else part
+    columns_list = list(cols)
+    columns_list[p] = tuple(squares_list)
+    new_cols = tuple(columns_list)
+    occupied_after = occupied_mask | low
     if s and not rest:
-        oc2 &= ~(1 << s)
-    ol = list(occ)
-    ol[p] = oc2
-    occ = tuple(ol)
+        occupied_after &= ~(1 << s)
+    occupied_list = list(occ)
+    occupied_list[p] = occupied_after
+    occ = tuple(occupied_list)
     flip_now = d == arr[lead]
     if flip_now or rest_flips:  # A8: arrival flips the whole moving part
-        fll = list(flipped)
-        fll[p] = fl | (low if flip_now else 0) | (1 << s if rest_flips else 0)
-        flipped = tuple(fll)
+        flipped_list = list(flipped)
+        flipped_list[p] = flipped_mask | (low if flip_now else 0) | (1 << s if rest_flips else 0)
+        flipped = tuple(flipped_list)
     if t.favour_after_arrival or not flip_now:
         # A10: the cards of a lower-ranked stack of another column on row d; flipped
         # cards are never taken (A8, rule 13).  Where a stack acts with its top card and
@@ -707,9 +709,9 @@ def apply(state: State, move: Move, *, seat: int | None = None) -> State:
             value = t.value
             r = value[lead]
             for q in _OTHERS[len(cols)][p]:
-                st = new_cols[q][d]
-                if st and value[st[0]] < r and not flipped[q] >> d & 1:
-                    favours += map(FAVOURS.__getitem__, st)  # any top part of it
+                stack = new_cols[q][d]
+                if stack and value[stack[0]] < r and not flipped[q] >> d & 1:
+                    favours += map(FAVOURS.__getitem__, stack)  # any top part of it
         else:
             favours = _favour_targets(t, new_cols, flipped, p, d, len(part))
         if favours:  # A10: a favour is available
@@ -755,7 +757,7 @@ def _favour(state: State, p: int, c: int) -> State:
             break
     if q < 0:
         raise favour_elsewhere(state, p, c, d)
-    st = cols[q][d]
+    stack = cols[q][d]
     if flipped[q] >> d & 1:
         raise IllegalMove(
             f"{named(c)} is flipped on square {d}: flipped cards are never taken",
@@ -765,9 +767,9 @@ def _favour(state: State, p: int, c: int) -> State:
     taker = cols[p][d]
     value = t.value
     if t.highest:
-        lead_q, lead_p = rank_card(t, st), rank_card(t, taker[:m])
+        lead_q, lead_p = rank_card(t, stack), rank_card(t, taker[:m])
     else:
-        lead_q, lead_p = st[0], taker[0]
+        lead_q, lead_p = stack[0], taker[0]
     if value[lead_q] >= value[lead_p]:
         raise IllegalMove(
             f"cannot take {named(c)}: its stack's leader, {named(lead_q)}, does not rank "
@@ -782,9 +784,9 @@ def _favour(state: State, p: int, c: int) -> State:
             "A10",
             refusal="ascent-favour-after-arrival",
         )
-    j = st.index(c)
-    taken = st[: j + 1]
-    rest = st[j + 1 :]
+    j = stack.index(c)
+    taken = stack[: j + 1]
+    rest = stack[j + 1 :]
     if t.all_lower:
         for x in taken:
             if value[x] >= value[lead_p]:
@@ -794,40 +796,40 @@ def _favour(state: State, p: int, c: int) -> State:
                     "A10",
                     refusal="ascent-favour-all-lower",
                 )
-    cl = list(cols)
-    colp = list(cols[p])
-    colp[d] = taker[:m] + taken + taker[m:]  # A10: under the moved stack
-    cl[p] = tuple(colp)
-    colq = list(cols[q])
+    columns_list = list(cols)
+    taker_column = list(cols[p])
+    taker_column[d] = taker[:m] + taken + taker[m:]  # A10: under the moved stack
+    columns_list[p] = tuple(taker_column)
+    giver_column = list(cols[q])
     removed = state.removed_cards
     occ = state.occupied
     if rest and t.removal >> d & 1 and d > t.arrival[rank_card(t, rest)]:
         # A13: the exposed remainder leaves the board, against its column's player
         # (penalty_to="owner": against each card's owner)
-        colq[d] = ()
-        rl = list(removed)
+        giver_column[d] = ()
+        piles = list(removed)
         if t.to_owner:
             owners = state.owners
             for x in rest:
                 owner = owners[x]
-                rl[owner] = tuple(sorted((*rl[owner], x)))
+                piles[owner] = tuple(sorted((*piles[owner], x)))
         else:
-            rl[q] = tuple(sorted(removed[q] + rest))
-        removed = tuple(rl)
+            piles[q] = tuple(sorted(removed[q] + rest))
+        removed = tuple(piles)
         rest = ()
     else:
-        colq[d] = rest
+        giver_column[d] = rest
         if rest and t.flip_uncovered and d == t.arrival[rank_card(t, rest)]:
             # A8 (flip_uncovered): the remainder left on its own arrival square turns over
-            fll = list(flipped)
-            fll[q] = flipped[q] | 1 << d
-            flipped = tuple(fll)
-    cl[q] = tuple(colq)
-    new_cols = tuple(cl)
+            flipped_list = list(flipped)
+            flipped_list[q] = flipped[q] | 1 << d
+            flipped = tuple(flipped_list)
+    columns_list[q] = tuple(giver_column)
+    new_cols = tuple(columns_list)
     if not rest:
-        ol = list(occ)
-        ol[q] = occ[q] & ~(1 << d)
-        occ = tuple(ol)
+        occupied_list = list(occ)
+        occupied_list[q] = occ[q] & ~(1 << d)
+        occ = tuple(occupied_list)
     new_step = (d, m + len(taken), k + 1)
     moves = _favours_open(t, new_cols, flipped, p, new_step)
     if state.replays < t.replay_limit:  # A12: play again
@@ -870,17 +872,17 @@ def ceiling_violations(state: State) -> tuple[int, ...]:
     bad: list[int] = []
     for col in state.columns:
         for s in range(1, t.squares + 1):
-            st = col[s]
-            if not st:
+            stack = col[s]
+            if not stack:
                 continue
-            if s > arr[rank_card(t, st)] and (t.allow_exposing_split or not t.removal >> s & 1):
+            if s > arr[rank_card(t, stack)] and (t.allow_exposing_split or not t.removal >> s & 1):
                 continue  # an exposed remainder stays where it is (rule 15)
             if t.highest:  # protected by a higher card anywhere in the stack (A7)
-                top = max(val[c] for c in st)
-                bad.extend(c for c in st if s > arr[c] and val[c] >= top)
+                top = max(val[c] for c in stack)
+                bad.extend(c for c in stack if s > arr[c] and val[c] >= top)
                 continue
             best = 0
-            for c in st:
+            for c in stack:
                 if s > arr[c] and best <= val[c]:
                     bad.append(c)
                 best = max(best, val[c])

@@ -9,7 +9,8 @@ process pinned to one core with XLA told to use one thread:
 3. the learner's loop: the example of ``docs/batch.rst`` (a Gumbel draw over the
    legal mask, the pure ``step``, inside ``jax.lax.scan``, 64 steps a call) as
    written (a plain :func:`jax.jit`), with auto-reset so that the batch stays full;
-4. the same loop compiled with the batch's XLA options
+4. the same loop with the choice's ``argmax`` written as a max and a min
+   (:func:`choose`), then also compiled with the batch's XLA options
    (``jax.jit(..., compiler_options=env.backend.compiler_options)``);
 5. with ``--pgx PYTHON``, Pgx's own games (``bench_batch_pgx.py``, run by that
    interpreter: Pgx lives in its own environment) the same way as 3;
@@ -42,12 +43,33 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 
+def choose(jax: Any, mask: Any, key: Any, by_max: bool) -> Any:
+    """The example's choice: the legal action of the largest Gumbel noise (uniform over
+    the legal ones).  ``by_max``: the index found as the lowest index of the row's
+    maximum (a max and a min) instead of :func:`jax.numpy.argmax`, the same action
+    (ties of the noise aside), which XLA on a CPU reduces one number at a time."""
+    jnp = jax.numpy
+    noise = jnp.where(mask, jax.random.gumbel(key, mask.shape), -jnp.inf)
+    if not by_max:
+        return jnp.argmax(noise, axis=1)
+    numbers = jnp.arange(mask.shape[1])[None, :]
+    return jnp.min(jnp.where(noise == noise.max(axis=1, keepdims=True), numbers, 1 << 20), 1)
+
+
 def learner_loop(
-    game: str, players: int, size: int, seconds: float, *, options: bool, steps: int = 64
+    game: str,
+    players: int,
+    size: int,
+    seconds: float,
+    *,
+    options: bool,
+    by_max: bool = False,
+    steps: int = 64,
 ) -> dict[str, Any]:
     """The example's loop (Gumbel over the mask, the pure step, ``jax.lax.scan`` of
     ``steps`` steps a call) for ``seconds`` CPU-seconds; ``options``: compiled with the
-    batch's XLA options, else with a plain :func:`jax.jit` as the example is written."""
+    batch's XLA options, else with a plain :func:`jax.jit` as the example is written;
+    ``by_max``: the choice without ``argmax`` (:func:`choose`)."""
     import jax
     import jax.numpy as jnp
 
@@ -57,8 +79,7 @@ def learner_loop(
     init, step = env.functional(autoreset=True)
 
     def one(state: Any, key: Any) -> tuple[Any, Any]:
-        noise = jax.random.gumbel(key, state.legal_action_mask.shape)
-        action = jnp.argmax(jnp.where(state.legal_action_mask, noise, -jnp.inf), axis=1)
+        action = choose(jax, state.legal_action_mask, key, by_max)
         playing = (~state.terminated).sum()  # the games replaced in this step play nothing
         return step(state, action), playing
 
@@ -85,7 +106,8 @@ def learner_loop(
         "game": game,
         "players": players,
         "size": size,
-        "loop": "learner, XLA options" if options else "learner, as written",
+        "loop": ("learner, argmax by max and min" if by_max else "learner, as written")
+        + (", XLA options" if options else ""),
         "steps_per_call": steps,
         "actions": actions,
         "utilisation": round(actions / max(calls * steps * size, 1), 3),
@@ -133,7 +155,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "loop": "play_random",
             },
             learner_loop(game, args.players, args.size, args.seconds, options=False),
-            learner_loop(game, args.players, args.size, args.seconds, options=True),
+            learner_loop(game, args.players, args.size, args.seconds, options=False, by_max=True),
+            learner_loop(game, args.players, args.size, args.seconds, options=True, by_max=True),
         ]
         after = playouts(module, args.players, args.seconds, args.seed)["actions_per_cpu_s"]
         engine = (before + after) / 2

@@ -23,11 +23,15 @@ os.environ.setdefault(
 )
 
 
-def pgx_loop(name: str, size: int, seconds: float, steps: int = 64) -> dict[str, Any]:
+def pgx_loop(
+    name: str, size: int, seconds: float, *, by_max: bool, steps: int = 64
+) -> dict[str, Any]:
+    """Pgx's game ``name`` by the learner's loop (``by_max``: the choice without
+    ``argmax``, as ``bench_batch_learner.choose``)."""
     import jax
     import jax.numpy as jnp
-    import pgx
-    from pgx.experimental import auto_reset
+    import pgx  # type: ignore[import-not-found]
+    from pgx.experimental import auto_reset  # type: ignore[import-not-found]
 
     env = pgx.make(name)
     init = jax.vmap(env.init)
@@ -36,8 +40,14 @@ def pgx_loop(name: str, size: int, seconds: float, steps: int = 64) -> dict[str,
     def one(carry: tuple[Any, Any], key: Any) -> tuple[tuple[Any, Any], Any]:
         state, keys = carry
         choice_key, step_key = jax.random.split(key)
-        noise = jax.random.gumbel(choice_key, state.legal_action_mask.shape)
-        action = jnp.argmax(jnp.where(state.legal_action_mask, noise, -jnp.inf), axis=1)
+        mask = state.legal_action_mask
+        noise = jnp.where(mask, jax.random.gumbel(choice_key, mask.shape), -jnp.inf)
+        if by_max:
+            numbers = jnp.arange(mask.shape[1])[None, :]
+            best = noise == noise.max(axis=1, keepdims=True)
+            action = jnp.min(jnp.where(best, numbers, 1 << 20), axis=1)
+        else:
+            action = jnp.argmax(noise, axis=1)
         # auto_reset deals a game's successor in the step it ends (marked terminated),
         # and the next step plays on it: every step of every game is an action.
         state = step(state, action, jax.random.split(step_key, size))
@@ -66,7 +76,7 @@ def pgx_loop(name: str, size: int, seconds: float, steps: int = 64) -> dict[str,
         "game": f"pgx {name}",
         "players": env.num_players,
         "size": size,
-        "loop": "pgx, as the learner's loop",
+        "loop": "argmax by max and min" if by_max else "as written",
         "pgx": pgx.__version__,
         "jax": jax.__version__,
         "actions": actions,
@@ -85,7 +95,12 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    print(json.dumps([pgx_loop(name, args.size, args.seconds) for name in args.games]))
+    rows = [
+        pgx_loop(name, args.size, args.seconds, by_max=by_max)
+        for name in args.games
+        for by_max in (False, True)
+    ]
+    print(json.dumps(rows))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ The same script runs unchanged on a GPU (JAX places the compiled loops there).
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import json
 import math
@@ -57,17 +58,20 @@ EVAL_SEED = 1_000_000_000
 
 
 def require_learn_extra() -> Any:
-    """optax, or one line naming the extra and exit status 2."""
-    try:
-        import jax
-        import optax  # first: without it, nothing else is imported
-    except ImportError as missing:
-        print(
-            f"examples/learn.py needs the 'learn' extra ({missing.name} is missing): "
-            "pip install -e '.[jax,learn]'",
-            file=sys.stderr,
-        )
-        raise SystemExit(2) from None
+    """JAX and optax, or one line naming the missing extra and exit status 2."""
+    for name, extra in (("optax", "learn"), ("jax", "jax")):  # optax first: nothing imported
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            print(
+                f"examples/learn.py needs the '{extra}' extra ({name} is missing): "
+                "pip install -e '.[jax,learn]'",
+                file=sys.stderr,
+            )
+            raise SystemExit(2) from None
+    import jax
+    import optax
+
     return jax, optax
 
 
@@ -177,8 +181,10 @@ def trainer(jax: Any, optax: Any, games: int, steps: int, learning_rate: float) 
     games_axis = jnp.arange(games)
 
     def learner_inputs(state: Any, seat: Any) -> Any:
-        views = [state.observation[q] for q in range(PLAYERS)]
-        view = {name: jnp.stack([v[name] for v in views])[seat, games_axis] for name in views[0]}
+        # Every seat's observation (state.observation[q], one traced program for the
+        # seats), then each game's learner's.
+        views = jax.vmap(lambda q: env.observe_data(jnp, state.data, q))(jnp.arange(PLAYERS))
+        view = {name: value[seat, games_axis] for name, value in views.items()}
         # Stored as float16 for the gradient: the policy reads the same rounding.
         return features(jnp, view, seat).astype(jnp.float16), view["round"].astype(jnp.int8)
 
@@ -345,7 +351,7 @@ def wilson(share: float, games: int, z: float = 1.959964) -> tuple[float, float]
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=150)
     parser.add_argument("--games", type=int, default=512, help="games a training iteration")
     parser.add_argument("--steps", type=int, default=330, help="steps a training game at most")
     parser.add_argument("--hidden", type=int, default=64)

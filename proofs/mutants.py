@@ -692,8 +692,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run the mutations generated from the kernels and the properties "
         "(proofs.generated) instead of the hand list",
     )
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="run the held-out mutations (proofs.heldout) instead of the hand list",
+    )
     args = parser.parse_args(argv)
     mutations: Sequence[Mutation] = MUTATIONS
+    if args.held_out:
+        from proofs.heldout import HELD_OUT
+
+        mutations = HELD_OUT
+        if args.save is None:
+            args.save = str(ROOT / "artifacts" / "mutations-held-out.json")
+            (ROOT / "artifacts").mkdir(exist_ok=True)
     if args.generated:
         from proofs.generated import generated
 
@@ -850,6 +862,22 @@ def _generated_lines(generated: Any) -> list[str]:
     ]
 
 
+def _held_out_lines(held: Any) -> list[str]:
+    """The paragraph on the held-out mutations (``payload["held_out"]``), if run."""
+    if not held:
+        return []
+    rows = "; ".join(f"{r['id']} ({r['what']}): {r['killed_by']}" for r in held["rows"])
+    return [
+        "",
+        f"**Held-out mutations** (``python -m proofs.mutants --held-out``, "
+        f"``proofs/heldout.py``: planted in the properties, the casebook's citations and "
+        f"the adapters' tensors, written without running them first): {held['date']}, "
+        f"commit ``{held['commit']}``: {held['killed']} of {held['mutations']} killed, "
+        f"{held['seconds']:.0f} s wall.  {rows}."
+        + (f"  {held['note']}" if held.get("note") else ""),
+    ]
+
+
 def docs_page(payload: dict[str, Any]) -> str:
     """The docs page "What would catch a wrong rule", from a saved run."""
     rows = payload["rows"]
@@ -926,6 +954,7 @@ def docs_page(payload: dict[str, Any]) -> str:
         + (", ".join(s["breaking_a_proved_property_missed_by_proofs_and_equivalence"]) or "none")
         + ".",
         *_generated_lines(payload.get("generated")),
+        *_held_out_lines(payload.get("held_out")),
         "",
         ".. list-table::",
         "   :header-rows: 1",

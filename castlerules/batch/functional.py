@@ -158,6 +158,10 @@ def seed_words(xp: Any, seeds: Any, stream: str, repeat: Any = None) -> tuple[An
 
 # ---------------------------------------------------------------------- the state
 
+REFILL_AT_ONCE = 64
+"""With auto-reset, the games over that a step replaces by writing their columns
+alone; more, and it reads the pool for every game (the same games either way)."""
+
 
 class Seats(Sequence[dict[str, Any]]):
     """``observation[seat]``: what ``seat`` may know of every game (the env's
@@ -234,6 +238,7 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
     """The pure ``init`` and ``step`` of ``env`` (a game's batch env on JAX)."""
     xp = env.backend.xp
     size, players, actions = env.size, env.players, env.num_actions
+    few = min(size, REFILL_AT_ONCE)
 
     def state_of(
         data: Any, *, rewards: Any, forfeited: Any, seeds: Any, ahead: tuple[Any, ...]
@@ -242,7 +247,8 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         dealt ahead and its columns taken (auto-reset)."""
         seat = data[env._seat_row].astype(xp.int32)
         over = xp.logical_or(seat < 0, forfeited)
-        mask = xp.logical_and(env._legal_rows(data).T, xp.logical_not(over)[:, None])
+        rows = env._legal_rows(data)
+        mask = xp.logical_and(rows.T, xp.logical_not(over)[:, None])
         next_seed, pool, pool_used = ahead
         return State(
             data=data,
@@ -280,16 +286,26 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         held = state.terminated
         if autoreset:
             data, seeds, forfeited, pool, held = refill(state)
-        action = xp.asarray(action).astype(xp.int32).reshape(size)
+        # The caller's action computed once (backend.keep): the step reads it in many
+        # places, and XLA would otherwise copy the caller's whole choice (a policy, a
+        # Gumbel draw over the mask) into each of them.
+        action = env.backend.keep(xp.asarray(action).astype(xp.int32).reshape(size))
         inside = xp.logical_and(action >= 0, action < actions)
+        # The state's own mask: a game replaced by auto-reset is held (its action
+        # ignored), every other game's data is the one the mask was computed from.
         picked = xp.take_along_axis(
-            state_mask(data, held), xp.clip(action, 0, actions - 1)[:, None], axis=1
+            state.legal_action_mask, xp.clip(action, 0, actions - 1)[:, None], axis=1
         )[:, 0]
         illegal = xp.logical_and(
             xp.logical_not(held), xp.logical_not(xp.logical_and(inside, picked))
         )
         hold = xp.logical_or(held, illegal)
-        new, ended = env._transition(data, xp.where(hold, 0, action), hold)[:2]
+        # Kept once more (as the random bots' action is): the kernel reads its tables by it.
+        played = env.backend.keep(xp.where(hold, 0, action))
+        new, ended = env._transition(data, played, hold)[:2]
+        # The new games computed once (backend.keep): their points, seats and legal
+        # mask read them, and XLA would otherwise copy the step into each reader.
+        new, ended = env.backend.keep((new, ended))
         points = env.points_of(new).astype(xp.float32)
         actor = data[env._seat_row].astype(xp.int32)
         penalty = -(xp.arange(players)[None, :] == actor[:, None]).astype(xp.float32)
@@ -299,21 +315,33 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
         forfeited = xp.logical_or(forfeited, illegal)
         return state_of(new, rewards=rewards, forfeited=forfeited, seeds=seeds, ahead=pool)
 
-    def state_mask(data: Any, held: Any) -> Any:
-        return xp.logical_and(env._legal_rows(data).T, xp.logical_not(held)[:, None])
-
     def refill(state: State) -> tuple[Any, ...]:
         """The games over replaced by the pool's next games (in the games' order); the
         pool moved on by a block, dealt from the next seeds, once a block is taken."""
-        over = state.terminated
-        rank = xp.cumsum(over.astype(xp.int32)) - 1
-        take = xp.where(over, rank + state.pool_used, 0)
-        data = xp.where(over[None, :], xp.take(state.pool, take, axis=1), state.data)
-        first = state.next_seed - state.pool_used.astype(xp.uint32)  # the pool's first seed
-        seeds = xp.where(over, first + take.astype(xp.uint32), state.seeds)
-        used = state.pool_used + over.astype(xp.int32).sum()
-        count = over.astype(xp.int32).sum()
         import jax
+
+        over = state.terminated
+        count = over.astype(xp.int32).sum()
+        first = state.next_seed - state.pool_used.astype(xp.uint32)  # the pool's first seed
+
+        def every_game(_: Any) -> tuple[Any, Any]:
+            rank = xp.cumsum(over.astype(xp.int32)) - 1
+            take = xp.where(over, rank + state.pool_used, 0)
+            data = xp.where(over[None, :], xp.take(state.pool, take, axis=1), state.data)
+            return data, xp.where(over, first + take.astype(xp.uint32), state.seeds)
+
+        def few_games(_: Any) -> tuple[Any, Any]:
+            # The games over (in order) take the pool's next columns: a write of a few
+            # columns rather than a read of the pool for every game.
+            slots = xp.nonzero(over, size=few, fill_value=size)[0]
+            taken = state.pool_used + xp.arange(few, dtype=xp.int32)
+            columns = jax.lax.dynamic_slice_in_dim(state.pool, state.pool_used, few, axis=1)
+            data = state.data.at[:, slots].set(columns, mode="drop")
+            seeds = state.seeds.at[slots].set(first + taken.astype(xp.uint32), mode="drop")
+            return data, seeds
+
+        data, seeds = jax.lax.cond(count <= few, few_games, every_game, None)
+        used = state.pool_used + count
 
         def move_on(carry: tuple[Any, Any]) -> tuple[Any, Any]:
             pool, used = carry
@@ -346,4 +374,13 @@ def compiled(jax: Any, env: Any, function: Any) -> Any:
     return call
 
 
-__all__ = ["SEED_DIGITS", "Seats", "State", "build", "compiled", "register", "seed_words"]
+__all__ = [
+    "REFILL_AT_ONCE",
+    "SEED_DIGITS",
+    "Seats",
+    "State",
+    "build",
+    "compiled",
+    "register",
+    "seed_words",
+]

@@ -141,11 +141,18 @@ class Slots:
         """The batch of the games ``data`` (numpy), dealt from ``seeds`` (None: unknown)."""
         array = self.backend.xp.asarray(data.astype(np.int16))
         ended = np.zeros(self.size, dtype=bool)
-        return self._after((array, ended), None, seeds, next_seed, self._legal_of(array))
+        return self._after(
+            (array, ended),
+            reset=None,
+            seeds=seeds,
+            next_seed=next_seed,
+            legal=self._legal_of(array),
+        )
 
     def _after(
         self,
         out: tuple[Any, ...],
+        *,
         reset: Any,
         seeds: Any,
         next_seed: int,
@@ -334,7 +341,9 @@ class Slots:
         lo, hi = seats.words()
         data, rows, counts, lo, hi, ended, played = self._random_of[steps](data, lo, hi, steps)
         seats.hold(lo, hi)
-        after = self._after((data, ended), reset, seeds, next_seed, (rows, counts))
+        after = self._after(
+            (data, ended), reset=reset, seeds=seeds, next_seed=next_seed, legal=(rows, counts)
+        )
         return after, int(played)
 
     # ------------------------------------------------------------------ auto-reset ahead
@@ -354,20 +363,30 @@ class Slots:
         data, rows, counts, lo, hi, ended, played, reset, count = out
         seats.hold(lo, hi)
         self._last_count = int(count)
-        after = self._refilled(batch, (data, ended), reset, self._last_count, (rows, counts))
+        after = self._refilled(
+            batch, (data, ended), reset=reset, count=self._last_count, legal=(rows, counts)
+        )
         return after, int(played)
 
     def _refilled(
-        self, batch: Any, out: tuple[Any, Any], reset: Any, count: int, legal: tuple[Any, Any]
+        self, batch: Any, out: tuple[Any, Any], *, reset: Any, count: int, legal: tuple[Any, Any]
     ) -> Any:
         """The batch after a call of :meth:`_refill_steps` that replaced ``count`` games
         (``reset``): their seeds are the next ones, in the games' order."""
         if not count:
-            return self._after(out, self._none_reset, batch.seeds, batch.next_seed, legal)
+            return self._after(
+                out,
+                reset=self._none_reset,
+                seeds=batch.seeds,
+                next_seed=batch.next_seed,
+                legal=legal,
+            )
         replaced = np.asarray(reset)
         seeds = np.array(batch.seeds, copy=True)
         seeds[replaced] = np.arange(count, dtype=np.uint64) + np.uint64(batch.next_seed)
-        return self._after(out, replaced, seeds, batch.next_seed + count, legal)
+        return self._after(
+            out, reset=replaced, seeds=seeds, next_seed=batch.next_seed + count, legal=legal
+        )
 
     def _refill_steps(
         self,
@@ -602,7 +621,9 @@ class Slots:
             self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
         data, reset, seeds, next_seed = self._resets(batch)
         out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
-        return self._after(out, reset, seeds, next_seed, self._legal_of(out[0]))
+        return self._after(
+            out, reset=reset, seeds=seeds, next_seed=next_seed, legal=self._legal_of(out[0])
+        )
 
     def step_kth(self, batch: Any, kth: Any) -> Any:
         """Every game still playing plays its ``kth``-th legal action (0-based, in the
@@ -628,7 +649,9 @@ class Slots:
         out = self._step_kth(
             data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
         )
-        return self._after(out, reset, seeds, next_seed, self._legal_of(out[0]))
+        return self._after(
+            out, reset=reset, seeds=seeds, next_seed=next_seed, legal=self._legal_of(out[0])
+        )
 
     def _resets(self, batch: Any) -> tuple[Any, Any, Any, int]:
         """With auto-reset: the games, where those that are over are replaced by new

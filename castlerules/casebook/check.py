@@ -6,7 +6,8 @@ recorded move with ``parse_move``, plays it with ``apply``, asks
 the condition holds at the last move (a step case), on the finished game (a
 game case), for the move tried after the moves (a refusal case: the engine
 refuses it, citing what the case says), or the readings still disagree
-there (a reading case).  Anything else raises :class:`CaseError`.
+there (a reading case); and that the case's first clause is the clause its game
+shows (:func:`citation_problem`).  Anything else raises :class:`CaseError`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,15 @@ from castlerules.casebook.declare import Case, Game, Moment, Refusal, Split
 from castlerules.casebook.play import outcome, split_at
 from castlerules.core import IllegalMove, NotationError, RulesError
 
-__all__ = ["CaseError", "Found", "Shown", "verify"]
+__all__ = [
+    "SHOWN_INSTEAD",
+    "CaseError",
+    "Found",
+    "Shown",
+    "citation_problem",
+    "shown_clauses",
+    "verify",
+]
 
 
 class CaseError(AssertionError):
@@ -290,8 +299,17 @@ def verify(case: Case, found: Found) -> Shown:
     """Replay ``found`` and check that it shows ``case``; raise :class:`CaseError` if not.
 
     A game found by BMC (proved shortest) must also show the case at no
-    earlier ply, and its recorded depth must be its length.
+    earlier ply, and its recorded depth must be its length.  The case's first clause
+    must be the one its game shows (:func:`citation_problem`).
     """
+    shown = _replayed(case, found)
+    problem = citation_problem(shown)
+    if problem is not None:
+        raise _fail(case, f"the clause it cites is not the one its game shows: {problem}")
+    return shown
+
+
+def _replayed(case: Case, found: Found) -> Shown:
     states, moments = _play(case, case.rules(), found)
     ply = len(found.moves)
     when = case.when
@@ -345,3 +363,89 @@ def verify(case: Case, found: Found) -> Shown:
         false = _false_claim(case, split)
         raise _fail(case, false or f"the readings disagree otherwise: {split.first_text}")
     return Shown(case, found, tuple(states), tuple(moments), tuple(second), focus=split)
+
+
+# --------------------------------------------------------------------------- citations
+
+SHOWN_INSTEAD = {
+    "throne-to-the-throne": ("B1", "B10"),  # B1, the throne's place, is the board's layout
+    "throne-floor-names": ("B2", "B8"),  # B2 names the floors; the climb shows them
+    "throne-shared-favourite": ("B5", "B14"),  # B5: the favourite shared shows in the score
+    "throne-forced-climb": ("B9", "B8"),  # B9: the only move left is a climb
+    "ascent-from-start": ("A1", "A3"),  # A1: the board's start
+    "ascent-only-up": ("A4", "A3"),  # A4: a direction no move can take
+    "ascent-last-square": ("A5", "A8"),  # A5: the length of the path
+    "ascent-carried-scores": ("A15", "A17"),  # A15: the scores the end reports (A17)
+    "ascent-removed-penalty": ("A16", "A13"),  # A16: the penalty of a removal (A13)
+    "ascent-below-arrival": ("A16", "A17"),  # A16: the scores the end reports (A17)
+    "ascent-die-first-player": ("A18", "A3"),  # A18: the die's roll is before the first move
+    "ascent-reading-deal": ("A18", "A2"),  # A18: the deal shows in the columns
+}
+"""The cases whose first clause no event or refusal names: that clause, and the clause
+their game shows instead (an event of its move or, for a game case, of its game).  The
+table is exact: a case that comes to show its first clause must leave it."""
+
+
+def _events(moment: Any) -> set[str]:
+    return {str(e.clause) for e in moment.events}
+
+
+def _option_clauses(case: Case) -> set[str]:
+    """The clauses of the notes whose options the two readings of a reading case set
+    apart."""
+    first, second = case.rules(), case.second_rules()
+    differ = {
+        a.name
+        for a in attrs.fields(type(first))
+        if getattr(first, a.name) != getattr(second, a.name)
+    }
+    return {n.clause for n in case.module.NOTES if n.option in differ}
+
+
+def shown_clauses(shown: Shown) -> set[str]:
+    """The clauses a case's game shows: the events ``describe`` reports for its move (a
+    step case, every move of a game case), the clause of the ``IllegalMove`` (a refusal
+    case, and a reading that refuses the move), or, for two readings that part on what a
+    seat sees, whose turn it is or the result, the clause of the interpretation note
+    whose option the readings set differently."""
+    focus = shown.focus
+    if isinstance(focus, Moment):
+        return _events(focus)
+    if isinstance(focus, Refusal):
+        return {focus.clause}
+    if isinstance(focus, Game):
+        return set().union(*(_events(m) for m in focus.moments))
+    out: set[str] = set()
+    if not isinstance(focus, Split):
+        return out
+    for result in (focus.first, focus.second):
+        if isinstance(result, Refusal):
+            out.add(result.clause)
+        elif isinstance(result, Moment):
+            out |= _events(result)
+    if focus.kind in ("view", "turn", "result"):
+        out |= _option_clauses(shown.case)
+    return out
+
+
+def citation_problem(shown: Shown) -> str | None:
+    """Why the first clause a case cites is not the one its game shows (None if it is):
+    a refusal must cite the engine's clause; any other case a clause its game shows, or
+    be in :data:`SHOWN_INSTEAD` with the clause shown instead."""
+    case, shown_set = shown.case, shown_clauses(shown)
+    first = case.clauses[0]
+    if isinstance(shown.focus, Refusal) and shown.focus.clause != first:
+        return f"the engine refuses citing {shown.focus.clause}, the case cites {first}"
+    if first in shown_set:
+        if case.key in SHOWN_INSTEAD:
+            return f"its game now shows {first}: drop it from SHOWN_INSTEAD"
+        return None
+    if case.key not in SHOWN_INSTEAD:
+        return f"it cites {first}, its game shows {sorted(shown_set)}"
+    cited, instead = SHOWN_INSTEAD[case.key]
+    if first != cited or instead not in shown_set:
+        return (
+            f"it cites {case.clauses}, its game shows {sorted(shown_set)}; "
+            f"SHOWN_INSTEAD says {cited} shown by {instead}"
+        )
+    return None

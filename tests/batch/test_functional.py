@@ -92,20 +92,36 @@ def test_an_illegal_action_forfeits_and_the_checked_step_refuses(env: Any) -> No
     assert refused.value.clause
 
 
-def test_autoreset_keeps_the_batch_full_from_the_next_seeds() -> None:
+def test_autoreset_keeps_the_batch_full_from_the_next_seeds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from castlerules.batch import functional
+
+    # Two games replaced at once by their columns alone; three read the pool for every
+    # game: both ways below, the same games.
+    monkeypatch.setattr(functional, "REFILL_AT_ONCE", 2)
     env = batch.make("throne", players=4, size=SIZE, backend="jax")
     init, step = env.functional(autoreset=True)
     state = init(jnp.arange(SIZE))
-    mask = np.asarray(state.legal_action_mask)
-    illegal = np.where(np.arange(SIZE) < 3, (~mask).argmax(axis=1), mask.argmax(axis=1))
-    state = step(state, jnp.asarray(illegal))  # games 0..2 forfeit
+
+    def forfeit(state: Any, games: list[int]) -> Any:
+        mask = np.asarray(state.legal_action_mask)
+        chosen = np.where(np.isin(np.arange(SIZE), games), (~mask).argmax(1), mask.argmax(1))
+        return step(state, jnp.asarray(chosen))
+
+    state = forfeit(state, [0, 1, 2])  # games 0..2 forfeit
     assert np.asarray(state.terminated).tolist()[:4] == [True, True, True, False]
-    state = step(state, jnp.asarray(np.asarray(state.legal_action_mask).argmax(axis=1)))
+    state = forfeit(state, [])  # three replaced: every game's column read
     fresh = env.init(seeds=[64, 65, 66, *range(3, SIZE)])
     assert np.array_equal(np.asarray(state.data)[:, :3], fresh.host[:, :3])
     assert np.asarray(state.seeds)[:4].tolist() == [64, 65, 66, 3]
     assert not np.asarray(state.terminated)[:3].any()
     assert int(state.next_seed) == 67
+    state = forfeit(forfeit(state, [5, 9]), [])  # two replaced: their columns written
+    fresh = env.init(seeds=[67, 68, *range(2, SIZE)])
+    assert np.array_equal(np.asarray(state.data)[:, [5, 9]], fresh.host[:, :2])
+    assert np.asarray(state.seeds)[[4, 5, 9]].tolist() == [4, 67, 68]
+    assert int(state.next_seed) == 69
 
 
 def test_functional_needs_jax_and_a_bool() -> None:

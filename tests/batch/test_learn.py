@@ -113,3 +113,24 @@ def test_the_batch_page_gives_the_published_run() -> None:
     assert f"{report['train_cpu_s'] / 60:.1f} CPU minutes" in page
     assert f"{report['cpu_s'] / 60:.1f} CPU minutes in all" in page
     assert "_static/learn.png" in page and (ROOT / "docs" / "_static" / "learn.png").exists()
+
+
+def test_the_measurements_page_gives_the_learner_loop_run() -> None:
+    """docs/batch-learner-cpu.json (benchmarks/bench_batch_learner.py): every row's
+    figure and ratio are on docs/measurements.rst, and the batch page's summary quotes
+    the same ratios."""
+    report = json.loads((ROOT / "docs" / "batch-learner-cpu.json").read_text(encoding="utf-8"))
+    page = " ".join((ROOT / "docs" / "measurements.rst").read_text(encoding="utf-8").split())
+    summary = " ".join((ROOT / "docs" / "batch.rst").read_text(encoding="utf-8").split())
+    assert {row["game"] for row in report["rows"]} == {"throne", "ascent"}
+    for row in report["rows"]:
+        assert row["players"] == 4 and row["size"] == 4096
+        assert f"{row['actions_per_cpu_s']:,}" in page, row
+        assert f"{row['ratio']:.2f}x (engine {row['engine_actions_per_cpu_s']:,})" in page, row
+        assert f"{row['actions_per_cpu_s']:,} actions per CPU-second ({row['ratio']:.2f}x)" in (
+            summary
+        ), row
+    for row in report["pgx"]:
+        assert (
+            f"{row['actions_per_cpu_s']:,}" in page and f"{row['actions_per_cpu_s']:,}" in summary
+        )

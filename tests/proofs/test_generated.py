@@ -66,3 +66,12 @@ def test_a_new_guard_is_generated_without_touching_a_list(tmp_path: Path) -> Non
         "guard 'a planted guard' removed",
         "guard 'a planted guard' negated",
     }
+
+
+def test_the_held_out_mutations_apply_and_cover_properties_citations_tensors() -> None:
+    from proofs.heldout import HELD_OUT
+
+    assert mutants.check(HELD_OUT) == []
+    places = Counter(m.id.split(".")[0] if m.kind == "module" else "property" for m in HELD_OUT)
+    assert places == {"property": 3, "casebook": 2, "adapters": 2}
+    assert all(mutants.layer_order(m) == ["proofs"] for m in HELD_OUT if m.kind == "bound")

@@ -53,7 +53,7 @@ import attrs
 import z3
 
 from castlerules.ascent import kernel
-from castlerules.ascent.kernel import END_TESTS, UNLIMITED, KState
+from castlerules.ascent.kernel import KState
 from castlerules.ascent.moves import Move
 from castlerules.ascent.rules import Rules
 from castlerules.core.ops import merge
@@ -68,8 +68,20 @@ OPTION_NAMES = tuple(f.name for f in attrs.fields(kernel.Options))
 then ranges over ``1..UNLIMITED``, ``end_test`` over the indexes of
 :data:`~castlerules.ascent.kernel.END_TESTS`)."""
 
-_INTS = {"favours_per_move": (1, UNLIMITED), "end_test": (0, len(END_TESTS) - 1)}
-"""The free options that are numbers, with their range."""
+
+def _int_range(domain: str) -> tuple[int, int]:
+    """The range of a declared ``"int LOW..HIGH ..."`` domain."""
+    low, high = domain.split()[1].split("..")
+    return int(low), int(high)
+
+
+_INTS = {
+    option.name: _int_range(option.symbolic)
+    for option in Rules.OPTIONS
+    if option.symbolic is not None and option.symbolic.startswith("int ")
+}
+"""The free options that are numbers, with their range: each option's declared
+:attr:`~castlerules.core.options.Option.symbolic` domain."""
 
 _KINDS = {kernel.K_ADVANCE: "advance", kernel.K_FAVOUR: "favour", kernel.K_END: "end of the turn"}
 """The kernel's name of each kind of move (:func:`~castlerules.ascent.kernel.sub_cases`)."""

@@ -315,14 +315,6 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     # ------------------------------------------------------------ Throne kernel
     M(
-        "throne.kernel.over_ignored",
-        "B3",
-        "the kernel lets moves be played after the end",
-        TK,
-        '"the game is not over", p.over, "throne-game-over")',
-        '"the game is not over", o.lit(False), "throne-game-over")',
-    ),
-    M(
         "throne.kernel.place_while_moving",
         "B8",
         "the kernel lets a character be placed in the movement phase",
@@ -636,16 +628,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "values = [table[k - low] for k in reversed(self.group)]",
         kind="model",
     ),
-    M(
-        "throne.property.round_score_weak",
-        "B15",
-        "property round_score weakened to 34 a round",
-        TP,
-        "CLAIM_ROUND_MAX = 33\n",
-        "CLAIM_ROUND_MAX = 34\n",
-        kind="property",
-        partner="throne.table.king_eleven",
-    ),
     # ------------------------------------------------------ Throne properties
     M(
         "throne.property.no_descent_weak",
@@ -657,16 +639,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         kind="property",
         partner="throne.kernel.eliminated_to_nobles",
         issue=True,
-    ),
-    M(
-        "throne.property.capacity_weak",
-        "B7",
-        "property capacity weakened to 5 a floor",
-        TP,
-        "CLAIM_FLOOR = 4\n",
-        "CLAIM_FLOOR = 5\n",
-        kind="property",
-        partner="throne.table.floor_of_five",
     ),
     # ------------------------------------ Throne properties: more weakened claims
     # Each weakened claim with the partner that tells it from the strong one: the
@@ -760,16 +732,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        default=(),\n        converter=_to_tuple,\n",
         kind="table",
         breaks=("throne.round_score", "throne.totals"),
-    ),
-    M(
-        "throne.property.totals_weak",
-        "B16",
-        "property totals weakened to 0..99",
-        TP,
-        "CLAIM_TOTAL = (1, 99)\n",
-        "CLAIM_TOTAL = (0, 99)\n",
-        kind="property",
-        partner="throne.table.no_bonus_round",
     ),
     # ------------------------------------------------------------- Ascent engine
     M(
@@ -1005,14 +967,6 @@ MUTATIONS: tuple[Mutation, ...] = (
     # ------------------------------------------------------------ Ascent kernel
     # castlerules/ascent/kernel.py, killed by its exhaustive tie with the engine
     # (tests/ascent/test_kernel.py, in the unit layer): one per guard, one per effect.
-    M(
-        "ascent.kernel.over_ignored",
-        "A14",
-        "the kernel lets moves be played after the end",
-        "castlerules/ascent/kernel.py",
-        '"the game is not over", p.over, "ascent-game-over")',
-        '"the game is not over", o.lit(False), "ascent-game-over")',
-    ),
     M(
         "ascent.kernel.advance_before_favour",
         "A12",
@@ -1510,14 +1464,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "flp=o.ite(taken, False,",
     ),
     M(
-        "ascent.kernel.removal_on_arrival_square",
-        "A13",
-        "the kernel removes a remainder whose top stands on its own arrival square",
-        "castlerules/ascent/kernel.py",
-        "removal_on(o, removal_in_lower_half, upper_half, d), d > rest_ceiling])",
-        "removal_on(o, removal_in_lower_half, upper_half, d), d >= rest_ceiling])",
-    ),
-    M(
         "ascent.kernel.harsh_ignored",
         "A13",
         "the kernel ignores removal_in_lower_half",
@@ -1597,14 +1543,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "castlerules/ascent/kernel.py",
         "found = o.first([o.select(advances, seat) for seat in after])",
         "found = o.lit(0)",
-    ),
-    M(
-        "ascent.kernel.arrival_scores_minus",
-        "A15",
-        "the kernel scores a card on its arrival square minus its value",
-        "castlerules/ascent/kernel.py",
-        "o.ite(sq >= arrival, value, -value)",
-        "o.ite(sq > arrival, value, -value)",
     ),
     M(
         "ascent.kernel.removed_score_nothing",

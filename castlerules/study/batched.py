@@ -72,10 +72,7 @@ the next games of the study in their slots."""
 
 SLOTS = 1024
 """Games played at once, at most: a study's games stream through them.  Fewer slots
-leave fewer of them waiting at the end for the slowest games: the cold study of
-20,000 paired games (SEED against ORIGINAL, 4 players, one core, 2026-12-05) took
-9.55 s of CPU with 4096 slots, 9.31 s with 2048, 8.84 s with 1024, 8.94 s with 512,
-9.47 s with 256."""
+leave fewer of them waiting at the end for the slowest games (the measured choice is on the docs' Measurements page)."""
 
 
 def play_random(

@@ -72,7 +72,8 @@ the next games of the study in their slots."""
 
 SLOTS = 1024
 """Games played at once, at most: a study's games stream through them.  Fewer slots
-leave fewer of them waiting at the end for the slowest games (the measured choice is on the docs' Measurements page)."""
+leave fewer of them waiting at the end for the slowest games (the measured choice is on the docs'
+Measurements page)."""
 
 
 def play_random(

@@ -421,7 +421,7 @@ class Rules:
         square, is no row for favours); its cards leave it for the first free
         square above it.  Given with the shared Start's geometry (``squares``
         7, ``arrival`` value + 1, ``upper_half`` 4, as the register and a full
-        set of options pass them), the geometry is :data:`STAGGERED_GEOMETRY`:
+        set of options pass them), the geometry is ``rules.STAGGERED_GEOMETRY``:
         seven squares for every rank on a path of 12.
     ``die`` (A18)
         What the die decides: ``"first_player"`` (default) or ``"none"``

@@ -77,7 +77,7 @@ class Layout:
         converted).
 
         >>> layout = Layout(2, owner=(0, 1))
-        >>> layout.unpack([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0]).flp
+        >>> layout.unpack([0, 1, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]).flp
         (False, True)
         """
         a = self.actor

@@ -73,7 +73,7 @@ def test_a14_a_reading_under_which_the_game_is_over_disagrees(run_cli: Cli) -> N
     data = json.loads(
         run_cli("explain", "ascent", ASCENT_OVER, "F0", "--compare", "--json").stdout
     )["compare"]
-    assert data["disagree"] == ["HARSH", "end_test=can_move", "deal=shuffled"]
+    assert data["disagree"] == ["HARSH", "end_test=can_move", "deal=shuffled", "path=staggered"]
     row = next(r for r in data["readings"] if r["reading"] == "end_test=can_move")
     assert (row["stage"], row["legal"], row["clause"]) == ("over", False, "A14")
 

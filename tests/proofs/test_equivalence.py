@@ -19,7 +19,7 @@ SMALL = equivalence.THRONE_KERNEL_SCOPES[4]
 """The smallest Throne scope (under a thousand positions), no passing allowed."""
 
 ASCENT_SMALL = equivalence.ASCENT_KERNEL_SCOPES[-1]
-"""The smallest Ascent scope (three cards, three seats)."""
+"""A small Ascent scope (the last declared)."""
 
 
 def test_every_scope_declares_boundaries_its_game_counts() -> None:
@@ -59,7 +59,7 @@ def test_the_command_prints_positions_pairs_and_boundaries_per_scope(
     assert equivalence.main([]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"throne: {SMALL.name} (3 players): ")
-    assert out[1].startswith(f"ascent: {ASCENT_SMALL.name} (3 players): ")
+    assert out[1].startswith(f"ascent: {ASCENT_SMALL.name} ({ASCENT_SMALL.players} players): ")
     for line in out[:2]:
         assert "reachable positions" in line and "(position, move) pairs" in line
         assert "declared: " in line

@@ -89,14 +89,14 @@ def desk_link(shown: casebook.Shown, up: str = "", text: str = "Try it at the di
 
 
 def _tests_by_file(tests: Sequence[TestRef]) -> str:
-    """Tests grouped by file: the file links to its first test (the tests' page lists the
-    rest beside it), the names follow as text (one link a test outgrew the page budget)."""
+    """Tests grouped by file: each file links to its first test with the number of its
+    tests that name the clause (the tests' page lists them by name: the names of every
+    test outgrew the clause pages' budget)."""
     files: dict[str, list[TestRef]] = {}
     for test in tests:
         files.setdefault(test.path, []).append(test)
     return "; ".join(
-        f":ref:`{rst.escape(path)} <{group[0].anchor}>` "
-        + ", ".join(rst.escape(t.name) for t in group)
+        f":ref:`{rst.escape(path)} <{group[0].anchor}>` ({len(group)})"
         for path, group in files.items()
     )
 

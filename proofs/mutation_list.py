@@ -849,8 +849,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "A14",
         "the game goes on with one player left",
         AT,
-        "    if alive <= 1 and not t.last_player_continues:",
-        "    if alive <= 0 and not t.last_player_continues:",
+        "    if (alive <= 1 and not t.last_player_continues) or nxt < 0:",
+        "    if (alive <= 0 and not t.last_player_continues) or nxt < 0:",
     ),
     M(
         "ascent.end_test_arrival_unfinished",

@@ -315,22 +315,8 @@ def _end_turn(
                 moves=(*moves,),
                 tables=t,
             )
-    if alive <= 1 and not t.last_player_continues:
-        # A14: at most one player is still in the race
-        return build_state(
-            rules,
-            cols,
-            flipped,
-            removed,
-            actor=-1,
-            step=None,
-            replays=0,
-            owners=owners,
-            occupied=occ,
-            moves=_NO_MOVES,
-            tables=t,
-        )
-    if nxt < 0:  # A14: no player has a legal Advance
+    if (alive <= 1 and not t.last_player_continues) or nxt < 0:
+        # A14: at most one player is still in the race, or no player has a legal Advance
         return build_state(
             rules,
             cols,

@@ -30,7 +30,6 @@ import os
 import platform
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,18 +41,7 @@ os.environ.setdefault(
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-
-def choose(jax: Any, mask: Any, key: Any, by_max: bool) -> Any:
-    """The example's choice: the legal action of the largest Gumbel noise (uniform over
-    the legal ones).  ``by_max``: the index found as the lowest index of the row's
-    maximum (a max and a min) instead of :func:`jax.numpy.argmax`, the same action
-    (ties of the noise aside), which XLA on a CPU reduces one number at a time."""
-    jnp = jax.numpy
-    noise = jnp.where(mask, jax.random.gumbel(key, mask.shape), -jnp.inf)
-    if not by_max:
-        return jnp.argmax(noise, axis=1)
-    numbers = jnp.arange(mask.shape[1])[None, :]
-    return jnp.min(jnp.where(noise == noise.max(axis=1, keepdims=True), numbers, 1 << 20), 1)
+from compiled_loop import choose, time_calls  # noqa: E402  (from the folder just put on the path)
 
 
 def learner_loop(
@@ -88,20 +76,7 @@ def learner_loop(
 
     compiler_options = env.backend.compiler_options if options else None
     run = jax.jit(scan, compiler_options=compiler_options or None)
-    key = jax.random.key(0)
-    cpu = time.process_time()
-    state = init(jnp.arange(size))
-    state, played = run(state, key)
-    played.block_until_ready()
-    compile_s = time.process_time() - cpu
-    actions = calls = 0
-    cpu = time.process_time()
-    while time.process_time() - cpu < seconds:
-        key, sub = jax.random.split(key)
-        state, played = run(state, sub)
-        actions += int(played.sum())
-        calls += 1
-    cpu = time.process_time() - cpu
+    compile_s, actions, calls, cpu = time_calls(jax, run, lambda: init(jnp.arange(size)), seconds)
     return {
         "game": game,
         "players": players,

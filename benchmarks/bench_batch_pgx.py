@@ -15,19 +15,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 from typing import Any
 
 os.environ.setdefault(
     "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 )
 
+from compiled_loop import choose, time_calls
+
 
 def pgx_loop(
     name: str, size: int, seconds: float, *, by_max: bool, steps: int = 64
 ) -> dict[str, Any]:
     """Pgx's game ``name`` by the learner's loop (``by_max``: the choice without
-    ``argmax``, as ``bench_batch_learner.choose``)."""
+    ``argmax``, :func:`compiled_loop.choose`)."""
     import jax
     import jax.numpy as jnp
     import pgx  # type: ignore[import-not-found]
@@ -40,14 +41,7 @@ def pgx_loop(
     def one(carry: tuple[Any, Any], key: Any) -> tuple[tuple[Any, Any], Any]:
         state, keys = carry
         choice_key, step_key = jax.random.split(key)
-        mask = state.legal_action_mask
-        noise = jnp.where(mask, jax.random.gumbel(choice_key, mask.shape), -jnp.inf)
-        if by_max:
-            numbers = jnp.arange(mask.shape[1])[None, :]
-            best = noise == noise.max(axis=1, keepdims=True)
-            action = jnp.min(jnp.where(best, numbers, 1 << 20), axis=1)
-        else:
-            action = jnp.argmax(noise, axis=1)
+        action = choose(jax, state.legal_action_mask, choice_key, by_max)
         # auto_reset deals a game's successor in the step it ends (marked terminated),
         # and the next step plays on it: every step of every game is an action.
         state = step(state, action, jax.random.split(step_key, size))
@@ -58,20 +52,11 @@ def pgx_loop(
         return state, played
 
     run = jax.jit(scan)
-    key = jax.random.key(0)
-    cpu = time.process_time()
-    state = init(jax.random.split(key, size))
-    state, played = run(state, key)
-    played.block_until_ready()
-    compile_s = time.process_time() - cpu
-    actions = calls = 0
-    cpu = time.process_time()
-    while time.process_time() - cpu < seconds:
-        key, sub = jax.random.split(key)
-        state, played = run(state, sub)
-        actions += int(played.sum())
-        calls += 1
-    cpu = time.process_time() - cpu
+
+    def start() -> Any:
+        return init(jax.random.split(jax.random.key(0), size))
+
+    compile_s, actions, calls, cpu = time_calls(jax, run, start, seconds)
     return {
         "game": f"pgx {name}",
         "players": env.num_players,

@@ -54,13 +54,17 @@ pytestmark = pytest.mark.slow
 
 # python3 -m http.server (the docs' command), with one line per request on stderr:
 # "PATH BYTES" (the bytes of the body sent), so that the test can say what was downloaded.
+# The server answers requests on threads: one lock keeps each line whole (two requests
+# finishing at once once wrote one line into the other).
 SERVER = """
-import functools, http.server, sys
+import functools, http.server, sys, threading
+LOG = threading.Lock()
 class Counting(http.server.SimpleHTTPRequestHandler):
     def copyfile(self, source, outputfile):
         data = source.read()
         outputfile.write(data)
-        print(self.path, len(data), file=sys.stderr, flush=True)
+        with LOG:
+            print(self.path, len(data), file=sys.stderr, flush=True)
     def log_message(self, *args):
         pass
 handler = functools.partial(Counting, directory=sys.argv[1])

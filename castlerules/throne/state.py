@@ -79,8 +79,9 @@ if TYPE_CHECKING:  # the type checker checks calls against State's own signature
 else:
     # Generated from attrs.fields(State) (castlerules.core.builder): the same
     # frozen State, built with plain slot stores; it cannot drift from State.
-    build_state = builder(State)
-"""``build_state(*fields)`` is ``State(*fields)``, faster (the engine's constructor)."""
+    build_state = builder(State, positional=4)
+"""``build_state(rules, players, round, phase, *, turn=..., ...)`` is ``State(...)``,
+faster (the engine's constructor); the fields past the fourth by name."""
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
@@ -124,5 +125,6 @@ class Observation:
 if TYPE_CHECKING:
     build_observation = Observation
 else:
-    build_observation = builder(Observation)
-"""``build_observation(*fields)`` is ``Observation(*fields)``, faster (for ``observation()``)."""
+    build_observation = builder(Observation, positional=4)
+"""``build_observation(seat, rules, players, round, *, phase=..., ...)`` is
+``Observation(...)``, faster (for ``observation()``); the fields past the fourth by name."""

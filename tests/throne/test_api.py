@@ -168,8 +168,11 @@ def test_the_engines_fast_constructor_builds_the_same_frozen_state() -> None:
 
     s = new_game(4, seed=3)
     s = apply(s, legal_moves(s)[5])
-    fields = [getattr(s, a.name) for a in attrs.fields(State)]
-    built, plain = build_state(*fields), State(*fields)
+    fields = {a.name: getattr(s, a.name) for a in attrs.fields(State)}
+    first = [fields.pop(name) for name in ("rules", "players", "round", "phase")]
+    built, plain = build_state(*first, **fields), State(*first, **fields)
+    with pytest.raises(TypeError):
+        build_state(*first, *fields.values())  # past the fourth field, by name only
     assert type(built) is State
     assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):

@@ -85,7 +85,7 @@ ADAPTERS = (
     "tests/adapters/test_pettingzoo.py",
 )
 BOT_TESTS = ("tests/study/test_bots.py", "tests/adapters/test_mcts_bot.py")
-SAMPLING_TESTS = ("tests/throne/test_sampling.py",)
+SAMPLING_TESTS = ("tests/throne/test_sampling.py", "tests/proofs/test_sampler_tied.py")
 TN_TESTS = ("tests/throne/test_notation.py", TN)
 AN_TESTS = ("tests/ascent/test_notation.py", "tests/ascent/test_deal.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
@@ -2127,10 +2127,30 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "throne.sampling.no_count_above_the_allowance",
         "B11",
-        "a hidden No count is drawn up to one more than the round's allowance",
+        "a hidden No count is drawn from one more than the round's allowance",
         SAMPLING,
-        "drawn_count, rng = rng.below(allowance + 1)",
-        "drawn_count, rng = rng.below(allowance + 2)",
+        "    full = obs.rules.no_cards_for(obs.players)\n",
+        "    full = obs.rules.no_cards_for(obs.players) + 1\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
+        "throne.sampling.elimination_costs_no_card",
+        "B13",
+        "the hidden seats need not have spent the No cards the eliminations cost",
+        SAMPLING,
+        "    return min(full, most), max(0, fewest - seen_spent)\n",
+        "    return min(full, most), 0\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
+        "throne.sampling.more_than_one_card_an_elimination",
+        "B11",
+        "a hidden seat may have spent more No cards than there were eliminations",
+        SAMPLING,
+        "    return min(full, most), max(0, fewest - seen_spent)\n",
+        "    return full, max(0, fewest - seen_spent)\n",
         kind="module",
         tests=SAMPLING_TESTS,
     ),

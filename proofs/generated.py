@@ -200,6 +200,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "return o.select(after, o.ite(found >= 0, found, 0))",
         "return o.select(after, o.ite(found > 0, found, 0))",
     ): "next_seat: when found is 0 both pick the first seat after the mover",
+    (
+        "ascent",
+        "[m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq >= 0, m.sq, 0))]",
+        "[m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq > 0, m.sq, 0))]",
+    ): "o.ite(m.sq >= 0, m.sq, 0) and o.ite(m.sq > 0, m.sq, 0) agree on every value: at "
+    "m.sq = 0 both are 0",
 }
 """Generated mutations that no reachable position tells from the kernel, keyed by game
 and change (the old and new line of a comparison, stripped; the guard and "removed" or

@@ -122,7 +122,10 @@ OPTIONS: tuple[Option, ...] = (
         "placement_floors",
         ("B6",),
         "the floors characters may be placed on",
-        alternatives=((2, 3, 4, 5),),
+        seed="seulement dans les cinq premiers étages",
+        fixed="a number the seed gives, not a reading: « seulement dans les cinq premiers "
+        "étages » (B6) is floors 1-5; the published rules' floors 2-5 come with their equal "
+        "placement (preset ORIGINAL, which the register tries as a whole)",
     ),
     Option(
         "equal_placement",

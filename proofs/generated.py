@@ -200,6 +200,22 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "return o.select(after, o.ite(found >= 0, found, 0))",
         "return o.select(after, o.ite(found > 0, found, 0))",
     ): "next_seat: when found is 0 both pick the first seat after the mover",
+    (
+        "ascent",
+        "[m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq >= 0, m.sq, 0))]",
+        "[m.present, m.col != s.actor, m.sq >= 1, o.select(p.own, o.ite(m.sq > 0, m.sq, 0))]",
+    ): "o.ite(m.sq >= 0, m.sq, 0) and o.ite(m.sq > 0, m.sq, 0) agree on every value: at "
+    "m.sq = 0 both are 0",
+    (
+        "ascent",
+        "L.highest(L.map(lambda h, dep: o.all([h, dep < m]), here, u.dep), value),",
+        "L.highest(L.map(lambda h, dep: o.all([h, dep <= m]), here, u.dep), value),",
+    ): "the taker's rank under stack_rank=highest: the card at depth m, below the stack just "
+    "moved and the cards it took, is a flipped card that was on that square, the moved "
+    "stack's arrival square (a part lands only on a free square or on flipped cards of its "
+    "own arrival square, A6, A9); a flipped stack stands on its leader's arrival square "
+    "(A8), so that card ranks at most as the moved stack's highest card, whose arrival "
+    "square it is, and the highest is the same",
 }
 """Generated mutations that no reachable position tells from the kernel, keyed by game
 and change (the old and new line of a comparison, stripped; the guard and "removed" or

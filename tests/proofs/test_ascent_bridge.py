@@ -357,6 +357,27 @@ def test_a18_the_model_refuses_the_shuffled_deal() -> None:
         AscentModel(Params(ascent.Rules(deal="shuffled"), 2))
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"path": "staggered"}, {"flip_uncovered": True}, {"replays_per_turn": 1}],
+    ids=lambda o: next(iter(o)),
+)
+def test_a5_a8_a12_the_model_refuses_the_readings_it_does_not_read(
+    options: dict[str, object],
+) -> None:
+    """The proofs' model reads the shared Start, the flip on arrival only and a replay
+    after every favour: each other declared reading is refused in one clear error rather
+    than proved as the reference reading (docs/proofs.rst says what checks them)."""
+    from castlerules.symbolic.ascent_model import AscentModel, Params, unmodelled
+
+    (name,) = options
+    rules = ascent.Rules(**options)
+    assert [text.split("=")[0] for text in unmodelled(rules)] == [name]
+    with pytest.raises(ValueError, match=f"{name}=.* is outside its parameters"):
+        AscentModel(Params(rules, 2))
+    assert unmodelled(ascent.Rules(stack_rank="highest", favours_per_move=None)) == ()
+
+
 def taker_ranked_apart(state: ascent.State) -> bool:
     """A favour is pending and the stack that may take it has a card above its top's rank
     (A10 under ``stack_rank="highest"``: the taker acts with that card)."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from proofs.mutation_list import Mutation
@@ -230,12 +231,14 @@ def _equivalence_key(m: Mutation) -> tuple[str, str, str]:
     return game, m.old.strip(), m.new.strip()
 
 
-def equivalent_mutations(root: Path = ROOT) -> list[tuple[Mutation, str]]:
-    """The generated mutations set aside as equivalent, each with its reason."""
+def equivalent_mutations(
+    root: Path = ROOT, made: Sequence[Mutation] | None = None
+) -> list[tuple[Mutation, str]]:
+    """The generated mutations set aside as equivalent, each with its reason (among
+    ``made``, by default every generated mutation)."""
+    every = generated(root, include_equivalent=True) if made is None else made
     return [
-        (m, EQUIVALENT[_equivalence_key(m)])
-        for m in generated(root, include_equivalent=True)
-        if _equivalence_key(m) in EQUIVALENT
+        (m, EQUIVALENT[_equivalence_key(m)]) for m in every if _equivalence_key(m) in EQUIVALENT
     ]
 
 

@@ -323,14 +323,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         '"B6", "a character not yet placed", both([place, m.mine < 0]), "throne-placed-twice"',
     ),
     M(
-        "throne.kernel.place_anywhere",
-        "B6",
-        "the kernel lets a character be placed on any floor",
-        TK,
-        "both([place, m.placeable == 0]),",
-        "both([place, m.placeable < 0]),",
-    ),
-    M(
         "throne.kernel.place_into_full",
         "B7",
         "the kernel lets a character be placed on a full floor",

@@ -43,6 +43,15 @@ sys.path.insert(0, str(HERE))
 
 from compiled_loop import choose, time_calls  # noqa: E402  (from the folder just put on the path)
 
+#: The loops the benchmark can time, by name: ``play_random``, and the learner's loop
+#: as (compiled with the batch's XLA options, the choice by max and min).
+LOOPS: dict[str, tuple[bool, bool]] = {
+    "play_random": (False, False),
+    "learner": (False, False),
+    "learner-by-max": (False, True),
+    "learner-by-max-options": (True, True),
+}
+
 
 def learner_loop(
     game: str,
@@ -114,6 +123,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pgx", default=None, help="a Python with Pgx: its games too")
     parser.add_argument("--pgx-games", nargs="+", default=["connect_four", "othello", "go_9x9"])
+    parser.add_argument(
+        "--loops",
+        nargs="+",
+        choices=LOOPS,
+        default=list(LOOPS),
+        help="which loops to time beside the engine (all by default)",
+    )
     parser.add_argument("--json", default=None, help="write the report there")
     args = parser.parse_args(argv)
     core = pin_one_core()
@@ -122,17 +138,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for game in args.games:
         module = GAMES[game]
         before = playouts(module, args.players, args.seconds, args.seed)["actions_per_cpu_s"]
-        runs = [
-            {
-                **batch_playouts(
+        runs = []
+        for loop in args.loops:
+            if loop == "play_random":
+                played = batch_playouts(
                     args.players, args.size, "jax", args.seed, args.seconds, game, steps=16
-                ),
-                "loop": "play_random",
-            },
-            learner_loop(game, args.players, args.size, args.seconds, options=False),
-            learner_loop(game, args.players, args.size, args.seconds, options=False, by_max=True),
-            learner_loop(game, args.players, args.size, args.seconds, options=True, by_max=True),
-        ]
+                )
+                runs.append({**played, "loop": "play_random"})
+            else:
+                options, by_max = LOOPS[loop]
+                runs.append(
+                    learner_loop(
+                        game, args.players, args.size, args.seconds, options=options, by_max=by_max
+                    )
+                )
         after = playouts(module, args.players, args.seconds, args.seed)["actions_per_cpu_s"]
         engine = (before + after) / 2
         for run in runs:

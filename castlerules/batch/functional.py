@@ -159,8 +159,8 @@ def seed_words(xp: Any, seeds: Any, stream: str, repeat: Any = None) -> tuple[An
 # ---------------------------------------------------------------------- the state
 
 REFILL_AT_ONCE = 64
-"""With auto-reset, the games over that a step replaces by writing their columns
-alone; more, and it reads the pool for every game (the same games either way)."""
+"""With auto-reset, how many of the games over a step replaces at a time, by writing
+their columns (more take as many rounds as they need; the same games either way)."""
 
 
 class Seats(Sequence[dict[str, Any]]):
@@ -317,39 +317,49 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
 
     def refill(state: State) -> tuple[Any, ...]:
         """The games over replaced by the pool's next games (in the games' order); the
-        pool moved on by a block, dealt from the next seeds, once a block is taken."""
+        pool moved on by a block, dealt from the next seeds, once a block is taken.
+
+        Both are loops that run as often as there is work (no game over: not at all; a
+        few: once; a block taken: the pool moved once), each writing its arrays where
+        they stand: conditionals here had XLA copy the pool and the games into and out
+        of them at every step, whichever branch ran."""
         import jax
 
         over = state.terminated
         count = over.astype(xp.int32).sum()
         first = state.next_seed - state.pool_used.astype(xp.uint32)  # the pool's first seed
 
-        def every_game(_: Any) -> tuple[Any, Any]:
-            rank = xp.cumsum(over.astype(xp.int32)) - 1
-            take = xp.where(over, rank + state.pool_used, 0)
-            data = xp.where(over[None, :], xp.take(state.pool, take, axis=1), state.data)
-            return data, xp.where(over, first + take.astype(xp.uint32), state.seeds)
+        def replace_some(carry: tuple[Any, ...]) -> tuple[Any, ...]:
+            # The next games over (in order) take the pool's next columns: a write of a
+            # few columns rather than a read of the pool for every game.
+            data, seeds, waiting, used = carry
+            slots = xp.nonzero(waiting, size=few, fill_value=size)[0]
+            taken = used + xp.arange(few, dtype=xp.int32)
+            columns = xp.take(state.pool, xp.clip(taken, 0, 2 * size - 1), axis=1)
+            data = data.at[:, slots].set(columns, mode="drop")
+            seeds = seeds.at[slots].set(first + taken.astype(xp.uint32), mode="drop")
+            now = xp.minimum(waiting.astype(xp.int32).sum(), few)
+            return data, seeds, waiting.at[slots].set(False, mode="drop"), used + now
 
-        def few_games(_: Any) -> tuple[Any, Any]:
-            # The games over (in order) take the pool's next columns: a write of a few
-            # columns rather than a read of the pool for every game.
-            slots = xp.nonzero(over, size=few, fill_value=size)[0]
-            taken = state.pool_used + xp.arange(few, dtype=xp.int32)
-            columns = jax.lax.dynamic_slice_in_dim(state.pool, state.pool_used, few, axis=1)
-            data = state.data.at[:, slots].set(columns, mode="drop")
-            seeds = state.seeds.at[slots].set(first + taken.astype(xp.uint32), mode="drop")
-            return data, seeds
+        start = (state.data, state.seeds, over, state.pool_used)
+        data, seeds, _none, used = jax.lax.while_loop(
+            lambda carry: carry[2].any(), replace_some, start
+        )
 
-        data, seeds = jax.lax.cond(count <= few, few_games, every_game, None)
-        used = state.pool_used + count
+        next_seed = state.next_seed + count.astype(xp.uint32)
 
         def move_on(carry: tuple[Any, Any]) -> tuple[Any, Any]:
             pool, used = carry
-            block = deal(first + xp.uint32(2 * size) + xp.arange(size, dtype=xp.uint32))
+            # The block's seeds read from the loop's own numbers (the pool's first seed
+            # is the next seed less the columns taken): computed from values outside the
+            # loop alone, the compiler would hoist the deal out of it, into every step.
+            after = next_seed - used.astype(xp.uint32) + xp.uint32(2 * size)
+            block = deal(after + xp.arange(size, dtype=xp.uint32))
             return xp.concatenate([pool[:, size:], block], axis=1), used - size
 
-        pool, used = jax.lax.cond(used >= size, move_on, lambda c: c, (state.pool, used))
-        ahead = (state.next_seed + count.astype(xp.uint32), pool, used)
+        # At most once: no more than a block is taken in a step (used < 2 * size).
+        pool, used = jax.lax.while_loop(lambda carry: carry[1] >= size, move_on, (state.pool, used))
+        ahead = (next_seed, pool, used)
         return data, seeds, xp.where(over, False, state.forfeited), ahead, over
 
     import jax

@@ -34,8 +34,14 @@ def env(request: Any) -> Any:
     return batch.make(request.param, players=4, size=SIZE, backend="jax")
 
 
-def test_the_issues_example_runs_as_written(env: Any) -> None:
-    init, step = env.functional()  # pure JAX functions
+@pytest.fixture(scope="module")
+def pure(env: Any) -> Any:
+    """``env.functional()``, once per game: each call compiles its programs anew."""
+    return env.functional()
+
+
+def test_the_issues_example_runs_as_written(env: Any, pure: Any) -> None:
+    init, step = pure  # pure JAX functions: env.functional()
     state = init(jnp.arange(SIZE))  # game i dealt from seed i, as env.init(seeds=...)
     host = env.init(seeds=list(range(SIZE)))
     assert np.array_equal(np.asarray(state.data), host.host)
@@ -61,8 +67,8 @@ def test_the_issues_example_runs_as_written(env: Any) -> None:
         state.observation[4]
 
 
-def test_an_illegal_action_forfeits_and_the_checked_step_refuses(env: Any) -> None:
-    init, step = env.functional()
+def test_an_illegal_action_forfeits_and_the_checked_step_refuses(env: Any, pure: Any) -> None:
+    init, step = pure
     state = init(jnp.arange(SIZE))
     mask = np.asarray(state.legal_action_mask)
     legal = mask.argmax(axis=1)
@@ -97,31 +103,44 @@ def test_autoreset_keeps_the_batch_full_from_the_next_seeds(
 ) -> None:
     from castlerules.batch import functional
 
-    # Two games replaced at once by their columns alone; three read the pool for every
-    # game: both ways below, the same games.
+    # The games over replaced two at a time (three take two rounds), and the pool of
+    # 2 * size games dealt ahead moved on by a block once a block is taken: the same
+    # games as the host's init of those seeds.
     monkeypatch.setattr(functional, "REFILL_AT_ONCE", 2)
-    env = batch.make("throne", players=4, size=SIZE, backend="jax")
+    size = 12
+    env = batch.make("throne", players=4, size=size, backend="jax")
     init, step = env.functional(autoreset=True)
-    state = init(jnp.arange(SIZE))
+    state = init(jnp.arange(size))
 
     def forfeit(state: Any, games: list[int]) -> Any:
         mask = np.asarray(state.legal_action_mask)
-        chosen = np.where(np.isin(np.arange(SIZE), games), (~mask).argmax(1), mask.argmax(1))
+        chosen = np.where(np.isin(np.arange(size), games), (~mask).argmax(1), mask.argmax(1))
         return step(state, jnp.asarray(chosen))
 
     state = forfeit(state, [0, 1, 2])  # games 0..2 forfeit
     assert np.asarray(state.terminated).tolist()[:4] == [True, True, True, False]
-    state = forfeit(state, [])  # three replaced: every game's column read
-    fresh = env.init(seeds=[64, 65, 66, *range(3, SIZE)])
+    state = forfeit(state, [])  # three replaced, in two rounds
+    fresh = env.init(seeds=[12, 13, 14, *range(3, size)])
     assert np.array_equal(np.asarray(state.data)[:, :3], fresh.host[:, :3])
-    assert np.asarray(state.seeds)[:4].tolist() == [64, 65, 66, 3]
+    assert np.asarray(state.seeds)[:4].tolist() == [12, 13, 14, 3]
     assert not np.asarray(state.terminated)[:3].any()
-    assert int(state.next_seed) == 67
-    state = forfeit(forfeit(state, [5, 9]), [])  # two replaced: their columns written
-    fresh = env.init(seeds=[67, 68, *range(2, SIZE)])
+    assert int(state.next_seed) == 15
+    state = forfeit(forfeit(state, [5, 9]), [])  # two replaced, in one round
+    fresh = env.init(seeds=[15, 16, *range(2, size)])
     assert np.array_equal(np.asarray(state.data)[:, [5, 9]], fresh.host[:, :2])
-    assert np.asarray(state.seeds)[[4, 5, 9]].tolist() == [4, 67, 68]
-    assert int(state.next_seed) == 69
+    assert np.asarray(state.seeds)[[4, 5, 9]].tolist() == [4, 15, 16]
+    assert int(state.next_seed) == 17 and int(state.pool_used) == 5
+    # Every game forfeits: 12 more columns taken, so the pool's first block (seeds
+    # 12..23) is spent and the pool moves on to seeds 24..47, dealt in the step.
+    state = forfeit(forfeit(state, list(range(size))), [])
+    assert int(state.next_seed) == 29 and int(state.pool_used) == 5
+    fresh = env.init(seeds=range(17, 29))
+    assert np.array_equal(np.asarray(state.data), fresh.host)
+    state = forfeit(forfeit(state, list(range(size))), [])  # from the moved pool
+    fresh = env.init(seeds=range(29, 41))
+    assert np.array_equal(np.asarray(state.data), fresh.host)
+    assert int(state.pool_used) == 5  # moved on again: the pool holds seeds 36..59
+    assert np.array_equal(np.asarray(state.pool)[:, :size], env.init(seeds=range(36, 48)).host)
 
 
 def test_functional_needs_jax_and_a_bool() -> None:

@@ -472,4 +472,4 @@ def test_a5_seat_advances_reads_the_staggered_start_rows() -> None:
     assert tuple(board.advances) == (False, False)
     assert tuple(seat_advances(CONCRETE, shape, options, s, lambda: board)) == (False, False)
     blind = attrs.evolve(shape, start_row=(0,) * len(shape.start_row))
-    assert tuple(seat_advances(CONCRETE, blind, options, s, lambda: board))[0] is True
+    assert tuple(seat_advances(CONCRETE, blind, options, s, lambda: board)) == (True, False)

@@ -376,6 +376,7 @@ def unmodelled(rules: Rules) -> tuple[str, ...]:
         and getattr(rules, o.name) != getattr(default, o.name)
     )
 
+
 MUTATIONS = ("", "favour_equal_rank", "favour_flipped")
 """Deliberately wrong rules for the sensitivity checks: a favour may also take a
 leader of *equal* rank (A10 says lower), or a flipped stack (A8 forbids it)."""
@@ -758,11 +759,17 @@ def seat_advances(
         movers = []
         for j, u in enumerate(cards):
             ceiling = shape.arrival[j]
+            # A5 (path="staggered"): a card on its Start leaves it from its start row
+            source = (
+                u.sq
+                if shape.rules.path == "shared_start"
+                else o.ite(u.sq == 0, shape.start_row[j], u.sq)
+            )
             reach = o.any(
                 [
                     o.all(
                         [
-                            kernel.within_reach(o, u.sq, d, ceiling),
+                            kernel.within_reach(o, source, d, ceiling),
                             kernel.free_for(o, occ[d], flipped[d], d, ceiling),
                         ]
                     )

@@ -49,8 +49,10 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "seat sees kept and the rest drawn at random: the other seats' objectives of the "
         "round and every objective of later rounds (distinct sets, B4), the votes already "
         "cast face down (No only by a seat holding a No card) and, when no_cards_public is "
-        "off, the other seats' No counts, uniformly from 0 to the number dealt (a position "
-        "holds no history, so the bot does not count the No cards spent before).",
+        "off, the other seats' No counts, uniformly among those a game reaches (a position "
+        "holds no history, so the draw reads the castle: each character eliminated this "
+        "round cost at least one No card, and a seat spends at most one per elimination, "
+        "B13; see castlerules.throne.sampling.spent_bounds).",
     ),
     Note(
         "B13",

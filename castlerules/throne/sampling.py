@@ -39,6 +39,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 
 from castlerules.core.chance import Rng
@@ -214,39 +216,153 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
 
 
 def spent_bounds(obs: Observation) -> tuple[int, int]:
-    """What the seat's view says of the No cards the hidden seats have spent: each
-    hidden seat has spent at most the first number, all of them together at least the
-    second.
+    """The loosest bounds the seat's view puts on the No cards the hidden seats have
+    spent: each hidden seat has spent at most the first number, all of them together at
+    least the second (exact where :func:`elimination_totals` allows one total).
 
     Each elimination (B13) took at least one No vote, and each No vote costs its
     voter one card (B11); a seat votes once per election, so it spends at most one
-    card per elimination.  The eliminations that count are those of the round shown
-    where the cards come back each round (``no_cards_reset_each_round``) or in the
-    first round; otherwise every round's since the start: a finished round without a
-    king eliminated every character (B12, B13; unless ``allow_pass``, where everyone
-    may have passed), one with a king at most all the others.  The seats whose counts
-    are seen have spent what they show; the hidden ones spent the rest.
+    card per elimination.  The seats whose counts are seen have spent what they show;
+    the hidden ones spent the rest.
     """
     rules = obs.rules
     full = rules.no_cards_for(obs.players)
-    gone = sum(1 for floor in obs.floors if floor == ELIMINATED)
-    fewest = most = gone
-    if not (rules.no_cards_reset_each_round or obs.round == 1):
-        for king in obs.kings[: obs.round - 1]:
-            if king is not None:
-                most += rules.characters - 1
-            else:
-                most += rules.characters
-                fewest += 0 if rules.allow_pass else rules.characters
+    totals = elimination_totals(obs)
+    fewest, most = min(totals), max(totals)
     seen_spent = sum(full - known for known in obs.no_cards if known is not None)
     return min(full, most), max(0, fewest - seen_spent)
 
 
+def may_have_spent(obs: Observation, spent: Sequence[int]) -> bool:
+    """Whether the hidden seats (in seat order) may have spent ``spent`` No cards since
+    the cards were last dealt, by the seat's view (B11, B13).
+
+    With ``E`` characters eliminated since then, the spendings a game reaches are
+    exactly those where no seat spent more than ``E`` (one card per election) and all
+    seats together at least ``E`` (one No per elimination): the votes of each round's
+    eliminations can be shared out so (a seat's cards in an election are one or none;
+    Gale's condition reduces to the whole, the cut function being concave).  The view
+    allows the totals of :func:`elimination_totals`.
+    """
+    rules = obs.rules
+    full = rules.no_cards_for(obs.players)
+    hidden = iter(spent)
+    every = [full - known if known is not None else next(hidden) for known in obs.no_cards]
+    if any(not 0 <= x <= full for x in every):
+        return False
+    return any(max(every) <= total <= sum(every) for total in elimination_totals(obs))
+
+
+def elimination_totals(obs: Observation) -> frozenset[int]:
+    """How many characters the seat's view allows eliminated since the No cards were
+    last dealt (B11, B13): this round's, seen in the castle, where the cards come back
+    each round (``no_cards_reset_each_round``) or in the first round; otherwise also
+    each finished round's, among the counts its castle may have had at the scoring
+    (:func:`round_eliminations`)."""
+    rules = obs.rules
+    totals = {sum(1 for floor in obs.floors if floor == ELIMINATED)}
+    if rules.no_cards_reset_each_round:
+        return frozenset(totals)
+    index = rules.tables.index
+    for number in range(1, obs.round):
+        objectives = tuple(sum(1 << index[ch] for ch in card) for card in obs.revealed[number - 1])
+        king = obs.kings[number - 1]
+        counts = round_eliminations(
+            rules,
+            number,
+            objectives,
+            obs.round_scores[number - 1],
+            -1 if king is None else index[king],
+        )
+        totals = {total + count for total in totals for count in counts}
+    return frozenset(totals)
+
+
+@functools.lru_cache(maxsize=4096)
+def round_eliminations(
+    rules: Rules, number: int, objectives: tuple[int, ...], scores: tuple[int, ...], king: int
+) -> frozenset[int]:
+    """The numbers of eliminated characters (B13) of the castles that give round
+    ``number`` the scores ``scores`` (B14, B15) for the objectives (bit masks) and the
+    king (-1: none) shown at its scoring.
+
+    A castle here: the king on the throne (B12), every other character eliminated or
+    on a floor below, at most a floor's capacity there (B7), none below where it was
+    placed (B6, B9: the lowest placement floor, or floor 1 with equal placement's
+    leftovers); without a king and without ``allow_pass``, every character eliminated
+    (the round ended when the last was, B13).  What is not read: the order a round
+    was played in (whether the castle was reached by the moves and votes of one
+    round) and the cards each seat held then.
+    """
+    top = rules.throne_floor
+    lowest = 1 if rules.equal_placement else min(rules.placement_floors)
+    floors = range(lowest, top)
+    spots = [(ELIMINATED, 0)] + [(floor, rules.points_of(floor)) for floor in floors]
+    if king < 0 and not rules.allow_pass:
+        spots = [(ELIMINATED, 0)]
+    seats = range(len(objectives))
+    targets: list[set[int]] = []
+    for q in seats:
+        raws = {scores[q]}
+        if rules.bonus_applies(number) and scores[q] == rules.bonus_points:
+            raws.add(0)  # B15: a raw 0 shown as the bonus
+        if king >= 0 and objectives[q] >> king & 1:
+            raws = {raw - rules.points_of(top) for raw in raws}
+        targets.append(raws)
+    others = [c for c in range(rules.characters) if c != king]
+    best = max(points for _, points in spots)
+    # most[i][q]: the most points seat q's favourites among others[i:] can score.
+    most = [[0] * len(objectives) for _ in range(len(others) + 1)]
+    for i in range(len(others) - 1, -1, -1):
+        for q in seats:
+            most[i][q] = most[i + 1][q] + (best if objectives[q] >> others[i] & 1 else 0)
+    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], frozenset[int]] = {}
+
+    def counts(i: int, left: tuple[int, ...], room: tuple[int, ...]) -> frozenset[int]:
+        if any(not 0 <= x <= most[i][q] for q, x in enumerate(left)):
+            return frozenset()
+        if i == len(others):
+            return frozenset({0})
+        key = (i, left, room)
+        if key not in memo:
+            character = others[i]
+            found: set[int] = set()
+            for floor, points in spots:
+                after = tuple(
+                    x - (points if objectives[q] >> character & 1 else 0)
+                    for q, x in enumerate(left)
+                )
+                if floor == ELIMINATED:
+                    found.update(1 + n for n in counts(i + 1, after, room))
+                elif room[floor - lowest] > 0:
+                    freed = list(room)
+                    freed[floor - lowest] -= 1
+                    found.update(counts(i + 1, after, tuple(freed)))
+            memo[key] = frozenset(found)
+        return memo[key]
+
+    room = tuple(rules.capacity(floor) for floor in floors)
+    out: set[int] = set()
+    for left in itertools.product(*targets):
+        out.update(counts(0, tuple(left), room))
+    return frozenset(out)
+
+
 def _draw_no_counts(obs: Observation, rng: Rng) -> tuple[list[int], Rng]:
-    """The No counts, the hidden ones drawn uniformly among the spendings that
-    :func:`spent_bounds` allows (one draw, unranked seat by seat)."""
+    """The No counts, the hidden ones drawn uniformly among the spendings the seat's
+    view allows (:func:`spent_bounds` where it allows one total of eliminations, one
+    draw unranked seat by seat; :func:`may_have_spent` otherwise)."""
     full = obs.rules.no_cards_for(obs.players)
     hidden = sum(1 for known in obs.no_cards if known is None)
+    if len(elimination_totals(obs)) > 1 and hidden:
+        allowed = [
+            spent
+            for spent in itertools.product(range(full + 1), repeat=hidden)
+            if may_have_spent(obs, spent)
+        ] or [(full,) * hidden]  # a view no game reaches (built by hand): spend all
+        picked, rng = rng.choice(allowed)
+        drawn = iter(picked)
+        return [known if known is not None else full - next(drawn) for known in obs.no_cards], rng
     cap, need = spent_bounds(obs)
     need = min(need, hidden * cap)  # a view no game reaches (built by hand): spend all
     ways = _spendings(hidden, cap, need)

@@ -2059,6 +2059,28 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=SAMPLING_TESTS,
     ),
     M(
+        "throne.sampling.kept_cards_earlier_rounds_forgotten",
+        "B11",
+        "where the No cards are kept between rounds, the earlier rounds' eliminations are "
+        "not counted in what the hidden seats have spent",
+        SAMPLING,
+        "    if rules.no_cards_reset_each_round:\n        return frozenset(totals)\n",
+        "    if True:\n        return frozenset(totals)\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
+        "throne.sampling.kept_cards_scores_not_read",
+        "B14",
+        "a finished round's eliminations are not read from its scores (any castle under "
+        "its king gives them)",
+        SAMPLING,
+        "        if any(not 0 <= x <= most[i][q] for q, x in enumerate(left)):\n",
+        "        if False:\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
         "throne.sampling.others_may_draw_the_seats_card",
         "B4",
         "another seat may be drawn the very objective card the seat holds",

@@ -14,20 +14,24 @@ drawn positions can never read a hidden fact.  The montecarlo bot
 :func:`castlerules.adapters.openspiel.determinize`) both use it.
 
 Every drawn position is one a game reaches, seen alike by the seat.  A position holds
-no history, so the hidden No counts are drawn from what the castle tells of it
-(interpretation, B11, B13): each character eliminated this round took at least one
-No vote, each No vote cost its voter one card, and a seat votes once per election,
-so the hidden seats have spent at least the eliminations less what the seen counts
-show spent, and each at most one card per elimination (:func:`spent_bounds`; the
-hidden counts are drawn uniformly among the spendings within those bounds).  This is
-the whole account where the cards come back each round (``no_cards_reset_each_round``,
-the default) and in every first round; ``tests/proofs/test_sampler_tied.py`` ties it
-to the kernel on every position of the small scopes of the exhaustive tie.  Where the
-cards are kept between rounds, the earlier rounds' eliminations are bounded by their
-kings alone (a round without a king eliminated every character, unless
-``allow_pass``); their scores may say more (a favourite that scored points was not
-eliminated), which the sampler does not read, so there a drawn position may be one no
-game reaches.
+no history, so the hidden No counts are drawn from what the view tells of it
+(interpretation, B11, B13, B14): each character eliminated took at least one No vote,
+each No vote cost its voter one card, and a seat votes once per election, so with
+``E`` characters eliminated since the cards were last dealt the spendings a game
+reaches are exactly those where no seat spent more than ``E`` and all together at
+least ``E`` (:func:`may_have_spent`; the hidden counts are drawn uniformly among
+them).  Where the cards come back each round (``no_cards_reset_each_round``, the
+default) and in every first round, ``E`` is this round's eliminations, seen in the
+castle.  Where they are kept, ``E`` adds each finished round's, read from what its
+scoring showed (:func:`round_eliminations`: the castles that give its scores for its
+objectives under its king); the draw is among the spendings some such total allows
+(:func:`elimination_totals`).  ``tests/proofs/test_sampler_tied.py`` ties this to the
+kernel: every position of the small scopes where the cards come back, and a sample of
+a two-round scope where they are kept.  What the sampler does not read of a finished
+round: whether a castle that gives its scores could be reached by that round's moves
+(B6-B9: the order of the placements and climbs under the floors' capacities); where
+such a castle is the only one giving a count of eliminations, a draw may be a
+position no game reaches (none found in the tied scopes; see ``docs/proofs.rst``).
 
 >>> from castlerules import throne
 >>> from castlerules.core import Rng
@@ -290,9 +294,9 @@ def round_eliminations(
     on a floor below, at most a floor's capacity there (B7), none below where it was
     placed (B6, B9: the lowest placement floor, or floor 1 with equal placement's
     leftovers); without a king and without ``allow_pass``, every character eliminated
-    (the round ended when the last was, B13).  What is not read: the order a round
-    was played in (whether the castle was reached by the moves and votes of one
-    round) and the cards each seat held then.
+    (the round ended when the last was, B13).  What is not read: whether the castle
+    could be reached by one round's placements and climbs (B6-B9); the cards the
+    eliminations cost are :func:`may_have_spent`'s account.
     """
     top = rules.throne_floor
     lowest = 1 if rules.equal_placement else min(rules.placement_floors)

@@ -2081,6 +2081,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=SAMPLING_TESTS,
     ),
     M(
+        "throne.sampling.totals_as_a_box",
+        "B11",
+        "the spendings allowed are those between the fewest and the most eliminations the "
+        "view allows, not those one total of eliminations allows",
+        SAMPLING,
+        "    return any(max(every) <= total <= sum(every) for total in elimination_totals(obs))\n",
+        "    return max(every) <= max(elimination_totals(obs)) and sum(every) >= min(\n"
+        "        elimination_totals(obs)\n"
+        "    )\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
         "throne.sampling.others_may_draw_the_seats_card",
         "B4",
         "another seat may be drawn the very objective card the seat holds",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
+
 import attrs
 import pytest
 
 from castlerules import bots, throne
 from castlerules.core import ArgumentError, Rng
+from castlerules.throne import sampling
 from castlerules.throne.sampling import determinize
 
 
@@ -128,3 +132,51 @@ def test_b4_objectives_given_by_hand_differ_within_a_round() -> None:
     same = [["ABCDEF", "ABCDEF", "GHIJKL"]] * 3
     with pytest.raises(ArgumentError, match="objectives within a round must differ"):
         throne.new_game(3, objectives=same)
+
+
+def _kept_draws(monkeypatch: pytest.MonkeyPatch, totals: frozenset[int]) -> set[tuple[int, ...]]:
+    """The hidden spendings drawn from seat 0's view of a new four-seat game whose view
+    is made to allow ``totals`` eliminations since the cards were dealt."""
+    rules = throne.Rules(no_cards_public=False, no_cards_reset_each_round=False)
+    obs = throne.observation(throne.new_game(4, rules, seed=1), 0)
+    monkeypatch.setattr(sampling, "elimination_totals", lambda obs: totals)
+    full = rules.no_cards_for(4)
+    rng = Rng.from_seed(8)
+    drawn: set[tuple[int, ...]] = set()
+    for _ in range(400):
+        sample, rng = determinize(obs, rng)
+        drawn.add(tuple(full - n for n in sample.no_cards[1:]))
+    return drawn
+
+
+def test_b11_b13_the_spendings_drawn_are_those_one_total_of_eliminations_allows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B11, B13: with 1 or 3 eliminations since the cards were dealt, a hidden seat has
+    spent at most one card an elimination and the seats together at least one an
+    elimination, for one of the two totals: (2, 0, 0) fits neither, (1, 0, 0) and
+    (3, 0, 0) one each; every allowed spending is drawn."""
+    drawn = _kept_draws(monkeypatch, frozenset({1, 3}))
+    allowed = {
+        spent
+        for spent in itertools.product(range(4), repeat=3)
+        if any(max(spent) <= total <= sum(spent) for total in (1, 3))
+    }
+    assert {(1, 0, 0), (3, 0, 0)} <= allowed
+    assert (2, 0, 0) not in allowed
+    assert drawn == allowed
+
+
+def test_b11_b13_a_sampler_that_draws_between_the_fewest_and_most_eliminations_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Planted: the spendings drawn in the box between the fewest and the most
+    eliminations (each at most 3, together at least 1), not among those one total
+    allows: (2, 0, 0) is drawn."""
+
+    def boxed(obs: throne.Observation, spent: Sequence[int]) -> bool:
+        cap, need = sampling.spent_bounds(obs)
+        return max(spent) <= cap and sum(spent) >= need
+
+    monkeypatch.setattr(sampling, "may_have_spent", boxed)
+    assert (2, 0, 0) in _kept_draws(monkeypatch, frozenset({1, 3}))

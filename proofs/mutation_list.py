@@ -2081,6 +2081,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         tests=SAMPLING_TESTS,
     ),
     M(
+        "throne.sampling.kept_cards_placement_floors_not_read",
+        "B6",
+        "a finished round's castle may hold a character below the lowest floor it could "
+        "be placed on (a favourite scoring nothing there rather than eliminated)",
+        SAMPLING,
+        "    lowest = 1 if rules.equal_placement else min(rules.placement_floors)\n",
+        "    lowest = 1\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
         "throne.sampling.totals_as_a_box",
         "B11",
         "the spendings allowed are those between the fewest and the most eliminations the "

@@ -291,19 +291,23 @@ def round_eliminations(
     king (-1: none) shown at its scoring.
 
     A castle here: the king on the throne (B12), every other character eliminated or
-    on a floor below, at most a floor's capacity there (B7), none below where it was
-    placed (B6, B9: the lowest placement floor, or floor 1 with equal placement's
-    leftovers); without a king and without ``allow_pass``, every character eliminated
-    (the round ended when the last was, B13).  What is not read: whether the castle
-    could be reached by one round's placements and climbs (B6-B9); the cards the
-    eliminations cost are :func:`may_have_spent`'s account.
+    on a floor below, none below where it was placed (B6, B9: the lowest placement
+    floor, or floor 1 with equal placement's leftovers); without a king and without
+    ``allow_pass``, every character eliminated (the round ended when the last was,
+    B13).  What is not read: the floors' capacities (B7) and whether the castle could
+    be reached by one round's placements and climbs (B6-B9), so the counts may be
+    more than a game allows, never fewer; the cards the eliminations cost are
+    :func:`may_have_spent`'s account.  Scores no castle gives (a view built by hand)
+    allow every count.
     """
     top = rules.throne_floor
     lowest = 1 if rules.equal_placement else min(rules.placement_floors)
-    floors = range(lowest, top)
-    spots = [(ELIMINATED, 0)] + [(floor, rules.points_of(floor)) for floor in floors]
+    values = sorted({rules.points_of(floor) for floor in range(lowest, top)})
+    # A character scoring 0 is eliminated, or not where a floor scores 0.
+    zero_floor = 0 in values
     if king < 0 and not rules.allow_pass:
-        spots = [(ELIMINATED, 0)]
+        values, zero_floor = [0], False
+    values = sorted(set(values) | {0})
     seats = range(len(objectives))
     targets: list[set[int]] = []
     for q in seats:
@@ -313,43 +317,53 @@ def round_eliminations(
         if king >= 0 and objectives[q] >> king & 1:
             raws = {raw - rules.points_of(top) for raw in raws}
         targets.append(raws)
-    others = [c for c in range(rules.characters) if c != king]
-    best = max(points for _, points in spots)
+    # The characters in an order that finishes a seat's favourites early (a seat with
+    # none left must have scored its whole target), for a smaller search.
+    pending = [c for c in range(rules.characters) if c != king]
+    others: list[int] = []
+    while pending:
+        seat = min(
+            (q for q in seats if any(objectives[q] >> c & 1 for c in pending)),
+            key=lambda q: sum(objectives[q] >> c & 1 for c in pending),
+            default=None,
+        )
+        batch = [c for c in pending if seat is None or objectives[seat] >> c & 1]
+        others.extend(batch)
+        pending = [c for c in pending if c not in batch]
+    best = values[-1]
     # most[i][q]: the most points seat q's favourites among others[i:] can score.
     most = [[0] * len(objectives) for _ in range(len(others) + 1)]
     for i in range(len(others) - 1, -1, -1):
         for q in seats:
             most[i][q] = most[i + 1][q] + (best if objectives[q] >> others[i] & 1 else 0)
-    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], frozenset[int]] = {}
+    memo: dict[tuple[int, tuple[int, ...]], frozenset[int]] = {}
 
-    def counts(i: int, left: tuple[int, ...], room: tuple[int, ...]) -> frozenset[int]:
+    def scoring_nothing(i: int, left: tuple[int, ...]) -> frozenset[int]:
+        # How many of others[i:] may score 0 when they score ``left`` per seat.
         if any(not 0 <= x <= most[i][q] for q, x in enumerate(left)):
             return frozenset()
         if i == len(others):
             return frozenset({0})
-        key = (i, left, room)
+        key = (i, left)
         if key not in memo:
             character = others[i]
             found: set[int] = set()
-            for floor, points in spots:
+            for points in values:
                 after = tuple(
-                    x - (points if objectives[q] >> character & 1 else 0)
-                    for q, x in enumerate(left)
+                    x - points if objectives[q] >> character & 1 else x for q, x in enumerate(left)
                 )
-                if floor == ELIMINATED:
-                    found.update(1 + n for n in counts(i + 1, after, room))
-                elif room[floor - lowest] > 0:
-                    freed = list(room)
-                    freed[floor - lowest] -= 1
-                    found.update(counts(i + 1, after, tuple(freed)))
+                found.update(n + (points == 0) for n in scoring_nothing(i + 1, after))
             memo[key] = frozenset(found)
         return memo[key]
 
-    room = tuple(rules.capacity(floor) for floor in floors)
-    out: set[int] = set()
+    zeros: set[int] = set()
     for left in itertools.product(*targets):
-        out.update(counts(0, tuple(left), room))
-    return frozenset(out)
+        zeros.update(scoring_nothing(0, tuple(left)))
+    if not zeros:
+        return frozenset(range(rules.characters + 1))
+    if zero_floor:
+        return frozenset(n for z in zeros for n in range(z + 1))
+    return frozenset(zeros)
 
 
 def _draw_no_counts(obs: Observation, rng: Rng) -> tuple[list[int], Rng]:

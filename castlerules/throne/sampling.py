@@ -28,10 +28,10 @@ objectives under its king); the draw is among the spendings some such total allo
 (:func:`elimination_totals`).  ``tests/proofs/test_sampler_tied.py`` ties this to the
 kernel: every position of the small scopes where the cards come back, and a sample of
 a two-round scope where they are kept.  What the sampler does not read of a finished
-round: whether a castle that gives its scores could be reached by that round's moves
-(B6-B9: the order of the placements and climbs under the floors' capacities); where
-such a castle is the only one giving a count of eliminations, a draw may be a
-position no game reaches (none found in the tied scopes; see ``docs/proofs.rst``).
+round: the floors' capacities (B7) and whether a castle that gives its scores could
+be reached by that round's placements and climbs (B6-B9); where such castles alone
+give a count of eliminations, a draw may be a position no game reaches (none found
+in the tied scopes; see ``docs/proofs.rst``).
 
 >>> from castlerules import throne
 >>> from castlerules.core import Rng

@@ -42,6 +42,7 @@ from castlerules.ascent.rules import Tables
 from castlerules.ascent.setup import deal_in_order, first_player_of
 from castlerules.core import IllegalMove
 from castlerules.core.ops import CONCRETE
+from castlerules.register.readings import readings_of
 from castlerules.symbolic.ascent_model import seat_advances
 from castlerules.throne import kernel as tkernel
 from castlerules.throne.state import ELECTION, MOVEMENT
@@ -189,7 +190,7 @@ THRONE_SCOPES: tuple[Scope, ...] = (
 )
 """Small configurations whose every position the action-number tests visit."""
 
-THRONE_KERNEL_SCOPES: tuple[Scope, ...] = (
+HAND_THRONE_SCOPES: tuple[Scope, ...] = (
     Scope(
         "throne",
         "3 characters, floors of 3, one round with the bonus",
@@ -269,10 +270,10 @@ THRONE_KERNEL_SCOPES: tuple[Scope, ...] = (
         reaches=("leftovers", "crowned", "refusals"),
     ),
 )
-"""Throne's scopes of the exhaustive tie, each with the boundaries it must reach."""
+"""Throne's scopes written by hand, each with the boundaries it must reach."""
 
 
-ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
+HAND_ASCENT_SCOPES: tuple[Scope, ...] = (
     Scope(
         "ascent",
         # L0 takes T1 on row 1 and carries it past its arrival square 3 (A7); P1 then
@@ -408,8 +409,79 @@ ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
         reaches=("favours", "replays", "ends", "over"),
     ),
 )
-"""Ascent's scopes of the exhaustive tie (games of the proof-only option ``cards``),
-each with the boundaries it must reach."""
+"""Ascent's scopes written by hand (games of the proof-only option ``cards``), each with
+the boundaries it must reach."""
+
+
+# ---------------------------------------------------------------------------
+# The scopes the declarations give: one per declared reading no hand scope plays
+
+DERIVED_BASES: Mapping[str, Scope] = {
+    "throne": HAND_THRONE_SCOPES[4],
+    "ascent": HAND_ASCENT_SCOPES[0],
+}
+"""The small game of each game on which a declared reading that no hand scope plays gets
+a scope of its own (:func:`derived_scopes`): its players and options, the reading's
+value put in."""
+
+COVERED_OTHERWISE: Mapping[tuple[str, str], str] = {}
+"""The declared readings no scope plays as such, with the reason (game, option)."""
+
+
+def declared_readings(module: Any) -> tuple[tuple[str, object], ...]:
+    """Each declared reading of a game as ``(option, value)``: every value the register
+    tries for one option instead of the reference reading's (the declarations'
+    alternatives, a flipped boolean, ``None`` or 1 for an optional number, the presets'
+    values), in field order; the options declared ``fixed`` or ``unplayable`` have none."""
+    found, _not_varied, _excluded, _invalid = readings_of(module, module.Rules(), None, {})
+    out: list[tuple[str, object]] = []
+    for reading in found:
+        option, one_option, _value = reading.label.partition("=")
+        if one_option:
+            out.append((option, getattr(reading.rules, option)))
+    return tuple(out)
+
+
+def plays(scope: Scope, option: str, value: object) -> bool:
+    """Whether ``scope``'s game is played with ``option`` at ``value``."""
+    return bool(getattr(scope.rules, option) == value)
+
+
+def derived_scopes(game: str, hand: Sequence[Scope]) -> tuple[Scope, ...]:
+    """A scope for each declared reading of ``game`` that no scope of ``hand`` plays (and
+    :data:`COVERED_OTHERWISE` does not excuse): the game's :data:`DERIVED_BASES` with the
+    reading's value, required to reach a finished game."""
+    module = {"throne": throne, "ascent": ascent}[game]
+    base = DERIVED_BASES[game]
+    out = []
+    for option, value in declared_readings(module):
+        if (game, option) in COVERED_OTHERWISE or any(plays(s, option, value) for s in hand):
+            continue
+        out.append(
+            Scope(
+                game,
+                f"{base.name}, {option}={value!r} (from its declaration)",
+                base.players,
+                {**base.options, option: value},
+                reaches=("over",),
+            )
+        )
+    return tuple(out)
+
+
+THRONE_KERNEL_SCOPES: tuple[Scope, ...] = (
+    *HAND_THRONE_SCOPES,
+    *derived_scopes("throne", HAND_THRONE_SCOPES),
+)
+"""Throne's scopes of the exhaustive tie: the hand scopes, then one per declared reading
+they do not play."""
+
+ASCENT_KERNEL_SCOPES: tuple[Scope, ...] = (
+    *HAND_ASCENT_SCOPES,
+    *derived_scopes("ascent", HAND_ASCENT_SCOPES),
+)
+"""Ascent's scopes of the exhaustive tie: the hand scopes, then one per declared reading
+they do not play."""
 
 
 KERNEL_SCOPES: tuple[Scope, ...] = (*THRONE_KERNEL_SCOPES, *ASCENT_KERNEL_SCOPES)

@@ -858,8 +858,24 @@ def _generated_lines(generated: Any) -> list[str]:
             f"  Not yet run: {generated['count'] - generated['run']}."
             if generated["run"] < generated["count"]
             else ""
-        ),
+        )
+        + _equivalent_text(generated),
     ]
+
+
+def _equivalent_text(generated: Any) -> str:
+    """The equivalent mutants set aside (``proofs.generated.EQUIVALENT``) and the score of
+    the others, if recorded."""
+    aside = generated.get("equivalent", [])
+    if not aside:
+        return ""
+    reasons = "; ".join(f"{e['id']}: {e['reason']}" for e in aside)
+    return (
+        f"  **{generated['killed']} of the {generated['count'] - len(aside)} that are not "
+        f"equivalent killed**; {len(aside)} set aside as equivalent mutants (no reachable "
+        f"position tells them from the kernel, ``proofs.generated.EQUIVALENT``; "
+        f"``--generated`` no longer runs them): {reasons}."
+    )
 
 
 def _held_out_lines(held: Any) -> list[str]:

@@ -85,7 +85,7 @@ ADAPTERS = (
     "tests/adapters/test_pettingzoo.py",
 )
 BOT_TESTS = ("tests/study/test_bots.py", "tests/adapters/test_mcts_bot.py")
-SAMPLING_TESTS = ("tests/throne/test_sampling.py",)
+SAMPLING_TESTS = ("tests/throne/test_sampling.py", "tests/proofs/test_sampler_tied.py")
 TN_TESTS = ("tests/throne/test_notation.py", TN)
 AN_TESTS = ("tests/ascent/test_notation.py", "tests/ascent/test_deal.py", AN)
 CN_TESTS = ("tests/throne/test_notation.py", "tests/ascent/test_notation.py")
@@ -315,36 +315,12 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     # ------------------------------------------------------------ Throne kernel
     M(
-        "throne.kernel.place_while_moving",
-        "B8",
-        "the kernel lets a character be placed in the movement phase",
-        TK,
-        '"no placing while moving", both([place, p.moving]), "throne-place-in-movement")',
-        '"no placing while moving", both([place, p.moving, p.over]), "throne-place-in-movement")',
-    ),
-    M(
-        "throne.kernel.place_in_election",
-        "B11",
-        "the kernel lets a character be placed during an election",
-        TK,
-        "both([place, p.electing]),",
-        "both([place, p.electing, p.over]),",
-    ),
-    M(
         "throne.kernel.place_twice",
         "B6",
         "the kernel lets a placed character be placed again",
         TK,
         '"B6", "a character not yet placed", both([place, m.mine != 0]), "throne-placed-twice"',
         '"B6", "a character not yet placed", both([place, m.mine < 0]), "throne-placed-twice"',
-    ),
-    M(
-        "throne.kernel.place_anywhere",
-        "B6",
-        "the kernel lets a character be placed on any floor",
-        TK,
-        "both([place, m.placeable == 0]),",
-        "both([place, m.placeable < 0]),",
     ),
     M(
         "throne.kernel.place_into_full",
@@ -363,22 +339,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         '"B6",\n            "nothing is above the throne",',
     ),
     M(
-        "throne.kernel.climb_while_placing",
-        "B6",
-        "the kernel lets a character climb while placing",
-        TK,
-        '"no climbing while placing", both([climb, p.placing]),',
-        '"no climbing while placing", both([climb, p.placing, p.over]),',
-    ),
-    M(
-        "throne.kernel.climb_in_election",
-        "B11",
-        "the kernel lets a character climb during an election",
-        TK,
-        "both([climb, p.electing]),",
-        "both([climb, p.electing, p.over]),",
-    ),
-    M(
         "throne.kernel.eliminated_climbs",
         "B13",
         "the kernel cites B8 for the climb of an eliminated character",
@@ -393,38 +353,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         TK,
         "both([climb, p.full(m.mine + 1)]),",
         "both([climb, p.full(m.mine + 2)]),",
-    ),
-    M(
-        "throne.kernel.vote_anytime",
-        "B10",
-        "the kernel lets a seat vote outside an election",
-        TK,
-        "both([vote, o.not_(p.electing)]),",
-        "both([vote, p.over]),",
-    ),
-    M(
-        "throne.kernel.pass_always",
-        "B8",
-        "the kernel lets a seat pass without allow_pass",
-        TK,
-        "both([pass_, p.moving, o.not_(p.opt.allow_pass)]),",
-        "both([pass_, p.moving, p.over]),",
-    ),
-    M(
-        "throne.kernel.pass_while_placing",
-        "B6",
-        "the kernel lets a seat pass while placing",
-        TK,
-        '"no passing while placing", both([pass_, p.placing]),',
-        '"no passing while placing", both([pass_, p.placing, p.over]),',
-    ),
-    M(
-        "throne.kernel.pass_in_election",
-        "B11",
-        "the kernel lets a seat pass during an election",
-        TK,
-        "both([pass_, p.electing]),",
-        "both([pass_, p.electing, p.over]),",
     ),
     M(
         "throne.kernel.no_leftovers",
@@ -992,22 +920,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "both([advance, never_moves(o, m.flp), m.sq == 0]),",
     ),
     M(
-        "ascent.kernel.no_free_square",
-        "A6",
-        "the kernel lets a card advance with no free square under its ceiling",
-        "castlerules/ascent/kernel.py",
-        "both([advance, o.not_(o.select(b.reach, m.k))]),",
-        "both([advance, o.not_(o.select(b.reach, m.k)), m.sq < 0]),",
-    ),
-    M(
-        "ascent.kernel.exposing_allowed",
-        "A7",
-        "the kernel lets a split expose a card above its arrival square",
-        "castlerules/ascent/kernel.py",
-        "both([advance, o.select(b.exposed, m.k)]),",
-        "both([advance, o.select(b.exposed, m.k), m.sq < 0]),",
-    ),
-    M(
         "ascent.kernel.strict_from_start_only",
         "A6",
         "under protection=False the kernel bounds a moving part by every card's ceiling "
@@ -1023,14 +935,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "castlerules/ascent/kernel.py",
         "both([favour, o.not_(after_advance(o, s.mid))]),",
         "both([favour, o.not_(after_advance(o, s.mid)), s.sk > 0]),",
-    ),
-    M(
-        "ascent.kernel.other_row_cites_a10",
-        "A11",
-        "the kernel cites A10 for a favour of a card on a row where the mover has a stack",
-        "castlerules/ascent/kernel.py",
-        "both([favour, o.not_(found), elsewhere_own]),",
-        "both([favour, o.not_(found), elsewhere_own, found]),",
     ),
     M(
         "ascent.kernel.favour_from_start",
@@ -2127,10 +2031,30 @@ MUTATIONS: tuple[Mutation, ...] = (
     M(
         "throne.sampling.no_count_above_the_allowance",
         "B11",
-        "a hidden No count is drawn up to one more than the round's allowance",
+        "a hidden No count is drawn from one more than the round's allowance",
         SAMPLING,
-        "drawn_count, rng = rng.below(allowance + 1)",
-        "drawn_count, rng = rng.below(allowance + 2)",
+        "    full = obs.rules.no_cards_for(obs.players)\n",
+        "    full = obs.rules.no_cards_for(obs.players) + 1\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
+        "throne.sampling.elimination_costs_no_card",
+        "B13",
+        "the hidden seats need not have spent the No cards the eliminations cost",
+        SAMPLING,
+        "    return min(full, most), max(0, fewest - seen_spent)\n",
+        "    return min(full, most), 0\n",
+        kind="module",
+        tests=SAMPLING_TESTS,
+    ),
+    M(
+        "throne.sampling.more_than_one_card_an_elimination",
+        "B11",
+        "a hidden seat may have spent more No cards than there were eliminations",
+        SAMPLING,
+        "    return min(full, most), max(0, fewest - seen_spent)\n",
+        "    return full, max(0, fewest - seen_spent)\n",
         kind="module",
         tests=SAMPLING_TESTS,
     ),

@@ -95,7 +95,8 @@ NOTES: tuple[Note, ...] = (
         "from a seat's observation alone: the seat's view is kept and what it cannot see is "
         "drawn uniformly: the other seats' objectives of the round (distinct cards), "
         "their face-down votes (No only with a No card left) and, when the No counts are "
-        "not public, those counts (0 to the round's allowance); the montecarlo bot also "
+        "not public, those counts (among those a game reaches: each elimination costs a No "
+        "card, a seat spends at most one per elimination, B13); the montecarlo bot also "
         "deals the rounds to come, the mcts bot leaves them to OpenSpiel's chance nodes.",
         "no_cards_public",
     ),

@@ -161,7 +161,9 @@ def determinize(module: Any, state: Any, seat: int, rng: Rng) -> tuple[Any, Rng]
       seat's objectives of later rounds (distinct cards, B4); the other seats'
       votes cast face down in the current election (No only for a seat with a
       No card, B11); and, when ``no_cards_public`` is off, the other seats'
-      No counts (uniform between 0 and the number dealt).
+      No counts (uniform among those a game reaches: the eliminations of the round
+      cost at least one No card each, and a seat spends at most one per elimination,
+      B11, B13).
     - Ascent hides nothing: the position itself.
 
     >>> from castlerules import throne

@@ -219,6 +219,12 @@ def _ends_one(split: Split) -> bool:
     return bool(a.is_over(first.after) != a.is_over(second.after))
 
 
+def _legal_under_one(split: Split) -> bool:
+    """A move one reading plays and the other refuses (the boards differ from the start,
+    so the split must be a move, not what a seat sees)."""
+    return split.kind == "outcome" and split.refused_by is not None
+
+
 CASES: tuple[Case, ...] = (
     # ------------------------------------------------------------------ the path (A1-A5)
     step("ascent-from-start", "A1 A3",
@@ -447,7 +453,7 @@ CASES: tuple[Case, ...] = (
     reading("ascent-reading-path", "A5 A1",
             "One Start below a path of 7 squares, the arrival squares on it (default), or every character travels 7 squares from a start row of its own rank (path=staggered): a Prince leaves from row 5 for square 12.",
             "Does a Fire-eater travel as far as a Prince?",
-            {"path": "staggered"}, players=3),
+            {"path": "staggered"}, _legal_under_one, players=3, guide="low-from-start"),
     reading("ascent-reading-last-player", "A14",
             "The game ends when one player is left with cards to move (default), or that player plays on.",
             "Does the last player with cards to move play on alone?",

@@ -205,7 +205,7 @@ class ThroneStep:
 
 
 @functools.lru_cache(maxsize=16)
-def _throne_lemmas(rules: throne.Rules, players: int) -> int:
+def throne_lemmas(rules: throne.Rules, players: int) -> int:
     """Prove, over the system, the facts the unrolling is strengthened with; the queries.
 
     Raises :class:`BmcError` if one is not proved.  (A pure function of the rules and
@@ -216,16 +216,16 @@ def _throne_lemmas(rules: throne.Rules, players: int) -> int:
     from castlerules.symbolic.throne_invariant import prove
     from castlerules.throne.state import MOVEMENT, PLACEMENT
 
-    system = _throne_system(rules, players)
+    system = throne_system(rules, players)
     failed = prove(system)
     if failed:
         raise BmcError(f"the invariant BMC relies on is not proved: {', '.join(failed[:3])}")
     pre, move = system.fresh_state("l"), system.fresh_move("lm")
     post = system.step(pre, move)
     total = system.shape.placements
-    done = _placed(pre) + 1
+    done = placed_count(pre) + 1
     claim = z3.And(
-        z3.Implies(done < total, z3.And(post.phase == PLACEMENT, _placed(post) == done)),
+        z3.Implies(done < total, z3.And(post.phase == PLACEMENT, placed_count(post) == done)),
         z3.Implies(done == total, post.phase == MOVEMENT),
     )
     solver = z3.Solver()
@@ -236,7 +236,8 @@ def _throne_lemmas(rules: throne.Rules, players: int) -> int:
     return len(system.cases(system.fresh_state("p"), system.fresh_move("m"))) + 3
 
 
-def _placed(state: Any) -> Any:
+def placed_count(state: Any) -> Any:
+    """The number of characters placed in a Throne position of Z3 terms (B6)."""
     from castlerules.symbolic import Z3
 
     return Z3.count(f != 0 for f in state.fl)
@@ -252,9 +253,9 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
     tick = time.perf_counter()
     rules = case.rules()
     first = throne.new_game(players, rules, seed=seed)
-    system = _throne_system(rules, players)
+    system = throne_system(rules, players)
     claims = Claims(system)
-    queries = _throne_lemmas(rules, players)
+    queries = throne_lemmas(rules, players)
     letters = rules.letters()
     deals = [
         tuple(tuple(ch in deal[s] for ch in letters) for s in range(players))
@@ -286,7 +287,7 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
             facts = [system.legal_move(pre, move), system.equal(nxt, system.step(pre, move))]
             facts += [c for _n, c in claims.invariant(nxt)]
             if k < placements:
-                facts.append(z3.And(nxt.phase == PLACEMENT, _placed(nxt) == k))
+                facts.append(z3.And(nxt.phase == PLACEMENT, placed_count(nxt) == k))
             elif k == placements:
                 facts.append(nxt.phase == MOVEMENT)
             solver.add(*facts)
@@ -305,7 +306,7 @@ def _throne(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
         if answer == z3.sat:
             model = solver.model()
             found = [str(system.decode(model, m)) for m in moves]
-            return _witness(
+            return checked_witness(
                 case, players, seed, found, k, tick, queries, _scope(case, players, seed)
             )
         if answer != z3.unsat:
@@ -382,7 +383,7 @@ def _ascent(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
     if case.kind == "refusal":
         queries.append(1)
         if z3.is_true(z3.simplify(as_z3(cond(AscentStep(model, origin, None, None))))):
-            return _witness(case, players, seed, [], 0, tick, 1, scope)
+            return checked_witness(case, players, seed, [], 0, tick, 1, scope)
         path = unroll(
             model,
             lambda s: cond(AscentStep(model, s, None, None)),
@@ -402,7 +403,7 @@ def _ascent(case: Case, players: int, seed: int, bound: int, cond: Callable[...,
     if path is None:
         raise _Disagree(bound)
     found = [str(move_in(path.model, m)) for m in path.moves]
-    return _witness(case, players, seed, found, path.depth, tick, len(queries), scope)
+    return checked_witness(case, players, seed, found, path.depth, tick, len(queries), scope)
 
 
 # --------------------------------------------------------------------------- common
@@ -423,7 +424,7 @@ def _scope(case: Case, players: int, seed: int) -> str:
     return f"from new_game({players}, {case.rules_code()}, seed={seed}), in {model}"
 
 
-def _witness(
+def checked_witness(
     case: Case,
     players: int,
     seed: int,
@@ -511,7 +512,7 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
         from castlerules.throne import kernel
 
         # Plain values: the kernel's terms fold on them (only a term of Z3 is simplified).
-        system = _throne_system(rules, players)
+        system = throne_system(rules, players)
         pre = system.plain(kernel.from_state(before))
         if case.kind == "refusal":
             term = cond(ThroneStep(system, pre, None, None))
@@ -545,7 +546,8 @@ def holds_on(case: Case, before: Any, move: Any, after: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=16)
-def _throne_system(rules: throne.Rules, players: int) -> Any:
+def throne_system(rules: throne.Rules, players: int) -> Any:
+    """Throne's kernel on Z3 terms for ``rules`` and ``players`` (imported on use)."""
     from castlerules.symbolic.throne import ThroneSystem
 
     return ThroneSystem(rules, players)

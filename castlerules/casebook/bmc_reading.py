@@ -40,10 +40,10 @@ from castlerules.casebook.bmc import (
     TIMEOUT_MS,
     BmcError,
     Witness,
-    _placed,
-    _throne_lemmas,
-    _throne_system,
-    _witness,
+    checked_witness,
+    placed_count,
+    throne_lemmas,
+    throne_system,
 )
 from castlerules.casebook.declare import Case, Moment, SearchError
 from castlerules.casebook.play import outcome, split_at, start
@@ -144,11 +144,11 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
         raise BmcError(f"case {case.key!r}: a reading case with a condition has no BMC")
     tick = time.perf_counter()
     rules = (case.rules(), case.second_rules())
-    systems = [_throne_system(r, players) for r in rules]
+    systems = [throne_system(r, players) for r in rules]
     if [str(m) for m in systems[0].moves] != [str(m) for m in systems[1].moves]:
         raise BmcError(f"case {case.key!r}: the two readings number the moves differently")
     firsts = start(case, players, seed)
-    queries = sum(_throne_lemmas(r, players) for r in rules)
+    queries = sum(throne_lemmas(r, players) for r in rules)
     deals = [_deal_of(f, r, players) for f, r in zip(firsts, rules, strict=True)]
     claims = [Claims(s) for s in systems]
     solver = z3.Solver()
@@ -178,7 +178,7 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
             facts = [one.legal_move(pre, move), one.equal(nxt, one.step(pre, move))]
             facts += [c for claim in claims for _n, c in claim.invariant(nxt)]
             if k < placements:
-                facts.append(z3.And(nxt.phase == PLACEMENT, _placed(nxt) == k))
+                facts.append(z3.And(nxt.phase == PLACEMENT, placed_count(nxt) == k))
             elif k == placements:
                 facts.append(nxt.phase == MOVEMENT)
             solver.add(*facts)
@@ -202,7 +202,7 @@ def find(case: Case, players: int, seed: int, bound: int) -> Witness:
                 f"new_game({players}, {case.rules_code(1)}, seed={seed}), the same moves, "
                 "in two copies of the rule kernel on Z3 terms (castlerules/symbolic/throne.py)"
             )
-            return _witness(case, players, seed, found, k, tick, queries, scope)
+            return checked_witness(case, players, seed, found, k, tick, queries, scope)
         if answer != z3.unsat:
             raise BmcError(f"Z3 gave up at depth {k} ({solver.reason_unknown()})")
         solver.pop()
@@ -220,7 +220,7 @@ def holds_on(case: Case, states: Sequence[Any]) -> bool:
     from castlerules.throne import kernel
 
     players = states[0].players
-    systems = [_throne_system(r, players) for r in (case.rules(), case.second_rules())]
+    systems = [throne_system(r, players) for r in (case.rules(), case.second_rules())]
     pres = [s.plain(kernel.from_state(x)) for s, x in zip(systems, states, strict=True)]
     base = systems[0].fresh_move("agree")
     look = [

@@ -380,6 +380,7 @@ SHOWN_INSTEAD = {
     "ascent-below-arrival": ("A16", "A17"),  # A16: the scores the end reports (A17)
     "ascent-die-first-player": ("A18", "A3"),  # A18: the die's roll is before the first move
     "ascent-reading-deal": ("A18", "A2"),  # A18: the deal shows in the columns
+    "ascent-reading-path": ("A5", "A6"),  # A5: the path's length shows in the ceilings
 }
 """The cases whose first clause no event or refusal names: that clause, and the clause
 their game shows instead (an event of its move or, for a game case, of its game).  The

@@ -99,7 +99,8 @@ def split_at(case: Case, states: tuple[Any, Any], ply: int) -> Split | None:
     """Where the readings disagree in this position before any move (None if they agree).
 
     In order: who is to act, which moves are legal (the first move legal
-    under one reading only is the split's move), what a seat may see, and
+    under one reading only is the split's move), what a seat may see (unless the
+    case's condition does not accept that view: then the search plays on), and
     at the end the result.
     """
     module = case.module
@@ -118,7 +119,7 @@ def split_at(case: Case, states: tuple[Any, Any], ply: int) -> Split | None:
     for seat in range(a.players):
         seen_a, seen_b = _view(module, a, seat), _view(module, b, seat)
         if seen_a != seen_b:
-            return Split(
+            seen = Split(
                 module,
                 "view",
                 states,
@@ -128,6 +129,11 @@ def split_at(case: Case, states: tuple[Any, Any], ply: int) -> Split | None:
                 f"seat {seat} sees {_show(seen_a, seen_b)}",
                 f"seat {seat} sees {_show(seen_b, seen_a)}",
             )
+            if case.when is None or case.when(seen):
+                return seen
+            # A view the case does not show (the readings' boards differ from the start,
+            # as path="staggered"'s): the game goes on to where a move parts them.
+            break
     if not legal_a and module.is_over(a) and module.is_over(b):
         results = [(module.scores(s), module.winners(s)) for s in (a, b)]
         if results[0] != results[1]:

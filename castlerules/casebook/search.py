@@ -65,6 +65,20 @@ def _favours(state: Any, moves: Sequence[Any], rng: Rng) -> tuple[int, Rng]:
     return _random(state, moves, rng)
 
 
+def _low_from_start(state: Any, moves: Sequence[Any], rng: Rng) -> tuple[int, Rng]:
+    """Ascent: the lowest card still on its Start leaves it (the low ranks crowd the
+    bottom squares first), else a move at random."""
+    leaving = [
+        m
+        for m in moves
+        if isinstance(m, ascent.Advance) and (ascent.where(state, m.card) or (0, -1))[1] == 0
+    ]
+    if leaving:
+        lowest = min(m.card.rank.value for m in leaving)
+        return _pick(moves, [m for m in leaving if m.card.rank.value == lowest], rng)
+    return _random(state, moves, rng)
+
+
 def _inside(state: Any, card: Any) -> bool:
     place = ascent.where(state, card)
     if place is None or place[1] == 0:
@@ -198,6 +212,7 @@ GUIDES: dict[str, Policy] = {
     "random": _random,
     "favours": _favours,
     "no-favours": _no_favours,
+    "low-from-start": _low_from_start,
     "high": _throne_scored(_high),
     "no": _throne_scored(_no),
     "yes": _throne_scored(_yes),

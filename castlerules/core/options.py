@@ -108,6 +108,15 @@ class Option:
     """The symbolic model's domain of it when left free (``"bool"``, ``"int 1..37"``);
     None when the symbolic model does not leave it free, with the reason in ``fixed``
     or in the proofs page."""
+    notes: tuple[Note, ...] = ()
+    """Its interpretation notes: the seed's words quoted, the readings, why the default
+    reads it so (each note's ``option`` left None: :attr:`interpretation` fills it).  The
+    game's ``NOTES`` gathers them after its notes on no option."""
+
+    @property
+    def interpretation(self) -> tuple[Note, ...]:
+        """Its :attr:`notes`, each naming this option."""
+        return tuple(attrs.evolve(note, option=self.name) for note in self.notes)
 
 
 def declared(rules_cls: type) -> dict[str, Option]:
@@ -121,7 +130,17 @@ def declared(rules_cls: type) -> dict[str, Option]:
             f"{rules_cls.__qualname__}.OPTIONS must declare each field once, in field order: "
             f"{fields}, not {[o.name for o in options]}"
         )
+    for option in options:
+        strays = [n.topic for n in option.notes if n.option not in (None, option.name)]
+        if strays:
+            raise ValueError(f"option {option.name}'s notes name another option: {strays}")
     return by_name
+
+
+def option_notes(rules_cls: type) -> tuple[Note, ...]:
+    """The interpretation notes of a ``Rules`` class's options, in field order (each
+    declaration's :attr:`Option.interpretation`)."""
+    return tuple(note for option in declared(rules_cls).values() for note in option.interpretation)
 
 
 def one_of(values: tuple[object, ...]) -> Callable[[Any, Any, Any], None]:

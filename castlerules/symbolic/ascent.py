@@ -56,7 +56,7 @@ from castlerules.ascent import kernel
 from castlerules.ascent.kernel import KState
 from castlerules.ascent.moves import Move
 from castlerules.ascent.rules import Rules
-from castlerules.core.ops import merge
+from castlerules.core.ops import CONCRETE, merge
 from castlerules.symbolic.z3ops import Z3
 
 Expr = Any
@@ -106,7 +106,8 @@ class SCase:
 
 def fields(s: KState) -> list[tuple[str, Expr]]:
     """Every field of a position as ``(name, value)``: ``col0``.., ``sq0``..,
-    ``dep0``.., ``flp0``.., ``actor``, ``mid``, ``sd``, ``sm``, ``sk``."""
+    ``dep0``.., ``flp0``.., ``own0``.., ``actor``, ``mid``, ``sd``, ``sm``, ``sk``,
+    ``replays`` (the fields of :class:`~castlerules.ascent.kernel.KState`)."""
     return list(_fields(s))
 
 
@@ -144,6 +145,10 @@ class AscentSystem:
         self.moves: tuple[Move, ...] = self.shape.moves
         self._positions: dict[int, tuple[KState, kernel.Position]] = {}
         self._cases: dict[tuple[int, int], tuple[KState, Expr, list[SCase]]] = {}
+        self._sample: KState = kernel.initial(
+            CONCRETE, self.shape, kernel.Options.of(CONCRETE, rules), 0
+        )
+        """A plain first position: which fields are per slot, which truth values."""
 
     def assumptions(self) -> list[Expr]:
         """The values ``Rules`` accepts for the free options."""
@@ -156,48 +161,47 @@ class AscentSystem:
 
     # ------------------------------------------------------------ positions
     def fresh_state(self, tag: str) -> KState:
-        """A position of fresh variables named with ``tag``."""
+        """A position of fresh variables named with ``tag``: one per field of
+        :class:`~castlerules.ascent.kernel.KState` (per card slot for a tuple), a Z3 Bool
+        where the kernel's own first position holds a truth value, else an Int."""
         k = self.shape.slots
-        return KState(
-            col=tuple(z3.Int(f"{tag}_col{j}") for j in k),
-            sq=tuple(z3.Int(f"{tag}_sq{j}") for j in k),
-            dep=tuple(z3.Int(f"{tag}_dep{j}") for j in k),
-            flp=tuple(z3.Bool(f"{tag}_flp{j}") for j in k),
-            # The deal (A18): set p's seat p under deal="sets"; a chance outcome, free
-            # here, under deal="shuffled".
-            own=tuple(
-                z3.Int(f"{tag}_own{j}")
-                if self.rules.deal == "shuffled"
-                else z3.IntVal(self.shape.owner[j])
-                for j in k
-            ),
-            actor=z3.Int(f"{tag}_actor"),
-            mid=z3.Bool(f"{tag}_mid"),
-            sd=z3.Int(f"{tag}_sd"),
-            sm=z3.Int(f"{tag}_sm"),
-            sk=z3.Int(f"{tag}_sk"),
-        )
+        sample = self._sample
+
+        def var(name: str, like: object) -> Expr:
+            return z3.Bool(name) if isinstance(like, bool) else z3.Int(name)
+
+        made: dict[str, object] = {}
+        for f in attrs.fields(KState):
+            like = getattr(sample, f.name)
+            if f.name == "own" and self.rules.deal != "shuffled":
+                # The deal (A18): set p's seat p under deal="sets"; a chance outcome, free
+                # under deal="shuffled".
+                made[f.name] = tuple(z3.IntVal(self.shape.owner[j]) for j in k)
+            elif isinstance(like, tuple):
+                made[f.name] = tuple(var(f"{tag}_{f.name}{j}", like[j]) for j in k)
+            else:
+                made[f.name] = var(f"{tag}_{f.name}", like)
+        return KState(**made)  # type: ignore[arg-type]
 
     def fresh_move(self, tag: str) -> Expr:
         """A move of fresh variables (its move number) named with ``tag``."""
         return z3.Int(f"{tag}_a")
 
     def rebuild(self, values: Sequence[Expr]) -> KState:
-        """A position from the flat list of :func:`fields` values."""
+        """A position from the flat list of :func:`fields` values (every field of
+        :class:`~castlerules.ascent.kernel.KState`, in its order)."""
         c = len(self.shape.cards)
         v = list(values)
-        return KState(
-            col=tuple(v[0:c]),
-            sq=tuple(v[c : 2 * c]),
-            dep=tuple(v[2 * c : 3 * c]),
-            flp=tuple(v[3 * c : 4 * c]),
-            own=tuple(v[4 * c : 5 * c]),
-            actor=v[5 * c],
-            mid=v[5 * c + 1],
-            sd=v[5 * c + 2],
-            sm=v[5 * c + 3],
-            sk=v[5 * c + 4],
-        )
+        made: dict[str, object] = {}
+        at = 0
+        for f in attrs.fields(KState):
+            if isinstance(getattr(self._sample, f.name), tuple):
+                made[f.name], at = tuple(v[at : at + c]), at + c
+            else:
+                made[f.name], at = v[at], at + 1
+        if at != len(v):
+            raise ValueError(f"a position has {at} values, not {len(v)}")
+        return KState(**made)  # type: ignore[arg-type]
 
     def concrete(self, values: KState) -> KState:
         """A position of Z3 constants from a position of plain values

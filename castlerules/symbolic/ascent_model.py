@@ -355,6 +355,28 @@ OPTION_NAMES = (
 """The options that may be left symbolic (``die`` only picks the first player,
 and every first player is an initial state here)."""
 
+READ_AS_GIVEN = ("stack_rank", "die", "deal", "cards")
+"""The options this model reads though they are never symbolic: ``stack_rank`` (one
+model per value), ``die`` (every first player is an initial state), ``deal`` (one set
+per seat only), ``cards`` (every card of the sets in play only)."""
+
+
+def unmodelled(rules: Rules) -> tuple[str, ...]:
+    """The options of ``rules`` this model does not read, at a value other than the
+    reference reading's (``name=value``): every declared option outside
+    :data:`OPTION_NAMES` and :data:`READ_AS_GIVEN`, so that a reading added to the
+    declarations is refused here until the model reads it (today ``path``,
+    ``flip_uncovered``, ``replays_per_turn``)."""
+    default = Rules()
+    return tuple(
+        f"{o.name}={getattr(rules, o.name)!r}"
+        for o in Rules.OPTIONS
+        if o.name not in OPTION_NAMES
+        and o.name not in READ_AS_GIVEN
+        and getattr(rules, o.name) != getattr(default, o.name)
+    )
+
+
 MUTATIONS = ("", "favour_equal_rank", "favour_flipped")
 """Deliberately wrong rules for the sensitivity checks: a favour may also take a
 leader of *equal* rank (A10 says lower), or a flipped stack (A8 forbids it)."""
@@ -437,6 +459,12 @@ class Params:
             raise ValueError(
                 "the Ascent proofs' model deals one set per seat (a card's owner is its "
                 "set): deal='shuffled' (A18) is outside its parameters"
+            )
+        if unmodelled(self.rules):
+            raise ValueError(
+                "the Ascent proofs' model reads the shared Start, a flip on arrival only and "
+                f"a replay after every favour: {', '.join(unmodelled(self.rules))} is outside "
+                "its parameters (the proofs page says what checks these readings)"
             )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
@@ -731,11 +759,17 @@ def seat_advances(
         movers = []
         for j, u in enumerate(cards):
             ceiling = shape.arrival[j]
+            # A5 (path="staggered"): a card on its Start leaves it from its start row
+            source = (
+                u.sq
+                if shape.rules.path == "shared_start"
+                else o.ite(u.sq == 0, shape.start_row[j], u.sq)
+            )
             reach = o.any(
                 [
                     o.all(
                         [
-                            kernel.within_reach(o, u.sq, d, ceiling),
+                            kernel.within_reach(o, source, d, ceiling),
                             kernel.free_for(o, occ[d], flipped[d], d, ceiling),
                         ]
                     )

@@ -55,8 +55,9 @@ from castlerules.throne.rules import Rules
 Expr = Any
 """A Z3 term."""
 
-OPTION_NAMES = ("allow_pass", "no_cards_reset_each_round", "first_player_rotates")
-"""The Boolean options that may be left free (one query covers both of their values)."""
+OPTION_NAMES = tuple(o.name for o in Rules.OPTIONS if o.symbolic == "bool")
+"""The Boolean options that may be left free (one query covers both of their values):
+those whose declaration's symbolic domain is ``"bool"``."""
 
 
 @attrs.frozen(slots=True)
@@ -128,12 +129,7 @@ class ThroneSystem:
             return z3.BoolVal(bool(getattr(rules, name)))
 
         fixed = kernel.Options.of(Z3, rules)
-        self.options = attrs.evolve(
-            fixed,
-            allow_pass=option("allow_pass"),
-            no_cards_reset_each_round=option("no_cards_reset_each_round"),
-            first_player_rotates=option("first_player_rotates"),
-        )
+        self.options = attrs.evolve(fixed, **{name: option(name) for name in OPTION_NAMES})
         self.moves: tuple[Move, ...] = self.shape.moves
         groups: dict[tuple[int, int, int], list[int]] = {}
         for k in range(len(self.moves)):

@@ -1,46 +1,21 @@
 """The interpretation notes of Throne: each decision the seed leaves open, with its
 clause, as the docs' interpretation notes print them.
+
+The notes on an option live in its declaration (:attr:`castlerules.core.Option.notes`,
+in ``rules.py``); this module adds the decisions that no option switches.
 """
 
 from __future__ import annotations
 
-from castlerules.core.options import Note
+from castlerules.core.options import Note, option_notes
+from castlerules.throne.rules import Rules
 
-NOTES: tuple[Note, ...] = (
+GENERAL_NOTES: tuple[Note, ...] = (
     Note(
         "B1",
         "the throne's capacity",
         "The throne holds exactly one character (the candidate, then the king); "
         "floor_capacity only sets floors 1-6.",
-    ),
-    Note(
-        "B3",
-        "between rounds and at the end",
-        "When a round ends, its scores are recorded and the next round starts at once: the "
-        "castle is emptied, eliminations are forgotten, the new objectives apply. After the "
-        "last round the final castle is kept in the state, so that it can be inspected.",
-        "rounds",
-    ),
-    Note(
-        "B3",
-        "first player of each round",
-        "The seed, « Au début de chaque manche les joueurs à tour de rôle placent un "
-        "personnage dans le château », does not say who begins. Round 1 starts with seat 0; "
-        "round k+1 starts with the seat after the one that started round k. With "
-        "first_player_rotates=False every round starts with seat 0.",
-        "first_player_rotates",
-    ),
-    Note(
-        "B4",
-        "dealing objectives",
-        "The seed, « En début de manche les joueurs reçoivent une carte », does not list "
-        "the cards. new_game deals every round's objectives at the start, from its seed "
-        "(SplitMix64, stream 'throne/objectives'): for each round, one uniformly random set "
-        "of objective_size characters per seat, redrawn while it equals another seat's set. "
-        "With objective_deck, the whole deck is shuffled at the start of each round and "
-        "seat 0, 1, ... take the first cards. The state holds all of them (full "
-        "information); observation() shows each seat its own only.",
-        "objective_deck",
     ),
     Note(
         "B4",
@@ -49,49 +24,6 @@ NOTES: tuple[Note, ...] = (
         "each string holds objective_size distinct letters (in any order, stored "
         "alphabetically), and within a round no two seats hold the same set (a deck has no "
         "two identical cards); with objective_deck every objective must be one of its cards.",
-    ),
-    Note(
-        "B6",
-        "placement order",
-        "The seed says « les joueurs à tour de rôle placent un personnage dans le château »: "
-        "placement starts with the round's first player and goes on in seat order, one "
-        "character per turn, until every character is placed (so some players place one "
-        "more than others). Any character not yet placed may be placed by any player.",
-        "equal_placement",
-    ),
-    Note(
-        "B6",
-        "equal placement (ORIGINAL)",
-        "With equal_placement every player places placements_per_player characters "
-        "(3p: 4, 4p: 3, 5p: 2, 6p: 2) on placement_floors (ORIGINAL: 2-5); the move that "
-        "completes the placements also puts every leftover character on floor 1. Floor 1 "
-        "may then not be a placement floor.",
-        "equal_placement",
-    ),
-    Note(
-        "B8",
-        "movement turn order",
-        "The movement phase goes on in seat order; a move raises any living character (not "
-        "only a favourite) by one floor. Who moves first is option movement_starter. The "
-        "seed, « Une fois les personnages disposés, chaque joueur à tour de rôle peut faire "
-        "monter un personnage », continues the turn order of the placement: by default "
-        "(after_last_placer) the seat after the last placer starts, as one turn order running "
-        "through the round would. The published rules start the movement with the round's "
-        "first player (first_player, preset ORIGINAL). With equal_placement every player "
-        "places the same number of characters, so the last placer sits just before the first "
-        "player and the two readings coincide; with the seed's 13 placements they part "
-        "whenever the players do not divide 13.",
-        "movement_starter",
-    ),
-    Note(
-        "B8",
-        "passing",
-        "The seed's « chaque joueur à tour de rôle peut faire monter un personnage d'un "
-        "étage » is read as a turn that climbs: by default a player must climb (a climb "
-        "always exists). With allow_pass=True a player may Pass in the movement phase only "
-        "(not while placing or voting); a climb resets the count, and when every player has "
-        "passed in a row the round ends without a king and is scored as usual.",
-        "allow_pass",
     ),
     Note(
         "B10",
@@ -111,47 +43,16 @@ NOTES: tuple[Note, ...] = (
     ),
     Note(
         "B11",
-        "No cards between rounds",
-        "The seed says only « chaque joueur ne détient qu'un nombre limité de cartes "
-        '"non" ». Every player gets no_cards_for(players) No cards back at the start of '
-        "each round (published rule). With no_cards_reset_each_round=False the cards left "
-        "carry over.",
-        "no_cards_reset_each_round",
-    ),
-    Note(
-        "B11",
-        "what observation() shows",
-        "observation(state, seat) shows the castle, the round, phase and seat to act, the "
-        "seat's own objective, every objective of a finished round (revealed at its "
-        "scoring, B14), who has voted in the current election and the seat's own vote, and "
-        "the No counts of every seat when no_cards_public (else only its own). A state "
-        "holds no history: how each seat voted in a finished election is told by describe(), "
-        "not by observation().",
-        "no_cards_public",
-    ),
-    Note(
-        "B11",
-        "secret No counts (ORIGINAL)",
-        "The seed says only that the No cards are few and « défaussées après usage »; the "
-        "default (no_cards_public=True) reads the discards as face up, so every count is "
-        "public. The published rules keep the number of No cards in a hand secret (“Il "
-        "numero di carte in mano ... è segreto”): preset ORIGINAL has "
-        "no_cards_public=False, and observation() shows a seat its own count only. The votes "
-        "are still revealed together at each election (B11), so a seat that remembers every "
-        "election since the start of the round can deduce every count (it knows the number "
-        "dealt and sees each No); the observation hides the count itself, not the votes.",
-        "no_cards_public",
-    ),
-    Note(
-        "B11",
         "what a bot may know",
         "Bots (castlerules.bots) decide from what observation(state, seat) shows. The "
         "montecarlo bot plays its playouts from determinizations: the position with what the "
         "seat sees kept and the rest drawn at random: the other seats' objectives of the "
         "round and every objective of later rounds (distinct sets, B4), the votes already "
         "cast face down (No only by a seat holding a No card) and, when no_cards_public is "
-        "off, the other seats' No counts, uniformly from 0 to the number dealt (a position "
-        "holds no history, so the bot does not count the No cards spent before).",
+        "off, the other seats' No counts, uniformly among those a game reaches (a position "
+        "holds no history, so the draw reads the castle: each character eliminated this "
+        "round cost at least one No card, and a seat spends at most one per elimination, "
+        "B13; see castlerules.throne.sampling.spent_bounds).",
     ),
     Note(
         "B13",
@@ -175,14 +76,6 @@ NOTES: tuple[Note, ...] = (
         "round_scores(state) lists them round by round. An eliminated favourite scores 0.",
     ),
     Note(
-        "B15",
-        "the 33 rule",
-        "Seed: « au troisième et dernier décompte si un joueur marque 0 point et bien il en "
-        "marque en réalité 33 ». In a round listed in bonus_rounds (by default the third, "
-        "the last scoring), a round score of exactly 0 counts as bonus_points (33).",
-        "bonus_rounds",
-    ),
-    Note(
         "B16",
         "ties",
         "winners(state) lists every seat with the highest total: a tie is a shared win.",
@@ -201,14 +94,6 @@ NOTES: tuple[Note, ...] = (
         "A move naming a letter that is not a character of these rules is refused citing "
         "the clause of the current phase (B6 while placing, B8 while moving, B11 while "
         "voting).",
-    ),
-    Note(
-        "B3",
-        "moves after the end",
-        "Once the last round is scored the game is over: apply() refuses every move with an "
-        "IllegalMove citing B3 (« Le jeu se joue en trois manches »; option rounds), "
-        "legal_moves() is empty and current_player() is None.",
-        "rounds",
     ),
     Note(
         "B13",
@@ -265,6 +150,11 @@ NOTES: tuple[Note, ...] = (
         "analysis, not for a table.",
     ),
 )
-"""Every interpretation decision taken where the seed and the spec are silent."""
+"""The decisions on no option (an option's notes are in its declaration, ``Rules.OPTIONS``)."""
+
+NOTES: tuple[Note, ...] = (*GENERAL_NOTES, *option_notes(Rules))
+"""Every interpretation decision where the seed and the spec are silent: the general
+ones, then each option's, in field order."""
+
 
 __all__ = ["NOTES"]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from castlerules.core.errors import ArgumentError
-from castlerules.core.options import Option, declared, init_rules, validator
+from castlerules.core.options import Note, Option, declared, init_rules, validator
 from castlerules.throne.moves import ALPHABET, CLIMBS, NO, PASS, PLACES, YES, Climb, Move, Place
 
 MOVEMENT_STARTERS: tuple[str, ...] = ("after_last_placer", "first_player")
@@ -122,7 +122,10 @@ OPTIONS: tuple[Option, ...] = (
         "placement_floors",
         ("B6",),
         "the floors characters may be placed on",
-        alternatives=((2, 3, 4, 5),),
+        seed="seulement dans les cinq premiers étages",
+        fixed="a number the seed gives, not a reading: « seulement dans les cinq premiers "
+        "étages » (B6) is floors 1-5; the published rules' floors 2-5 come with their equal "
+        "placement (preset ORIGINAL, which the register tries as a whole)",
     ),
     Option(
         "equal_placement",
@@ -131,6 +134,24 @@ OPTIONS: tuple[Option, ...] = (
         seed="les joueurs à tour de rôle placent un personnage dans le château",
         kernel=bool,
         symbolic="fixed per query",
+        notes=(
+            Note(
+                "B6",
+                "placement order",
+                "The seed says « les joueurs à tour de rôle placent un personnage dans le château "
+                "»: placement starts with the round's first player and goes on in seat order, one "
+                "character per turn, until every character is placed (so some players place one "
+                "more than others). Any character not yet placed may be placed by any player.",
+            ),
+            Note(
+                "B6",
+                "equal placement (ORIGINAL)",
+                "With equal_placement every player places placements_per_player characters (3p: 4, "
+                "4p: 3, 5p: 2, 6p: 2) on placement_floors (ORIGINAL: 2-5); the move that completes "
+                "the placements also puts every leftover character on floor 1. Floor 1 may then "
+                "not be a placement floor.",
+            ),
+        ),
     ),
     Option("placements_per_player", ("B6",), "with equal_placement: the characters each places"),
     Option("no_cards", ("B11",), "the No cards of each player, for 3, 4, 5, 6 players"),
@@ -141,6 +162,16 @@ OPTIONS: tuple[Option, ...] = (
         seed='chaque joueur ne détient qu\'un nombre limité de cartes "non"',
         kernel=bool,
         symbolic="bool",
+        notes=(
+            Note(
+                "B11",
+                "No cards between rounds",
+                "The seed says only « chaque joueur ne détient qu'un nombre limité de cartes "
+                '"non" ». Every player gets no_cards_for(players) No cards back at the start of '
+                "each round (published rule). With no_cards_reset_each_round=False the cards left "
+                "carry over.",
+            ),
+        ),
     ),
     Option(
         "first_player_rotates",
@@ -149,6 +180,16 @@ OPTIONS: tuple[Option, ...] = (
         seed="Au début de chaque manche les joueurs à tour de rôle placent un personnage",
         kernel=bool,
         symbolic="bool",
+        notes=(
+            Note(
+                "B3",
+                "first player of each round",
+                "The seed, « Au début de chaque manche les joueurs à tour de rôle placent un "
+                "personnage dans le château », does not say who begins. Round 1 starts with seat "
+                "0; round k+1 starts with the seat after the one that started round k. With "
+                "first_player_rotates=False every round starts with seat 0.",
+            ),
+        ),
     ),
     Option(
         "movement_starter",
@@ -159,6 +200,22 @@ OPTIONS: tuple[Option, ...] = (
         values=MOVEMENT_STARTERS,
         kernel=lambda value: value == MOVEMENT_STARTERS[1],
         symbolic="fixed per query",
+        notes=(
+            Note(
+                "B8",
+                "movement turn order",
+                "The movement phase goes on in seat order; a move raises any living character (not "
+                "only a favourite) by one floor. Who moves first is option movement_starter. The "
+                "seed, « Une fois les personnages disposés, chaque joueur à tour de rôle peut "
+                "faire monter un personnage », continues the turn order of the placement: by "
+                "default (after_last_placer) the seat after the last placer starts, as one turn "
+                "order running through the round would. The published rules start the movement "
+                "with the round's first player (first_player, preset ORIGINAL). With "
+                "equal_placement every player places the same number of characters, so the last "
+                "placer sits just before the first player and the two readings coincide; with the "
+                "seed's 13 placements they part whenever the players do not divide 13.",
+            ),
+        ),
     ),
     Option(
         "allow_pass",
@@ -167,12 +224,48 @@ OPTIONS: tuple[Option, ...] = (
         seed="chaque joueur à tour de rôle peut faire monter un personnage d'un étage",
         kernel=bool,
         symbolic="bool",
+        notes=(
+            Note(
+                "B8",
+                "passing",
+                "The seed's « chaque joueur à tour de rôle peut faire monter un personnage d'un "
+                "étage » is read as a turn that climbs: by default a player must climb (a climb "
+                "always exists). With allow_pass=True a player may Pass in the movement phase only "
+                "(not while placing or voting); a climb resets the count, and when every player "
+                "has passed in a row the round ends without a king and is scored as usual.",
+            ),
+        ),
     ),
     Option(
         "no_cards_public",
         ("B11",),
         "whether how many No cards each player has left is public",
         seed="défaussées après usage",
+        notes=(
+            Note(
+                "B11",
+                "what observation() shows",
+                "observation(state, seat) shows the castle, the round, phase and seat to act, the "
+                "seat's own objective, every objective of a finished round (revealed at its "
+                "scoring, B14), who has voted in the current election and the seat's own vote, and "
+                "the No counts of every seat when no_cards_public (else only its own). A state "
+                "holds no history: how each seat voted in a finished election is told by "
+                "describe(), not by observation().",
+            ),
+            Note(
+                "B11",
+                "secret No counts (ORIGINAL)",
+                "The seed says only that the No cards are few and « défaussées après usage »; the "
+                "default (no_cards_public=True) reads the discards as face up, so every count is "
+                "public. The published rules keep the number of No cards in a hand secret (“Il "
+                "numero di carte in mano ... è segreto”): preset ORIGINAL has "
+                "no_cards_public=False, and observation() shows a seat its own count only. The "
+                "votes are still revealed together at each election (B11), so a seat that "
+                "remembers every election since the start of the round can deduce every count (it "
+                "knows the number dealt and sees each No); the observation hides the count itself, "
+                "not the votes.",
+            ),
+        ),
     ),
     Option("objective_size", ("B4",), "the favourites on an objective card"),
     Option(
@@ -184,6 +277,19 @@ OPTIONS: tuple[Option, ...] = (
         "cards, so by default every seat gets a random set of six distinct from the others'; "
         "objective_deck lists the cards of a physical box to deal from instead. Any deck deals "
         "other objectives from the same seed, so the two differ from the first position on",
+        notes=(
+            Note(
+                "B4",
+                "dealing objectives",
+                "The seed, « En début de manche les joueurs reçoivent une carte », does not list "
+                "the cards. new_game deals every round's objectives at the start, from its seed "
+                "(SplitMix64, stream 'throne/objectives'): for each round, one uniformly random "
+                "set of objective_size characters per seat, redrawn while it equals another seat's "
+                "set. With objective_deck, the whole deck is shuffled at the start of each round "
+                "and seat 0, 1, ... take the first cards. The state holds all of them (full "
+                "information); observation() shows each seat its own only.",
+            ),
+        ),
     ),
     Option(
         "rounds",
@@ -192,6 +298,23 @@ OPTIONS: tuple[Option, ...] = (
         seed="Le jeu se joue en trois manches",
         fixed="a number of the game, not a reading: the seed says 'Le jeu se joue en "
         "trois manches' (B3); other counts are variants",
+        notes=(
+            Note(
+                "B3",
+                "between rounds and at the end",
+                "When a round ends, its scores are recorded and the next round starts at once: the "
+                "castle is emptied, eliminations are forgotten, the new objectives apply. After "
+                "the last round the final castle is kept in the state, so that it can be "
+                "inspected.",
+            ),
+            Note(
+                "B3",
+                "moves after the end",
+                "Once the last round is scored the game is over: apply() refuses every move with "
+                "an IllegalMove citing B3 (« Le jeu se joue en trois manches »; option rounds), "
+                "legal_moves() is empty and current_player() is None.",
+            ),
+        ),
     ),
     Option(
         "bonus_rounds",
@@ -201,6 +324,15 @@ OPTIONS: tuple[Option, ...] = (
         fixed="no other reading of the seed: 'au troisième et dernier décompte' "
         "(B15) names the third round, which is also the last; the option only matters for "
         "variants with another number of rounds",
+        notes=(
+            Note(
+                "B15",
+                "the 33 rule",
+                "Seed: « au troisième et dernier décompte si un joueur marque 0 point et bien il "
+                "en marque en réalité 33 ». In a round listed in bonus_rounds (by default the "
+                "third, the last scoring), a round score of exactly 0 counts as bonus_points (33).",
+            ),
+        ),
     ),
     Option("bonus_points", ("B15",), "what a round score of 0 becomes in a bonus round"),
 )

@@ -13,6 +13,22 @@ drawn positions can never read a hidden fact.  The montecarlo bot
 (:mod:`castlerules.bots`) and the mcts bot (through
 :func:`castlerules.adapters.openspiel.determinize`) both use it.
 
+Every drawn position is one a game reaches, seen alike by the seat.  A position holds
+no history, so the hidden No counts are drawn from what the castle tells of it
+(interpretation, B11, B13): each character eliminated this round took at least one
+No vote, each No vote cost its voter one card, and a seat votes once per election,
+so the hidden seats have spent at least the eliminations less what the seen counts
+show spent, and each at most one card per elimination (:func:`spent_bounds`; the
+hidden counts are drawn uniformly among the spendings within those bounds).  This is
+the whole account where the cards come back each round (``no_cards_reset_each_round``,
+the default) and in every first round; ``tests/proofs/test_sampler_tied.py`` ties it
+to the kernel on every position of the small scopes of the exhaustive tie.  Where the
+cards are kept between rounds, the earlier rounds' eliminations are bounded by their
+kings alone (a round without a king eliminated every character, unless
+``allow_pass``); their scores may say more (a favourite that scored points was not
+eliminated), which the sampler does not read, so there a drawn position may be one no
+game reaches.
+
 >>> from castlerules import throne
 >>> from castlerules.core import Rng
 >>> state = throne.new_game(players=4, seed=3)
@@ -28,7 +44,7 @@ from collections.abc import Sequence
 from castlerules.core.chance import Rng
 from castlerules.core.errors import ArgumentError
 from castlerules.throne.rules import Rules, derived
-from castlerules.throne.state import PHASES, Observation, State
+from castlerules.throne.state import ELIMINATED, PHASES, Observation, State
 
 
 def deal_objectives(rules: Rules, players: int, seed: int) -> tuple[tuple[int, ...], ...]:
@@ -113,7 +129,8 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
 
     The seat's view is kept as it is (``observation(result, obs.seat) == obs``);
     what it cannot see is drawn uniformly, in this order: the hidden No counts
-    (0 to the round's allowance, B11), the other seats' objectives of the
+    (uniformly among those a game reaches, see :func:`spent_bounds`: B11, B13),
+    the other seats' objectives of the
     current round (distinct cards, none equal to the seat's own, B4), with
     ``deal_future`` every later round's objectives (distinct cards, B4;
     otherwise those rounds are left undealt, every mask 0, for OpenSpiel's
@@ -143,14 +160,7 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
             out[other] = drawn
         return out, rng
 
-    allowance = rules.no_cards_for(players)
-    counts_no: list[int] = []
-    for known in obs.no_cards:
-        if known is None:  # B11: another seat's No count, hidden unless no_cards_public
-            drawn_count, rng = rng.below(allowance + 1)
-            counts_no.append(drawn_count)
-        else:
-            counts_no.append(known)
+    counts_no, rng = _draw_no_counts(obs, rng)
     objectives: list[tuple[int, ...]] = [tuple(mask(c) for c in deal) for deal in obs.revealed]
     if len(objectives) < obs.round:
         mine = mask(obs.objective)
@@ -201,3 +211,68 @@ def determinize(obs: Observation, rng: Rng, *, deal_future: bool = False) -> tup
         tuple(-1 if k is None else letters.index(k) for k in obs.kings),
     )
     return state, rng
+
+
+def spent_bounds(obs: Observation) -> tuple[int, int]:
+    """What the seat's view says of the No cards the hidden seats have spent: each
+    hidden seat has spent at most the first number, all of them together at least the
+    second.
+
+    Each elimination (B13) took at least one No vote, and each No vote costs its
+    voter one card (B11); a seat votes once per election, so it spends at most one
+    card per elimination.  The eliminations that count are those of the round shown
+    where the cards come back each round (``no_cards_reset_each_round``) or in the
+    first round; otherwise every round's since the start: a finished round without a
+    king eliminated every character (B12, B13; unless ``allow_pass``, where everyone
+    may have passed), one with a king at most all the others.  The seats whose counts
+    are seen have spent what they show; the hidden ones spent the rest.
+    """
+    rules = obs.rules
+    full = rules.no_cards_for(obs.players)
+    gone = sum(1 for floor in obs.floors if floor == ELIMINATED)
+    fewest = most = gone
+    if not (rules.no_cards_reset_each_round or obs.round == 1):
+        for king in obs.kings[: obs.round - 1]:
+            if king is not None:
+                most += rules.characters - 1
+            else:
+                most += rules.characters
+                fewest += 0 if rules.allow_pass else rules.characters
+    seen_spent = sum(full - known for known in obs.no_cards if known is not None)
+    return min(full, most), max(0, fewest - seen_spent)
+
+
+def _draw_no_counts(obs: Observation, rng: Rng) -> tuple[list[int], Rng]:
+    """The No counts, the hidden ones drawn uniformly among the spendings that
+    :func:`spent_bounds` allows (one draw, unranked seat by seat)."""
+    full = obs.rules.no_cards_for(obs.players)
+    hidden = sum(1 for known in obs.no_cards if known is None)
+    cap, need = spent_bounds(obs)
+    need = min(need, hidden * cap)  # a view no game reaches (built by hand): spend all
+    ways = _spendings(hidden, cap, need)
+    index, rng = rng.below(ways[hidden][need]) if hidden else (0, rng)
+    counts: list[int] = []
+    left = hidden
+    for known in obs.no_cards:
+        if known is not None:
+            counts.append(known)
+            continue
+        left -= 1
+        for spent in range(cap + 1):
+            rest = ways[left][max(0, need - spent)]
+            if index < rest:
+                break
+            index -= rest
+        need = max(0, need - spent)
+        counts.append(full - spent)
+    return counts, rng
+
+
+def _spendings(seats: int, cap: int, need: int) -> list[list[int]]:
+    """``ways[k][r]``: how many spendings of ``k`` seats, each 0..``cap``, sum to ``r``
+    or more."""
+    ways = [[1] + [0] * need]
+    for _ in range(seats):
+        row = ways[-1]
+        ways.append([sum(row[max(0, r - v)] for v in range(cap + 1)) for r in range(need + 1)])
+    return ways

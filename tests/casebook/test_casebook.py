@@ -216,3 +216,21 @@ def test_b11_the_election_case_tries_a_climb() -> None:
     shown = casebook.show("throne-climb-in-election")
     assert isinstance(shown.focus.move, throne.Climb)
     assert shown.focus.error.clause == "B11"
+
+
+def test_a5_the_staggered_path_case_shows_a_move_one_reading_refuses() -> None:
+    """A5: under the shared Start a Fire-eater on square 1 below a card on square 2 is
+    stuck (its ceiling, A6); with staggered starts the same Advance jumps to square 3.
+    The boards differ from the start (a path of 7 squares or 12), a view the case's
+    condition does not accept, so the search plays on to that move."""
+    from castlerules.casebook.play import split_at
+
+    shown = casebook.show("ascent-reading-path", FOUND)
+    split = shown.focus
+    assert isinstance(split, Split) and split.kind == "outcome" and split.refused_by == 0
+    assert "(A6)" in split.first_text and "from square 1 to square 3" in split.second_text
+    case = casebook.case("ascent-reading-path")
+    starts = (ascent.new_game(3, seed=0), ascent.new_game(3, seed=0, rules=case.second_rules()))
+    assert split_at(case, starts, 0) is None
+    seen = split_at(attrs.evolve(case, when=None), starts, 0)
+    assert seen is not None and seen.kind == "view"

@@ -155,4 +155,9 @@ def test_the_register_reads_the_declarations() -> None:
     assert alternatives_of(ascent)["upper_half"] == (5,)
     assert alternatives_of(ascent)["path"] == ("staggered",)  # playable since issue 48
     assert "cards" in excluded_of(ascent) and "path" not in excluded_of(ascent)
-    assert set(excluded_of(throne)) == {"objective_deck", "rounds", "bonus_rounds"}
+    assert set(excluded_of(throne)) == {
+        "objective_deck",
+        "rounds",
+        "bonus_rounds",
+        "placement_floors",
+    }

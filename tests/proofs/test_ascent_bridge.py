@@ -357,6 +357,27 @@ def test_a18_the_model_refuses_the_shuffled_deal() -> None:
         AscentModel(Params(ascent.Rules(deal="shuffled"), 2))
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"path": "staggered"}, {"flip_uncovered": True}, {"replays_per_turn": 1}],
+    ids=lambda o: next(iter(o)),
+)
+def test_a5_a8_a12_the_model_refuses_the_readings_it_does_not_read(
+    options: dict[str, object],
+) -> None:
+    """The proofs' model reads the shared Start, the flip on arrival only and a replay
+    after every favour: each other declared reading is refused in one clear error rather
+    than proved as the reference reading (docs/proofs.rst says what checks them)."""
+    from castlerules.symbolic.ascent_model import AscentModel, Params, unmodelled
+
+    (name,) = options
+    rules = ascent.Rules(**options)
+    assert [text.split("=")[0] for text in unmodelled(rules)] == [name]
+    with pytest.raises(ValueError, match=f"{name}=.* is outside its parameters"):
+        AscentModel(Params(rules, 2))
+    assert unmodelled(ascent.Rules(stack_rank="highest", favours_per_move=None)) == ()
+
+
 def taker_ranked_apart(state: ascent.State) -> bool:
     """A favour is pending and the stack that may take it has a card above its top's rank
     (A10 under ``stack_rank="highest"``: the taker acts with that card)."""
@@ -415,3 +436,40 @@ def _bridge_where(
         if checked >= 6:
             break
     return checked
+
+
+def test_a5_seat_advances_reads_the_staggered_start_rows() -> None:
+    """A5 (path="staggered"): a Troubadour on its Start leaves from row 1, so with
+    squares 2-12 of its column taken it has no Advance although square 1 is free; the
+    proofs' model's ``seat_advances`` (which the exhaustive tie compares with the
+    kernel) reads the start row as the kernel does."""
+    import attrs
+
+    from castlerules.ascent import kernel
+    from castlerules.ascent.rules import card_id
+    from castlerules.core.ops import CONCRETE
+    from castlerules.symbolic.ascent_model import seat_advances
+
+    rules = ascent.Rules(path="staggered")
+    shape = kernel.Shape.of(rules, 2)
+    options = kernel.Options.of(CONCRETE, rules)
+    troubadour = shape.cards.index(card_id(0, ascent.Rank.TROUBADOUR.value))
+    squares = iter(range(2, 13))
+    sq = tuple(0 if j == troubadour else next(squares) for j in shape.slots)
+    s = kernel.KState(
+        col=(0,) * len(sq),
+        sq=sq,
+        dep=(0,) * len(sq),
+        flp=(False,) * len(sq),
+        own=shape.owner,
+        actor=0,
+        mid=False,
+        sd=0,
+        sm=0,
+        sk=0,
+    )
+    board = kernel.Position(CONCRETE, shape, options, s).board
+    assert tuple(board.advances) == (False, False)
+    assert tuple(seat_advances(CONCRETE, shape, options, s, lambda: board)) == (False, False)
+    blind = attrs.evolve(shape, start_row=(0,) * len(shape.start_row))
+    assert tuple(seat_advances(CONCRETE, blind, options, s, lambda: board)) == (True, False)

@@ -18,8 +18,8 @@ from proofs.equivalence import BOUNDARIES, KERNEL_SCOPES, Scope, search
 SMALL = equivalence.THRONE_KERNEL_SCOPES[4]
 """The smallest Throne scope (under a thousand positions), no passing allowed."""
 
-ASCENT_SMALL = equivalence.ASCENT_KERNEL_SCOPES[-1]
-"""A small Ascent scope (the last declared)."""
+ASCENT_SMALL = equivalence.HAND_ASCENT_SCOPES[-1]
+"""A small Ascent scope (the last written by hand)."""
 
 
 def test_every_scope_declares_boundaries_its_game_counts() -> None:

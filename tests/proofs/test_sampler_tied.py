@@ -1,14 +1,15 @@
 """Throne's sampler (:func:`castlerules.throne.sampling.determinize`) tied to the kernel.
 
-The sampler keeps its own copy of rules: the hidden No counts lie in 0..the round's
-allowance, a face-down No vote needs a No card (B11), the other seats' objectives are
-distinct cards (B4).  Every position it draws must be one the kernel can reach: it
-must satisfy the inductive invariant proved over the kernel on Z3
-(:mod:`castlerules.symbolic.throne_invariant`, ``throne.invariant`` in the proof run).
-On every election position with a vote cast of a small scope of the exhaustive tie
-(:data:`proofs.equivalence.THRONE_KERNEL_SCOPES`: every deal, every reachable
-position), each seat's draw is checked; a planted mistake in the sampler's B11 is
-caught.
+The sampler keeps its own copy of rules: the hidden No counts lie between the
+spendings the eliminations require and those they allow (B11, B13,
+:func:`~castlerules.throne.sampling.spent_bounds`), a face-down No vote needs a No
+card (B11), the other seats' objectives are distinct cards (B4).  On the small scopes
+of the exhaustive tie (:data:`proofs.equivalence.THRONE_KERNEL_SCOPES`: every deal,
+every position the kernel reaches), with the No counts hidden, each seat's view of
+every reachable position is drawn from and the drawn position must be one the kernel
+reaches, seen alike by the seat; conversely every reachable position's No counts lie
+within the bounds the sampler draws from.  Planted mistakes in the sampler's B11 and
+B13 are caught.
 """
 
 from __future__ import annotations
@@ -19,33 +20,36 @@ from typing import Any
 
 import attrs
 import pytest
-import z3
 
 from castlerules import throne
 from castlerules.core import Rng
-from castlerules.symbolic.throne import ThroneSystem, fields
-from castlerules.symbolic.throne_invariant import Claims
-from castlerules.throne import kernel, sampling
-from castlerules.throne.state import ELECTION
-from proofs.equivalence import THRONE_KERNEL_SCOPES, Scope, initial_positions, throne_rules
-
-SCOPE = attrs.evolve(
-    THRONE_KERNEL_SCOPES[0],
-    options={**THRONE_KERNEL_SCOPES[0].options, "no_cards_public": False},
-)
-"""The scope with eliminations (B13) and crownings, its No counts hidden: the sampler
-draws the other seats' No counts, votes and objectives."""
+from castlerules.throne import sampling
+from proofs.equivalence import THRONE_KERNEL_SCOPES, Scope, initial_positions
 
 
-def elections(scope: Scope) -> list[throne.State]:
-    """Every reachable election position of ``scope`` with at least one vote cast."""
+def hidden(scope: Scope, no_cards: tuple[int, ...]) -> Scope:
+    """``scope`` with its No counts hidden and ``no_cards`` of them."""
+    return attrs.evolve(
+        scope, options={**scope.options, "no_cards_public": False, "no_cards": no_cards}
+    )
+
+
+ONE_CARD = hidden(THRONE_KERNEL_SCOPES[0], (1, 1, 1, 1))
+"""The scope with eliminations (B13) and crownings, one hidden No card a seat."""
+TWO_CARDS = hidden(THRONE_KERNEL_SCOPES[0], (2, 2, 2, 2))
+"""Two No cards a seat: a seat may hold more cards than it can have spent (one per
+elimination, B11)."""
+SCOPES = {"one card": ONE_CARD, "two cards": TWO_CARDS}
+
+Draw = Callable[..., tuple[throne.State, Rng]]
+
+
+def reachable(scope: Scope) -> list[throne.State]:
+    """Every position the kernel reaches in ``scope``, in search order."""
     starts = initial_positions(scope)
-    seen, queue = set(starts), deque(starts)
-    out = []
+    seen, queue, out = set(starts), deque(starts), list(starts)
     while queue:
         state = queue.popleft()
-        if state.phase == ELECTION and any(v >= 0 for v in state.votes):
-            out.append(state)
         if throne.is_over(state):
             continue
         for move in throne.legal_moves(state):
@@ -53,71 +57,99 @@ def elections(scope: Scope) -> list[throne.State]:
             if after not in seen:
                 seen.add(after)
                 queue.append(after)
+                out.append(after)
     return out
 
 
-def unreachable_draws(
-    scope: Scope,
-    draw: Callable[..., Any] = sampling.determinize,
-    limit: int = 3,
-    skip: tuple[str, ...] = (),
+@pytest.fixture(scope="module")
+def positions() -> dict[str, list[throne.State]]:
+    return {name: reachable(scope) for name, scope in SCOPES.items()}
+
+
+def bad_draws(
+    states: list[throne.State], draw: Draw = sampling.determinize, limit: int = 3
 ) -> list[str]:
-    """The drawn positions that break the invariant (less the conjuncts ``skip``):
-    ``conjuncts: position, seat``."""
-    system = ThroneSystem(throne_rules(scope), scope.players)
-    symbols = system.fresh_state("d")
-    claims = [(n, e) for n, e in Claims(system).invariant(symbols) if n not in skip]
-    whole = z3.simplify(z3.And(*(e for _n, e in claims)))
-    names = [x for _n, x in fields(symbols)]
+    """The draws from each seat's view of each position that the kernel does not reach
+    or that the seat would see otherwise: ``why: drawn, seat, from position``."""
+    known = set(states)
     bad: list[str] = []
-    for k, state in enumerate(elections(scope)):
-        for seat in range(scope.players):
+    for k, state in enumerate(states):
+        for seat in range(state.players):
             obs = throne.observation(state, seat)
             drawn, _ = draw(obs, Rng.from_seed(k, "tie"), deal_future=True)
-            values = [x for _n, x in fields(kernel.from_state(drawn))]
-            pairs = [
-                (s, z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
-                for s, v in zip(names, values, strict=True)
-            ]
-            if z3.is_true(z3.simplify(z3.substitute(whole, *pairs))):
+            if drawn not in known:
+                why = "unreachable"
+            elif throne.observation(drawn, seat) != obs:
+                why = "seen otherwise"
+            else:
                 continue
-            broken = [
-                name
-                for name, claim in claims
-                if not z3.is_true(z3.simplify(z3.substitute(claim, *pairs)))
-            ]
-            bad.append(f"{', '.join(broken)}: {throne.to_text(drawn)}, seat {seat}")
+            bad.append(f"{why}: {throne.to_text(drawn)}, seat {seat}, from {throne.to_text(state)}")
             if len(bad) >= limit:
                 return bad
     return bad
 
 
-KNOWN_GAP = "B13 eliminations cost No cards"
-"""The sampler draws each hidden No count alone, between 0 and the allowance: after an
-elimination it may draw every seat's card unspent, which no game reaches."""
-
-
-def test_the_sampler_draws_only_positions_the_kernel_reaches() -> None:
-    assert unreachable_draws(SCOPE, skip=(KNOWN_GAP,)) == []
-
-
-@pytest.mark.xfail(strict=True, reason=f"known gap of the sampler: {KNOWN_GAP}")
-def test_the_sampler_spends_the_no_cards_an_elimination_cost() -> None:
-    """Known gap (reported): the hidden No counts do not account for the eliminations
-    the observation shows (B13); strict, so that the fix turns this test red."""
-    assert unreachable_draws(SCOPE, limit=1) == []
-
-
-def test_a_sampler_that_draws_a_no_vote_without_a_no_card_is_caught(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("name", SCOPES)
+def test_b11_b13_every_drawn_position_is_reached_by_the_kernel_and_seen_alike(
+    name: str, positions: dict[str, list[throne.State]]
 ) -> None:
-    """Planted: a hidden No count is drawn as 0 (B11), whatever the seat's vote."""
-    real = sampling.determinize
+    assert bad_draws(positions[name]) == []
 
-    def careless(obs: Any, rng: Rng, *, deal_future: bool = False) -> tuple[Any, Rng]:
-        drawn, rng = real(obs, rng, deal_future=deal_future)
-        no = tuple(0 if known is None else known for known in obs.no_cards)
-        return attrs.evolve(drawn, no_cards=no), rng
 
-    found = unreachable_draws(SCOPE, careless, limit=1, skip=(KNOWN_GAP,))
-    assert found and found[0].startswith("B11 a No voter still holds the card"), found
+@pytest.mark.parametrize("name", SCOPES)
+def test_b11_b13_every_reachable_spending_of_no_cards_can_be_drawn(
+    name: str, positions: dict[str, list[throne.State]]
+) -> None:
+    """The bounds the sampler draws the hidden No counts within leave out no position
+    the kernel reaches: each hidden seat has spent at most the cap, all together at
+    least the need."""
+    outside = []
+    for state in positions[name]:
+        full = state.rules.no_cards_for(state.players)
+        for seat in range(state.players):
+            obs = throne.observation(state, seat)
+            cap, need = sampling.spent_bounds(obs)
+            spent = [full - n for q, n in enumerate(state.no_cards) if obs.no_cards[q] is None]
+            if max(spent) > cap or sum(spent) < need:
+                outside.append((throne.to_text(state), seat, cap, need))
+    assert outside == []
+
+
+def test_b13_a_sampler_that_leaves_the_no_cards_of_an_elimination_unspent_is_caught(
+    positions: dict[str, list[throne.State]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Planted: the hidden seats need not have spent anything (each hidden count drawn
+    alone, eliminations or not)."""
+    real = sampling.spent_bounds
+    monkeypatch.setattr(sampling, "spent_bounds", lambda obs: (real(obs)[0], 0))
+    found = bad_draws(positions["one card"], limit=1)
+    assert found and found[0].startswith("unreachable"), found
+
+
+def test_b11_a_sampler_that_spends_more_than_one_card_an_elimination_is_caught(
+    positions: dict[str, list[throne.State]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Planted: a hidden seat may have spent its whole allowance, more than one card per
+    elimination (before any elimination, one card is already too many)."""
+    real = sampling.spent_bounds
+
+    def careless(obs: throne.Observation) -> tuple[int, int]:
+        return obs.rules.no_cards_for(obs.players), real(obs)[1]
+
+    monkeypatch.setattr(sampling, "spent_bounds", careless)
+    found = bad_draws(positions["two cards"], limit=1)
+    assert found and found[0].startswith("unreachable"), found
+
+
+def test_b11_a_sampler_that_draws_a_no_vote_without_a_no_card_is_caught(
+    positions: dict[str, list[throne.State]],
+) -> None:
+    """Planted: every face-down vote of another seat is drawn No, cards or not."""
+
+    def careless(obs: Any, rng: Rng, *, deal_future: bool = False) -> tuple[throne.State, Rng]:
+        drawn, rng = sampling.determinize(obs, rng, deal_future=deal_future)
+        votes = tuple(v if q == obs.seat or v < 0 else 0 for q, v in enumerate(drawn.votes))
+        return attrs.evolve(drawn, votes=votes), rng
+
+    found = bad_draws(positions["one card"], careless, limit=1)
+    assert found and found[0].startswith("unreachable"), found

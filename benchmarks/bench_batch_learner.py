@@ -16,7 +16,8 @@ process pinned to one core with XLA told to use one thread:
    interpreter: Pgx lives in its own environment) the same way as 3;
 6. the engine again.
 
-An action is a step of a game in play (a game replaced by auto-reset plays no
+``--loops`` times some of 2 to 4 only (:data:`LOOPS`), each still beside the engine's
+two runs.  An action is a step of a game in play (a game replaced by auto-reset plays no
 action in that step).  Ratios are actions per CPU-second over the mean of the
 engine's two runs.  Compilation is timed apart and not counted.  Nothing is
 asserted; the figures go to ``docs/measurements.rst``.

@@ -424,7 +424,11 @@ DERIVED_BASES: Mapping[str, Scope] = {
 a scope of its own (:func:`derived_scopes`): its players and options, the reading's
 value put in."""
 
-COVERED_OTHERWISE: Mapping[tuple[str, str], str] = {}
+COVERED_OTHERWISE: Mapping[tuple[str, str], str] = {
+    ("throne", "placement_floors"): "a table of floors: every Throne scope places on "
+    "floors other than the default's ((5,) or (4, 5)), so the kernel's reading of the "
+    "table is tied; floors 2-5 take 30 s or more in the smallest castle",
+}
 """The declared readings no scope plays as such, with the reason (game, option)."""
 
 

@@ -356,19 +356,23 @@ class AscentEnv(Slots):
         make two (each is about 41% of a random move's traced work at 4 players)."""
         return whole(self._position(data).board.terms())
 
-    def _random_move_kept(self, data: Any, kept: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+    def _random_move_kept(
+        self, data: Any, kept: Any, bots_low: Any, bots_high: Any
+    ) -> tuple[Any, ...]:
         p = self._position(data, kept)
-        action, lo, hi, live = self._draw(data, self._rows_of(p), lo, hi)
+        action, bots_low, bots_high, live = self._draw(data, self._rows_of(p), bots_low, bots_high)
         nobody = self.backend.xp.zeros(live.shape, dtype=bool)
         (data, now), after = self._transition_on(p, action, nobody)
-        return data, now, whole(after.terms()), lo, hi, live
+        return data, now, whole(after.terms()), bots_low, bots_high, live
 
     def _legal_kept(self, data: Any, kept: Any) -> tuple[Any, Any]:
         rows = self._rows_of(self._position(data, kept))
         self._last = None
         return rows, self._count(self._words(rows))
 
-    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+    def _random_steps(
+        self, data: Any, bots_low: Any, bots_high: Any, steps: int
+    ) -> tuple[Any, ...]:
         """:meth:`~castlerules.batch.slots.Slots._random_steps`, compiled by JAX a block of
         games at a time (:func:`block_of`): a block plays all the steps, then the next
         block, since a board's grids of pairs of cards for 512 games of 4 players fit the
@@ -377,7 +381,7 @@ class AscentEnv(Slots):
         size = data.shape[-1]
         block = block_of(len(self.shape.cards))
         if self.backend.name != "jax" or size <= block or size % block:
-            return super()._random_steps(data, lo, hi, steps)
+            return super()._random_steps(data, bots_low, bots_high, steps)
         xp, blocks = self.backend.xp, size // block
 
         def split(x: Any) -> Any:
@@ -386,11 +390,11 @@ class AscentEnv(Slots):
         def join(x: Any) -> Any:
             return xp.moveaxis(x, 0, -2).reshape(*x.shape[1:-1], size)
 
-        data, rows, counts, lo, hi, ended, played = self.backend.each(
+        data, rows, counts, bots_low, bots_high, ended, played = self.backend.each(
             lambda d, low, high: Slots._random_steps(self, d, low, high, steps),
-            (split(data), split(lo), split(hi)),
+            (split(data), split(bots_low), split(bots_high)),
         )
-        out = (join(data), join(rows), join(counts), join(lo), join(hi), join(ended))
+        out = (join(data), join(rows), join(counts), join(bots_low), join(bots_high), join(ended))
         return (*out, played.sum())
 
     # ------------------------------------------------------------------ the API
@@ -429,19 +433,27 @@ class AscentEnv(Slots):
         if self.rules.die == "none":
             first = xp.zeros(seeds.shape, dtype=xp.int32)
         else:  # A18: the die rolled until a face 1..players shows (stream ascent.die)
-            lo, hi = seed_words(xp, seeds, "ascent.die", self.backend.repeat)
+            die_low, die_high = seed_words(xp, seeds, "ascent.die", self.backend.repeat)
 
             def roll(carry: tuple[Any, ...]) -> tuple[Any, ...]:
-                lo, hi, seat = carry
+                die_low, die_high, seat = carry
                 todo = seat < 0
-                face, lo2, hi2 = below_words(
-                    xp, lo, hi, xp.full(seat.shape, 6, dtype=xp.uint32), self.backend.loop
+                face, rolled_low, rolled_high = below_words(
+                    xp,
+                    die_low,
+                    die_high,
+                    xp.full(seat.shape, 6, dtype=xp.uint32),
+                    self.backend.loop,
                 )
                 face = face.astype(xp.int32)
                 seat = xp.where(xp.logical_and(todo, face < self.players), face, seat)
-                return xp.where(todo, lo2, lo), xp.where(todo, hi2, hi), seat
+                return (
+                    xp.where(todo, rolled_low, die_low),
+                    xp.where(todo, rolled_high, die_high),
+                    seat,
+                )
 
-            start = (lo, hi, xp.full(seeds.shape, -1, dtype=xp.int32))
+            start = (die_low, die_high, xp.full(seeds.shape, -1, dtype=xp.int32))
             first = self.backend.loop(lambda c: (c[2] < 0).any(), roll, start)[2]
         o = ArrayOps(xp, xp.int16)
         k = K.initial(o, self.shape, K.Options.of(o, self.rules), first, None)

@@ -173,39 +173,41 @@ def state_of(lo: Any, hi: Any) -> np.ndarray:
     return (np.asarray(hi).astype(np.uint64) << np.uint64(32)) | np.asarray(lo).astype(np.uint64)
 
 
-def below_words(xp: Any, lo: Any, hi: Any, n: Any, loop: Any) -> tuple[Any, Any, Any]:
-    """:meth:`Streams.below` on generators held as 32-bit words (arrays of ``xp``):
-    per game a draw in ``0..n-1`` (``1 <= n < 2**16``) and the next words.
+def below_words(xp: Any, low: Any, high: Any, bound: Any, loop: Any) -> tuple[Any, Any, Any]:
+    """:meth:`Streams.below` on generators held as 32-bit words (arrays of ``xp``: the
+    low and the high 32 bits of each game's SplitMix64 state): per game a draw in
+    ``0..bound-1`` (``1 <= bound < 2**16``) and the next words.
 
     ``loop(cond, body, carry)`` repeats ``body`` while ``cond`` (a Python ``while``,
     or :func:`jax.lax.while_loop` in compiled code): a draw in the biased tail of
     2**64 is redrawn for that game alone, as :class:`~castlerules.core.Rng` redraws it.
     """
     u = xp.uint32
-    n = xp.asarray(n).astype(u)
-    t = (u(_W) % n + u(1)) % n  # 2^32 mod n
-    r = (t * t) % n  # 2^64 mod n: a draw z is kept when r == 0 or z < 2^64 - r
-    g_lo, g_hi = u(int(_GOLDEN) & _W), u(int(_GOLDEN) >> 32)
+    bound = xp.asarray(bound).astype(u)
+    wrap = (u(_W) % bound + u(1)) % bound  # 2^32 mod bound
+    # 2^64 mod bound: a draw z is kept when tail_size == 0 or z < 2^64 - tail_size
+    tail_size = (wrap * wrap) % bound
+    golden_low, golden_high = u(int(_GOLDEN) & _W), u(int(_GOLDEN) >> 32)
 
     def draw(carry: tuple[Any, ...]) -> tuple[Any, ...]:
-        lo, hi, value, todo = carry
-        s_lo = lo + g_lo
-        s_hi = hi + g_hi + (s_lo < lo).astype(u)
-        z_lo, z_hi = _xor_shift(xp, s_lo, s_hi, 30)
-        z_lo, z_hi = _mul64(xp, z_lo, z_hi, int(_M1))
-        z_lo, z_hi = _xor_shift(xp, z_lo, z_hi, 27)
-        z_lo, z_hi = _mul64(xp, z_lo, z_hi, int(_M2))
-        z_lo, z_hi = _xor_shift(xp, z_lo, z_hi, 31)
-        tail = (r != u(0)) & (z_hi == u(_W)) & (z_lo >= u(0) - r)
+        low, high, value, todo = carry
+        state_low = low + golden_low
+        state_high = high + golden_high + (state_low < low).astype(u)
+        mixed_low, mixed_high = _xor_shift(xp, state_low, state_high, 30)
+        mixed_low, mixed_high = _mul64(xp, mixed_low, mixed_high, int(_M1))
+        mixed_low, mixed_high = _xor_shift(xp, mixed_low, mixed_high, 27)
+        mixed_low, mixed_high = _mul64(xp, mixed_low, mixed_high, int(_M2))
+        mixed_low, mixed_high = _xor_shift(xp, mixed_low, mixed_high, 31)
+        tail = (tail_size != u(0)) & (mixed_high == u(_W)) & (mixed_low >= u(0) - tail_size)
         accept = todo & ~tail
-        drawn = ((z_hi % n) * t + z_lo % n) % n
+        drawn = ((mixed_high % bound) * wrap + mixed_low % bound) % bound
         return (
-            xp.where(todo, s_lo, lo),
-            xp.where(todo, s_hi, hi),
+            xp.where(todo, state_low, low),
+            xp.where(todo, state_high, high),
             xp.where(accept, drawn, value),
             todo & tail,
         )
 
-    first = draw((lo, hi, xp.zeros_like(lo), xp.ones(lo.shape, dtype=bool)))
-    lo, hi, value, _todo = loop(lambda c: c[3].any(), draw, first)
-    return value, lo, hi
+    first = draw((low, high, xp.zeros_like(low), xp.ones(low.shape, dtype=bool)))
+    low, high, value, _todo = loop(lambda c: c[3].any(), draw, first)
+    return value, low, high

@@ -72,9 +72,9 @@ class RandomSeats:
         left, where they are, or :attr:`state`'s)."""
         return self._words if self._words is not None else words_of(self._state)
 
-    def hold(self, lo: Any, hi: Any) -> None:
-        """The generators are now ``lo``, ``hi`` (32-bit words, as :meth:`words`)."""
-        self._words = (lo, hi)
+    def hold(self, bots_low: Any, bots_high: Any) -> None:
+        """The generators are now ``bots_low``, ``bots_high`` (32-bit words, as :meth:`words`)."""
+        self._words = (bots_low, bots_high)
 
     def reseed(self, games: np.ndarray, seeds: Sequence[int]) -> None:
         """Games ``games`` are new games of ``seeds``: their bots start afresh."""

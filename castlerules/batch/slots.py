@@ -34,10 +34,11 @@ class Pool:
     """The seed of the first column."""
     columns: Any
     """``(rows, 2 * size)`` int16: the games, as the batch's columns."""
-    lo: Any
-    """``(players, 2 * size)`` uint32: each seat's random bot's generator, low words."""
-    hi: Any
-    """The same, high words."""
+    bots_low: Any
+    """``(players, 2 * size)`` uint32: the low 32 bits of each seat's random bot's
+    generator (its SplitMix64 state), per game."""
+    bots_high: Any
+    """The same, the high 32 bits."""
 
 
 MAX_STEPS = 1 << 20
@@ -214,15 +215,15 @@ class Slots:
         for j, word in enumerate(words):
             count = xp.bitwise_count(word).astype(u)
             here = xp.logical_and(xp.logical_not(found), rest < count)
-            bits, rank, at = word, rest, xp.zeros(rest.shape, dtype=u)
+            bits, rank, position = word, rest, xp.zeros(rest.shape, dtype=u)
             for half in (16, 8, 4, 2, 1):
                 low = bits & u((1 << half) - 1)
                 below = xp.bitwise_count(low).astype(u)
                 up = rank >= below
                 rank = xp.where(up, rank - below, rank)
                 bits = xp.where(up, bits >> u(half), low)
-                at = xp.where(up, at + u(half), at)
-            action = xp.where(here, (at + u(32 * j)).astype(xp.int16), action)
+                position = xp.where(up, position + u(half), position)
+            action = xp.where(here, (position + u(32 * j)).astype(xp.int16), action)
             rest = xp.where(xp.logical_or(found, here), rest, rest - count)
             found = xp.logical_or(found, here)
         return action
@@ -231,70 +232,82 @@ class Slots:
         """:meth:`_transition` of each game's ``kth``-th legal action (in number order)."""
         return self._transition(data, self._kth_action(self._words(mask), kth), hold)
 
-    def random_move(self, data: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+    def random_move(self, data: Any, bots_low: Any, bots_high: Any) -> tuple[Any, ...]:
         """One move of the random bot of the seat to act in every game still playing
-        (their generators' words ``lo``, ``hi``: ``(players, size)``), as traced code:
+        (their generators' words ``bots_low``, ``bots_high``: ``(players, size)``), as traced code:
         the step's output (:meth:`_transition`'s: the new data first, then whether each
         game ended), the bots' next words, and which games moved.  A building block of
         compiled loops (:meth:`play_random`'s, a study's)."""
-        action, lo, hi, live = self._draw(data, self._legal_rows(data), lo, hi)
+        action, bots_low, bots_high, live = self._draw(
+            data, self._legal_rows(data), bots_low, bots_high
+        )
         nobody = self.backend.xp.zeros(live.shape, dtype=bool)
-        return self._transition(data, action, nobody), lo, hi, live
+        return self._transition(data, action, nobody), bots_low, bots_high, live
 
-    def _draw(self, data: Any, rows: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+    def _draw(self, data: Any, rows: Any, bots_low: Any, bots_high: Any) -> tuple[Any, ...]:
         """The action each game's random bot of the seat to act draws among the legal
         ones (``rows``, the legal mask of ``data``); the bots' next words; which games
         are still playing."""
-        xp, o = self.backend.xp, self._ops
+        xp, ops = self.backend.xp, self._ops
         words = self._words(rows)
         counts = self._count(words)
         seat = data[self._seat_row]
         live = seat >= 0
         mover = xp.where(live, seat, 0)
-        here_lo = o.select(tuple(lo[q] for q in range(self.players)), mover)
-        here_hi = o.select(tuple(hi[q] for q in range(self.players)), mover)
-        kth, moved_lo, moved_hi = below_words(
-            xp, here_lo, here_hi, xp.where(live, counts, 1), self.backend.loop
+        mover_low = ops.select(tuple(bots_low[q] for q in range(self.players)), mover)
+        mover_high = ops.select(tuple(bots_high[q] for q in range(self.players)), mover)
+        kth, drawn_low, drawn_high = below_words(
+            xp, mover_low, mover_high, xp.where(live, counts, 1), self.backend.loop
         )
         drew = tuple(xp.logical_and(live, seat == q) for q in range(self.players))
-        lo = xp.stack([xp.where(drew[q], moved_lo, lo[q]) for q in range(self.players)])
-        hi = xp.stack([xp.where(drew[q], moved_hi, hi[q]) for q in range(self.players)])
+        bots_low = xp.stack(
+            [xp.where(drew[q], drawn_low, bots_low[q]) for q in range(self.players)]
+        )
+        bots_high = xp.stack(
+            [xp.where(drew[q], drawn_high, bots_high[q]) for q in range(self.players)]
+        )
         # The action computed once (backend.keep): each table the kernel reads by it (its
         # kind, its card) would otherwise compute the whole choice again, per number it
         # reads.  As int32, a type that no array it reads has: XLA on a CPU may write a
         # result over an operand's array of its own type and shape, and its classic
         # emitters then run that loop one number at a time (CPU_OPTIONS).
         action = self._kth_action(words, kth).astype(xp.int32)
-        return self.backend.keep(action), lo, hi, live
+        return self.backend.keep(action), bots_low, bots_high, live
 
-    def _random_steps(self, data: Any, lo: Any, hi: Any, steps: int) -> tuple[Any, ...]:
+    def _random_steps(
+        self, data: Any, bots_low: Any, bots_high: Any, steps: int
+    ) -> tuple[Any, ...]:
         """``steps`` steps of random bots (:meth:`random_move`) in every game still playing,
         what each move leaves for the next (:meth:`_kept`) carried along; then the legal
         mask of the last positions."""
         xp = self.backend.xp
 
         def body(_i: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
-            data, kept, lo, hi, ended, played = carry
-            data, now, kept, lo, hi, live = self._random_move_kept(data, kept, lo, hi)
+            data, kept, bots_low, bots_high, ended, played = carry
+            data, now, kept, bots_low, bots_high, live = self._random_move_kept(
+                data, kept, bots_low, bots_high
+            )
             played = played + live.astype(xp.int32).sum()
-            return data, kept, lo, hi, xp.logical_or(ended, now), played
+            return data, kept, bots_low, bots_high, xp.logical_or(ended, now), played
 
         nobody = xp.zeros(data.shape[-1], dtype=bool)
-        start = (data, self._kept(data), lo, hi, nobody, xp.zeros((), dtype=xp.int32))
-        data, kept, lo, hi, ended, played = self.backend.repeat(steps, body, start)
+        start = (data, self._kept(data), bots_low, bots_high, nobody, xp.zeros((), dtype=xp.int32))
+        data, kept, bots_low, bots_high, ended, played = self.backend.repeat(steps, body, start)
         rows, counts = self._legal_kept(data, kept)
-        return data, rows, counts, lo, hi, ended, played
+        return data, rows, counts, bots_low, bots_high, ended, played
 
     def _kept(self, data: Any) -> Any:
         """What the random playouts carry from a move into the next besides the games'
         data (:meth:`_random_steps`), built from ``data`` before the first: nothing here."""
         return ()
 
-    def _random_move_kept(self, data: Any, kept: Any, lo: Any, hi: Any) -> tuple[Any, ...]:
+    def _random_move_kept(
+        self, data: Any, kept: Any, bots_low: Any, bots_high: Any
+    ) -> tuple[Any, ...]:
         """:meth:`random_move` given what the move before kept: the new data, which games
         ended, what this move keeps, the bots' next words, which games moved."""
-        out, lo, hi, live = self.random_move(data, lo, hi)
-        return out[0], out[1], kept, lo, hi, live
+        out, bots_low, bots_high, live = self.random_move(data, bots_low, bots_high)
+        return out[0], out[1], kept, bots_low, bots_high, live
 
     def _legal_kept(self, data: Any, kept: Any) -> tuple[Any, Any]:
         """:meth:`_legal` of ``data`` (``kept``: what the last move kept)."""
@@ -338,9 +351,11 @@ class Slots:
             seats.reseed(fresh, [int(x) for x in seeds[fresh]])
         if steps not in self._random_of:
             self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,))
-        lo, hi = seats.words()
-        data, rows, counts, lo, hi, ended, played = self._random_of[steps](data, lo, hi, steps)
-        seats.hold(lo, hi)
+        bots_low, bots_high = seats.words()
+        data, rows, counts, bots_low, bots_high, ended, played = self._random_of[steps](
+            data, bots_low, bots_high, steps
+        )
+        seats.hold(bots_low, bots_high)
         after = self._after(
             (data, ended), reset=reset, seeds=seeds, next_seed=next_seed, legal=(rows, counts)
         )
@@ -355,13 +370,22 @@ class Slots:
         pool = self._pool_at(batch.next_seed)
         if steps not in self._refill_of:
             self._refill_of[steps] = self.backend.jit(self._refill_steps, static=(7,))
-        lo, hi = seats.words()
-        at = np.int32(batch.next_seed - pool.first)
-        out = self._refill_of[steps](batch.data, lo, hi, pool.columns, pool.lo, pool.hi, at, steps)
+        bots_low, bots_high = seats.words()
+        first_column = np.int32(batch.next_seed - pool.first)
+        out = self._refill_of[steps](
+            batch.data,
+            bots_low,
+            bots_high,
+            pool.columns,
+            pool.bots_low,
+            pool.bots_high,
+            first_column,
+            steps,
+        )
         # The host hashes ahead while the compiled call plays (its call returns at once).
         self._hash_ahead(self._last_count)
-        data, rows, counts, lo, hi, ended, played, reset, count = out
-        seats.hold(lo, hi)
+        data, rows, counts, bots_low, bots_high, ended, played, reset, count = out
+        seats.hold(bots_low, bots_high)
         self._last_count = int(count)
         after = self._refilled(
             batch, (data, ended), reset=reset, count=self._last_count, legal=(rows, counts)
@@ -391,26 +415,26 @@ class Slots:
     def _refill_steps(
         self,
         data: Any,
-        lo: Any,
-        hi: Any,
+        bots_low: Any,
+        bots_high: Any,
         columns: Any,
-        pool_lo: Any,
-        pool_hi: Any,
-        at: Any,
+        pool_low: Any,
+        pool_high: Any,
+        first_column: Any,
         steps: int,
     ) -> tuple[Any, ...]:
-        """The games over replaced by the pool's from column ``at`` on (in the games'
+        """The games over replaced by the pool's from column ``first_column`` on (in the games'
         order), their bots' generators with them; then :meth:`_random_steps`.  Also
         which games were replaced, and how many."""
         xp = self.backend.xp
         over = data[self._seat_row] < 0
         rank = xp.cumsum(over.astype(xp.int32)) - 1
-        take = xp.where(over, rank + at, 0)
+        take = xp.where(over, rank + first_column, 0)
         new = over[None, :]
         data = xp.where(new, xp.take(columns, take, axis=1), data)
-        lo = xp.where(new, xp.take(pool_lo, take, axis=1), lo)
-        hi = xp.where(new, xp.take(pool_hi, take, axis=1), hi)
-        out = self._random_steps(data, lo, hi, steps)
+        bots_low = xp.where(new, xp.take(pool_low, take, axis=1), bots_low)
+        bots_high = xp.where(new, xp.take(pool_high, take, axis=1), bots_high)
+        out = self._random_steps(data, bots_low, bots_high, steps)
         return (*out, over, over.astype(xp.int32).sum())
 
     def _bot_streams(self) -> tuple[str, ...]:
@@ -433,9 +457,9 @@ class Slots:
         words), on the backend."""
         xp, states = self.backend.xp, self._streams(first)
         deal = len(self.deal_streams)
-        lo, hi = words_of(states[deal:])
+        bots_low, bots_high = words_of(states[deal:])
         seeds = range(first, first + self.size)
-        return self.deal_block(seeds, states[:deal]), xp.asarray(lo), xp.asarray(hi)
+        return self.deal_block(seeds, states[:deal]), xp.asarray(bots_low), xp.asarray(bots_high)
 
     def _shift(self, pool: tuple[Any, ...], block: tuple[Any, ...]) -> tuple[Any, ...]:
         """The pool's arrays without their first block, ``block``'s after them."""
@@ -453,7 +477,7 @@ class Slots:
         if self._shift_of is None:
             self._shift_of = self.backend.jit(self._shift)
         if pool is not None and pool.first + size <= seed < pool.first + 2 * size:
-            arrays = (pool.columns, pool.lo, pool.hi)
+            arrays = (pool.columns, pool.bots_low, pool.bots_high)
             arrays = self._shift_of(arrays, self._block(pool.first + 2 * size))
             self._pool = Pool(pool.first + size, *arrays)
             return self._pool
@@ -604,23 +628,23 @@ class Slots:
         """
         xp = self.backend.xp
         self._check_batch(batch)
-        acts = np.asarray(actions)
-        if acts.shape != (self.size,) or acts.dtype.kind not in "iu":
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.size,) or chosen.dtype.kind not in "iu":
             raise ArgumentError(
                 f"actions is one whole number per game, shape ({self.size},), not "
-                f"{acts.dtype} of shape {acts.shape}"
+                f"{chosen.dtype} of shape {chosen.shape}"
             )
         mask = np.asarray(batch.legal_action_mask)
         live = ~np.asarray(batch.terminated)
-        inside = (acts >= 0) & (acts < self.num_actions)
+        inside = (chosen >= 0) & (chosen < self.num_actions)
         ok = np.where(
-            inside, mask[np.arange(self.size), np.clip(acts, 0, self.num_actions - 1)], False
+            inside, mask[np.arange(self.size), np.clip(chosen, 0, self.num_actions - 1)], False
         )
         bad = np.flatnonzero(live & ~ok)
         if bad.size:
-            self._refuse(batch, int(bad[0]), int(acts[bad[0]]))
+            self._refuse(batch, int(bad[0]), int(chosen[bad[0]]))
         data, reset, seeds, next_seed = self._resets(batch)
-        out = self._step(data, xp.asarray(acts.astype(np.int16)), xp.asarray(reset))
+        out = self._step(data, xp.asarray(chosen.astype(np.int16)), xp.asarray(reset))
         return self._after(
             out, reset=reset, seeds=seeds, next_seed=next_seed, legal=self._legal_of(out[0])
         )
@@ -631,23 +655,24 @@ class Slots:
         same as :meth:`step` with those action numbers, chosen inside the compiled step."""
         xp = self.backend.xp
         self._check_batch(batch)
-        ks = np.asarray(kth)
-        if ks.shape != (self.size,) or ks.dtype.kind not in "iu":
+        ranks = np.asarray(kth)
+        if ranks.shape != (self.size,) or ranks.dtype.kind not in "iu":
             raise ArgumentError(
                 f"kth is one whole number per game, shape ({self.size},), not "
-                f"{ks.dtype} of shape {ks.shape}"
+                f"{ranks.dtype} of shape {ranks.shape}"
             )
         live = ~np.asarray(batch.terminated)
         counts = np.asarray(batch.legal_counts)
-        bad = np.flatnonzero(live & ((ks < 0) | (ks >= counts)))
+        bad = np.flatnonzero(live & ((ranks < 0) | (ranks >= counts)))
         if bad.size:
-            g = int(bad[0])
+            game = int(bad[0])
             raise ArgumentError(
-                f"game {g}: kth {int(ks[g])} is not below its {int(counts[g])} legal actions"
+                f"game {game}: kth {int(ranks[game])} is not below its {int(counts[game])} "
+                "legal actions"
             )
         data, reset, seeds, next_seed = self._resets(batch)
         out = self._step_kth(
-            data, batch.mask_rows, xp.asarray(ks.astype(np.int16)), xp.asarray(reset)
+            data, batch.mask_rows, xp.asarray(ranks.astype(np.int16)), xp.asarray(reset)
         )
         return self._after(
             out, reset=reset, seeds=seeds, next_seed=next_seed, legal=self._legal_of(out[0])

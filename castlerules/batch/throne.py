@@ -269,18 +269,20 @@ def deal_from(rules: throne.Rules, players: int, streams: Streams) -> np.ndarray
 
 
 def deal_words(
-    xp: Any, loop: Any, rules: throne.Rules, players: int, lo: Any, hi: Any
+    xp: Any, loop: Any, rules: throne.Rules, players: int, low_words: Any, high_words: Any
 ) -> tuple[tuple[Any, ...], ...]:
     """:func:`deal` as array code (numpy, or traced for a compiled program): every
     round's objectives of each game as ``int32`` bit masks, a vector per round and
     seat, drawn from the games' generators of stream ``throne/objectives`` held as
     32-bit words (:func:`~castlerules.batch.chance.below_words`, the same draws)."""
     i32, u = xp.int32, xp.uint32
-    games = lo.shape
+    games = low_words.shape
 
-    def below(lo: Any, hi: Any, bound: int) -> tuple[Any, Any, Any]:
-        value, lo, hi = below_words(xp, lo, hi, xp.full(games, bound, dtype=u), loop)
-        return value.astype(i32), lo, hi
+    def below(low_words: Any, high_words: Any, bound: int) -> tuple[Any, Any, Any]:
+        value, low_words, high_words = below_words(
+            xp, low_words, high_words, xp.full(games, bound, dtype=u), loop
+        )
+        return value.astype(i32), low_words, high_words
 
     def swap_in(items: list[Any], j: Any, value: Any) -> list[Any]:
         """``items`` with ``value`` at each game's index ``j``."""
@@ -301,30 +303,33 @@ def deal_words(
         for _r in range(rules.rounds):
             order = [xp.full(games, t, dtype=i32) for t in range(size)]
             for i in range(size - 1, 0, -1):  # Rng.shuffled: Fisher-Yates from the end
-                j, lo, hi = below(lo, hi, i + 1)
+                j, low_words, high_words = below(low_words, high_words, i + 1)
                 here, there = order[i], at(order, j, 0)
                 order = swap_in(order, j, here)
                 order[i] = there
             rounds.append(tuple(cards[order[q]] for q in range(players)))
         return tuple(rounds)
 
-    def sample_mask(lo: Any, hi: Any) -> tuple[Any, Any, Any]:
+    def sample_mask(low_words: Any, high_words: Any) -> tuple[Any, Any, Any]:
         """Rng.sample_mask(characters, objective_size): a partial Fisher-Yates shuffle."""
         out, mask = list(start), xp.zeros(games, dtype=i32)
         for i in range(rules.objective_size):
-            drawn, lo, hi = below(lo, hi, rules.characters - i)
+            drawn, low_words, high_words = below(low_words, high_words, rules.characters - i)
             j = drawn + i
             picked = at(out, j, i)
             out = swap_in(out, j, out[i])
             mask = mask | (xp.ones(games, dtype=i32) << picked)
-        return mask, lo, hi
+        return mask, low_words, high_words
 
     def draw(carry: tuple[Any, ...]) -> tuple[Any, ...]:
         """One more mask for every game short of ``players`` masks; kept if new (B4)."""
-        lo, hi, have, masks = carry
+        low_words, high_words, have, masks = carry
         todo = have < players
-        mask, lo2, hi2 = sample_mask(lo, hi)
-        lo, hi = xp.where(todo, lo2, lo), xp.where(todo, hi2, hi)
+        mask, drawn_low, drawn_high = sample_mask(low_words, high_words)
+        low_words, high_words = (
+            xp.where(todo, drawn_low, low_words),
+            xp.where(todo, drawn_high, high_words),
+        )
         seen = xp.zeros(games, dtype=bool)
         for q in range(players):
             seen = xp.logical_or(seen, xp.logical_and(masks[q] == mask, have > q))
@@ -332,12 +337,12 @@ def deal_words(
         masks = tuple(
             xp.where(xp.logical_and(fresh, have == q), mask, m) for q, m in enumerate(masks)
         )
-        return lo, hi, have + fresh.astype(i32), masks
+        return low_words, high_words, have + fresh.astype(i32), masks
 
     for _r in range(rules.rounds):
         empty = tuple(xp.zeros(games, dtype=i32) for _ in range(players))
-        carry = (lo, hi, xp.zeros(games, dtype=i32), empty)
-        lo, hi, _have, masks = loop(lambda c: (c[2] < players).any(), draw, carry)
+        carry = (low_words, high_words, xp.zeros(games, dtype=i32), empty)
+        low_words, high_words, _have, masks = loop(lambda c: (c[2] < players).any(), draw, carry)
         rounds.append(masks)
     return tuple(rounds)
 
@@ -562,17 +567,19 @@ class ThroneEnv(Slots):
         masks = deal_from(self.rules, self.players, Streams(states[0]))
         return self._games_of(masks).T.astype(np.int16)
 
-    def _dealt_columns(self, lo: Any, hi: Any) -> Any:
-        """``(rows, games)`` int16: the new games of the generators ``lo``, ``hi``
+    def _dealt_columns(self, low_words: Any, high_words: Any) -> Any:
+        """``(rows, games)`` int16: the new games of the generators ``low_words``, ``high_words``
         (:func:`deal_words`), as traced code."""
         xp, lay = self.backend.xp, self.layout
-        masks = deal_words(xp, self.backend.loop, self.rules, self.players, lo, hi)
+        masks = deal_words(xp, self.backend.loop, self.rules, self.players, low_words, high_words)
         rows = {
             lay.objective(r, q): masks[r][q] for r in range(lay.rounds) for q in range(lay.players)
         }
         return xp.stack(
             [
-                rows[i].astype(xp.int16) if i in rows else xp.full(lo.shape, x, dtype=xp.int16)
+                rows[i].astype(xp.int16)
+                if i in rows
+                else xp.full(low_words.shape, x, dtype=xp.int16)
                 for i, x in enumerate(self._blank.tolist())
             ]
         )
@@ -581,8 +588,10 @@ class ThroneEnv(Slots):
         """``(rows, len(seeds))`` int16: the new games of ``seeds`` (whole numbers in
         ``0..2**32-1``) as traced code, the seeds hashed in array code
         (:func:`~castlerules.batch.functional.seed_words`): :meth:`deal`'s games."""
-        lo, hi = seed_words(self.backend.xp, seeds, "throne/objectives", self.backend.repeat)
-        return self._dealt_columns(lo, hi)
+        low_words, high_words = seed_words(
+            self.backend.xp, seeds, "throne/objectives", self.backend.repeat
+        )
+        return self._dealt_columns(low_words, high_words)
 
     def points_of(self, data: Any) -> Any:
         """``(games, players)``: each seat's total of the games ``data`` (traced code)."""

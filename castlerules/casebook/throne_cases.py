@@ -388,6 +388,11 @@ CASES: tuple[Case, ...] = (
             "The ORIGINAL placement rules (equal placement, floors 2-5) against the seed's.",
             "May a player place on floor 1, and does everybody place the same number?",
             "ORIGINAL"),
+    reading("throne-reading-placement-floors", "B6",
+            "Placement on the five first floors (default), or on floors 2-5 only, as the "
+            "published rules place.",
+            "May a character be placed on the servants' floor?",
+            {"placement_floors": (2, 3, 4, 5)}),
     reading("throne-reading-pass", "B8",
             "Passing in the movement phase: refused by default, allowed with allow_pass.",
             "May a player pass?",

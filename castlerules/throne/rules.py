@@ -123,9 +123,19 @@ OPTIONS: tuple[Option, ...] = (
         ("B6",),
         "the floors characters may be placed on",
         seed="seulement dans les cinq premiers étages",
-        fixed="a number the seed gives, not a reading: « seulement dans les cinq premiers "
-        "étages » (B6) is floors 1-5; the published rules' floors 2-5 come with their equal "
-        "placement (preset ORIGINAL, which the register tries as a whole)",
+        alternatives=((2, 3, 4, 5),),
+        notes=(
+            Note(
+                "B6",
+                "the placement floors",
+                "Seed: « placent un personnage dans le château (seulement dans les cinq "
+                "premiers étages) »: placement_floors=(1, 2, 3, 4, 5) (default) reads it as "
+                "the five floors from the servants' up. The published rules place on floors "
+                "2-5 only, the servants' floor left to the leftovers of equal placement "
+                "(preset ORIGINAL); placement_floors=(2, 3, 4, 5) alone plays that part of "
+                "them: a character may not be placed on floor 1.",
+            ),
+        ),
     ),
     Option(
         "equal_placement",

@@ -70,7 +70,7 @@ def test_a_witness_one_ply_too_long_is_caught() -> None:
     # A step case: the BMC answer replayed with one move too many.
     step = casebook.case("ascent-from-start")
     with pytest.raises(SearchError, match="stricter"):
-        bmc._witness(step, 4, 0, ["C2", "D1"], 2, 0.0, 2, "planted")
+        bmc.checked_witness(step, 4, 0, ["C2", "D1"], 2, 0.0, 2, "planted")
 
 
 def test_a_symbolic_condition_weaker_than_the_python_one_is_caught() -> None:

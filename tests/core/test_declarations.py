@@ -159,5 +159,4 @@ def test_the_register_reads_the_declarations() -> None:
         "objective_deck",
         "rounds",
         "bonus_rounds",
-        "placement_floors",
     }

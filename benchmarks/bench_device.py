@@ -93,7 +93,16 @@ def compiled_call_s(env: Any, batch: Any, seats: Any, steps: int, calls: int, se
         run = env._refill_of[steps]
         lo, hi = seats.words()
         at = batch.next_seed - pool.first
-        args: tuple[Any, ...] = (batch.data, lo, hi, pool.columns, pool.lo, pool.hi, at, steps)
+        args: tuple[Any, ...] = (
+            batch.data,
+            lo,
+            hi,
+            pool.columns,
+            pool.bots_low,
+            pool.bots_high,
+            at,
+            steps,
+        )
     else:
         run = env._random_of[steps]
         lo, hi = seats.words()

@@ -1175,8 +1175,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the batch's random playouts carry the board of the position before each move into "
         "the next move, not the board after it",
         "castlerules/batch/ascent.py",
-        "        return data, now, whole(after.terms()), lo, hi, live",
-        "        return data, now, whole(p.board.terms()), lo, hi, live",
+        "        return data, now, whole(after.terms()), bots_low, bots_high, live",
+        "        return data, now, whole(p.board.terms()), bots_low, bots_high, live",
         kind="module",
         tests=("tests/batch/test_ascent_batch.py",),
     ),

@@ -52,7 +52,11 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "off, the other seats' No counts, uniformly among those a game reaches (a position "
         "holds no history, so the draw reads the castle: each character eliminated this "
         "round cost at least one No card, and a seat spends at most one per elimination, "
-        "B13; see castlerules.throne.sampling.spent_bounds).",
+        "B13; see castlerules.throne.sampling.spent_bounds). Where the No cards are kept "
+        "between rounds (no_cards_reset_each_round off), the eliminations of the finished "
+        "rounds count too, read from the castles that give each seat its round score under "
+        "the revealed objectives and the round's king (castlerules.throne.sampling."
+        "elimination_totals, may_have_spent).",
     ),
     Note(
         "B13",

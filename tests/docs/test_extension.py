@@ -229,3 +229,26 @@ def test_the_docs_build_says_a_line_per_property_while_the_proofs_run(
     assert lines[1].endswith("throne: floors hold at most 4: ok (1.5 s)")
     assert lines[2].endswith("ascent: cards are conserved: FAILED (0.2 s)")
     assert len(lines) == 3
+
+
+def test_a_generated_page_is_replaced_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tests build sites in parallel workers into the same generated pages: a page
+    is written to a file of its own, then put in place, so that a build reading it at
+    the same time never sees half of it (a failure seen as duplicate labels)."""
+    page = tmp_path / "register" / "ascent-1.rst"
+    rst.write_if_changed(page, "old\n")
+    seen: list[str] = []
+    real_replace = os.replace
+
+    def replace(source: Any, target: Any) -> None:
+        seen.append(Path(target).read_text(encoding="utf-8"))  # what a reader sees meanwhile
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    rst.write_if_changed(page, "new\n" * 1000)
+    assert seen == ["old\n"] and page.read_text(encoding="utf-8") == "new\n" * 1000
+    rst.write_if_changed(page, "new\n" * 1000)  # unchanged: not written again
+    assert len(seen) == 1
+    assert sorted(p.name for p in page.parent.iterdir()) == ["ascent-1.rst"]

@@ -318,10 +318,7 @@ def _printable(line: str) -> str:
 def write(generated: Path) -> None:
     """Write ``cli.rst`` into the generated pages (the caller compares before writing)."""
     text = page()
-    path = generated / "cli.rst"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    rst.write_if_changed(generated / "cli.rst", text)
 
 
 __all__ = ["EXAMPLES", "Example", "ExampleFailed", "Ran", "examples_of", "page", "run", "write"]

@@ -24,16 +24,11 @@ from castlerules.core import CLAUSES
 from castlerules_sphinx import audience, rst
 from castlerules_sphinx.api import PUBLIC_MODULES
 from castlerules_sphinx.domain import anchor_of
+from castlerules_sphinx.rst import write_if_changed
 from castlerules_sphinx.scan import TestRef
 from castlerules_sphinx.site import GAMES, ProofRow, Site, SiteError, highlight_of
 
 TITLES = {"throne": "Throne", "ascent": "Ascent"}
-
-
-def write_if_changed(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
 
 
 def write_all(site: Site, generated: Path) -> None:
@@ -443,7 +438,7 @@ def write_parts(folder: Path, parts: dict[str, str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.glob("*.rst"):
         if stale.stem not in parts:
-            stale.unlink()
+            stale.unlink(missing_ok=True)  # (a parallel build may have removed it)
     for stem, text in parts.items():
         write_if_changed(folder / f"{stem}.rst", text)
 

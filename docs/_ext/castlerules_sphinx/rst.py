@@ -1,9 +1,12 @@
-"""Small helpers to write reStructuredText safely (generated pages only)."""
+"""Small helpers to write reStructuredText safely (generated pages only), and to
+write a generated page in one step."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 _SPECIAL = re.compile(r"([\\`*_|\[\]<>:])")
 
@@ -45,3 +48,15 @@ def list_table(
             out.extend("       " + line if line.strip() else "" for line in lines[1:])
     out.append("")
     return "\n".join(out) + "\n"
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` unless it holds it already, in one step: the text goes
+    to a file of its own first, then replaces ``path``, so that a build reading the page
+    at the same time (the tests build sites in parallel workers) sees the old page or
+    the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)

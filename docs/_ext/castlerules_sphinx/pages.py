@@ -11,7 +11,6 @@ import functools
 import hashlib
 import importlib
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -128,16 +127,14 @@ def board_file(svg: str, folder: Path = BOARDS) -> tuple[str, str]:
 
     Returns the name of the file (stable: the same drawing, the same name) and
     the class of the drawing's ``<svg>`` element (``castlerules-board throne-board``).
-    The file is written under a temporary name and renamed, so that two builds at
-    once (pytest-xdist) never read half a file.
+    The file is written in one step (:func:`~castlerules_sphinx.rst.write_at_once`), so
+    that two builds at once (pytest-xdist) never read half a file; its name is its
+    text's hash, so a file already there is not read again.
     """
     name = hashlib.sha256(svg.encode("utf-8")).hexdigest()[:20] + ".svg"
     target = folder / name
     if not target.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / f".{name}.{os.getpid()}.tmp"
-        temporary.write_text(svg, encoding="utf-8")
-        os.replace(temporary, target)
+        rst.write_at_once(target, svg)
     found = _CLASS.match(svg)
     return name, found.group(1) if found else ""
 

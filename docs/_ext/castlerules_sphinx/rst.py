@@ -50,13 +50,17 @@ def list_table(
     return "\n".join(out) + "\n"
 
 
-def write_if_changed(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` unless it holds it already, in one step: the text goes
-    to a file of its own first, then replaces ``path``, so that a build reading the page
-    at the same time (the tests build sites in parallel workers) sees the old page or
-    the new one, never half of one."""
+def write_at_once(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in one step: to a file of its own first, which then
+    replaces ``path``, so that a build reading it at the same time (the tests build
+    sites in parallel workers) sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """:func:`write_at_once`, unless ``path`` holds ``text`` already."""
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        write_at_once(path, text)

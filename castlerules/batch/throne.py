@@ -470,7 +470,9 @@ class ThroneEnv(Slots):
         ended = xp.logical_and(xp.logical_not(over), post.phase == OVER)
         # The rows of the round scores and of the kings as two blocks, each one select:
         # the compiler computes a block in one piece (a seat's score of the round once),
-        # where a row each would copy what the rows share into every row.
+        # where a row each would copy what the rows share into every row.  Each seat's
+        # score (its favourites' points, B14) is kept (backend.keep): the compiler would
+        # otherwise compute it again in every round's row of the block.
         n, rounds, size = self.players, shape.rounds, k.turn.shape
         first, kings_at = lay.score(0, 0), lay.king(0)
         this = xp.logical_and(
@@ -480,7 +482,7 @@ class ThroneEnv(Slots):
         scored = xp.stack(
             [  # per seat, its rounds (a seat's score computed in one piece), then by round
                 xp.where(this, xp.asarray(x, dtype=xp.int16), block[:, q])
-                for q, x in enumerate(out.score)
+                for q, x in enumerate(self.backend.keep(out.score))
             ],
             axis=1,
         )

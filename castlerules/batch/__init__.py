@@ -84,16 +84,22 @@ class NumpyBackend:
 
 
 CPU_OPTIONS: dict[str, dict[str, Any]] = {
-    "throne": {"xla_cpu_use_fusion_emitters": False, "xla_cpu_prefer_vector_width": 512},
-    "ascent": {"xla_cpu_use_fusion_emitters": True, "xla_cpu_prefer_vector_width": 512},
+    game: {
+        "xla_cpu_use_fusion_emitters": True,
+        "xla_cpu_prefer_vector_width": 512,
+        "xla_cpu_copy_insertion_use_region_analysis": True,
+    }
+    for game in ("throne", "ascent")
 }
 """XLA's options for each game's batch programs on a CPU (:class:`JaxBackend`): 512-bit
-vectors where the processor has them; for Throne, XLA's classic loop emitters rather
-than its fusion emitters; for Ascent, the fusion emitters: where XLA writes a result
-over an operand's array (the same type and shape, at the operand's last use), the
-classic emitters' loop checks the two arrays for overlap at run time and then runs
-one number at a time, and Ascent's board has such a loop; the fusion emitters have no
-such fallback.  Their measurements: the documentation's Measurements page."""
+vectors where the processor has them; XLA's fusion emitters rather than its classic loop
+emitters (where XLA writes a result over an operand's array, the same type and shape, at
+the operand's last use, the classic emitters' loop checks the two arrays for overlap at
+run time and then runs one number at a time; the fusion emitters have no such
+fallback); and the copies that keep a loop's and a conditional's values apart found by
+region analysis, which leaves out copies the plain analysis inserts (each
+:meth:`JaxBackend.keep` is a conditional).  Their measurements: the documentation's
+Measurements page."""
 
 
 class JaxBackend:

@@ -444,6 +444,9 @@ class AscentEnv(Slots):
         start = K.initial(o, self.shape, K.Options.of(o, self.rules), first, dealt)
         return np.asarray(self.layout.pack(np, start, len(first))).T.copy()
 
+    def _deals_traced(self) -> bool:
+        return bool(self.rules.deal != "shuffled")  # shuffled: dealt on the host
+
     def dealt_data(self, seeds: Any) -> Any:
         """``(rows, len(seeds))`` int16: the new games of ``seeds`` (whole numbers in
         ``0..2**32-1``) as traced code: :meth:`deal`'s games, the die rolled from the

@@ -24,6 +24,11 @@ from castlerules.batch.play import RandomSeats
 from castlerules.core.chance import SEED_LIMIT, check_seed
 from castlerules.core.errors import ArgumentError
 
+BLOCKS_COMPILED_FROM = 1024
+"""The batch size from which :meth:`Slots.play_random`'s auto-reset deals its blocks of
+new games in a compiled program (:meth:`Slots._block_traced`) rather than hashing their
+seeds on the host."""
+
 
 @attrs.frozen(slots=True, eq=False)
 class Pool:
@@ -105,6 +110,8 @@ class Slots:
         generators (:meth:`_streams`), hashed while the compiled program plays."""
         self._shift_of: Any = None
         """:meth:`_shift` compiled."""
+        self._block_of: Any = None
+        """:meth:`_block_traced` compiled."""
         self._last_count = 0
         """How many games the last call of :meth:`_play_refilled` replaced."""
 
@@ -452,9 +459,54 @@ class Slots:
         rest = block_states(range(first + have, first + self.size), streams)
         return np.concatenate([*done, rest], axis=1) if done else rest
 
+    def _compiles_blocks(self, first: int) -> bool:
+        """Whether the block of seeds ``first ..`` is dealt by a compiled program
+        (:meth:`_block_traced`): on JAX, for batches of :data:`BLOCKS_COMPILED_FROM`
+        games or more (a compilation of some seconds, repaid by many new games), for
+        seeds below ``2**32`` (the seeds' hash in array code takes no more), and where
+        the game deals in traced code."""
+        return (
+            self.backend.name == "jax"
+            and self.size >= BLOCKS_COMPILED_FROM
+            and first + self.size <= 2**32
+            and self._deals_traced()
+        )
+
+    def _deals_traced(self) -> bool:
+        """Whether :meth:`dealt_data` deals this env's games (the game says)."""
+        return True
+
+    def dealt_data(self, seeds: Any) -> Any:
+        """``(rows, len(seeds))`` int16: the new games of ``seeds`` as traced code."""
+        raise NotImplementedError
+
+    def _block_traced(self, first: Any) -> tuple[Any, Any, Any]:
+        """:meth:`_block` as traced code: the games of seeds ``first .. first + size - 1``
+        (``first`` a ``uint32``), each generator's seed hashed in array code
+        (:func:`~castlerules.batch.functional.seed_words`, the host's BLAKE2b), so that
+        the host hashes nothing while the compiled program plays."""
+        from castlerules.batch.functional import seed_words
+
+        xp = self.backend.xp
+        seeds = first + xp.arange(self.size, dtype=xp.uint32)
+        words = [seed_words(xp, seeds, s, self.backend.repeat) for s in self._bot_streams()]
+        low = xp.stack([w[0] for w in words])
+        high = xp.stack([w[1] for w in words])
+        return self.dealt_data(seeds), low, high
+
     def _block(self, first: int) -> tuple[Any, Any, Any]:
         """The games of seeds ``first .. first + size - 1`` (columns, bots' low and high
         words), on the backend."""
+        if self._compiles_blocks(first):
+            if self._block_of is None:
+                self._block_of = self.backend.jit(self._block_traced)
+            out: tuple[Any, Any, Any] = self._block_of(np.uint32(first))
+            return out
+        return self._host_block(first)
+
+    def _host_block(self, first: int) -> tuple[Any, Any, Any]:
+        """:meth:`_block` with the generators' seeds hashed on the host (BLAKE2b, some
+        of them ahead: :meth:`_hash_ahead`)."""
         xp, states = self.backend.xp, self._streams(first)
         deal = len(self.deal_streams)
         bots_low, bots_high = words_of(states[deal:])
@@ -499,7 +551,7 @@ class Slots:
         if self._pool is None:
             return
         first = self._pool.first + 2 * self.size
-        if first + self.size > SEED_LIMIT:
+        if first + self.size > SEED_LIMIT or self._compiles_blocks(first):
             return
         if self._ahead is None or self._ahead[0] != first:
             self._ahead = (first, np.empty((len(self.deal_streams) + self.players, 0), np.uint64))

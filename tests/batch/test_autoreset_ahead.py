@@ -102,3 +102,32 @@ def test_random_seats_hold_the_compiled_words_until_read() -> None:
     assert np.array_equal(seats.state, before + np.uint64(1))
     seats.reseed(np.array([1]), [0])
     assert int(seats.state[0, 1]) == int(before[0, 0])
+
+
+def test_blocks_of_new_games_dealt_by_a_compiled_program_are_the_hosts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From ``BLOCKS_COMPILED_FROM`` games on, ``play_random``'s auto-reset deals its
+    blocks of new games in a compiled program (each generator's seed hashed in array
+    code): the same games and bots' generators as the host's hashing, up to the last
+    seeds below ``2**32``; beyond them, below that size and under ``deal="shuffled"``
+    the host deals.  The bots' streams planted one seat off are caught."""
+    pytest.importorskip("jax")
+    from castlerules import ascent
+
+    env = batch.make("ascent", players=3, size=8, backend="jax", autoreset=True)
+    assert not env._compiles_blocks(0)
+    monkeypatch.setattr(slots, "BLOCKS_COMPILED_FROM", 8)
+    assert env._compiles_blocks(2**32 - 8) and not env._compiles_blocks(2**32 - 7)
+    shuffled = ascent.Rules(deal="shuffled")
+    made = batch.make("ascent", players=3, rules=shuffled, size=8, backend="jax", autoreset=True)
+    assert not made._compiles_blocks(0)
+
+    def same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+        return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(a, b, strict=True))
+
+    for first in (0, 123_456_789, 2**32 - 8):
+        assert same(env._block(first), env._host_block(first))
+    # The compiled program kept, the host's bots planted one seat off: told apart.
+    monkeypatch.setattr(env, "_bot_streams", lambda: ("play.bot.1", "play.bot.2", "play.bot.0"))
+    assert not same(env._block(5), env._host_block(5))

@@ -60,7 +60,7 @@ class NumpyBackend:
     name = "numpy"
     xp: Any = np
 
-    def jit(self, function: Any, static: tuple[int, ...] = ()) -> Any:
+    def jit(self, function: Any, static: tuple[int, ...] = (), play: bool = False) -> Any:
         return function
 
     def repeat(self, count: int, body: Any, carry: Any) -> Any:
@@ -84,22 +84,36 @@ class NumpyBackend:
 
 
 CPU_OPTIONS: dict[str, dict[str, Any]] = {
-    game: {
+    "throne": {
+        "xla_cpu_use_fusion_emitters": False,
+        "xla_cpu_prefer_vector_width": 512,
+        "xla_cpu_copy_insertion_use_region_analysis": True,
+    },
+    "ascent": {
         "xla_cpu_use_fusion_emitters": True,
         "xla_cpu_prefer_vector_width": 512,
         "xla_cpu_copy_insertion_use_region_analysis": True,
-    }
-    for game in ("throne", "ascent")
+    },
 }
 """XLA's options for each game's batch programs on a CPU (:class:`JaxBackend`): 512-bit
-vectors where the processor has them; XLA's fusion emitters rather than its classic loop
-emitters (where XLA writes a result over an operand's array, the same type and shape, at
-the operand's last use, the classic emitters' loop checks the two arrays for overlap at
-run time and then runs one number at a time; the fusion emitters have no such
-fallback); and the copies that keep a loop's and a conditional's values apart found by
-region analysis, which leaves out copies the plain analysis inserts (each
-:meth:`JaxBackend.keep` is a conditional).  Their measurements: the documentation's
-Measurements page."""
+vectors where the processor has them; for Throne, XLA's classic loop emitters rather
+than its fusion emitters (they compile a study's loop faster); for Ascent, the fusion
+emitters: where XLA writes a result over an operand's array (the same type and shape,
+at the operand's last use), the classic emitters' loop checks the two arrays for
+overlap at run time and then runs one number at a time, and Ascent's board has such a
+loop; the fusion emitters have no such fallback.  For both, the copies that keep a
+loop's and a conditional's values apart found by region analysis, which leaves out
+copies the plain analysis inserts (each :meth:`JaxBackend.keep` is a conditional).
+Their measurements: the documentation's Measurements page."""
+
+PLAY_OPTIONS: dict[str, dict[str, Any]] = {
+    "throne": {"xla_cpu_use_fusion_emitters": True},
+    "ascent": {},
+}
+"""What :meth:`~castlerules.batch.slots.Slots.play_random`'s compiled calls change of
+their game's :data:`CPU_OPTIONS` (:meth:`JaxBackend.jit` with ``play=True``): Throne's
+random playouts run faster under the fusion emitters, which a study's loop, compiled
+from a cold start, does not repay."""
 
 
 class JaxBackend:
@@ -125,18 +139,24 @@ class JaxBackend:
         self._jax = jax
         self.xp = jnp
         _register_pytrees(jax)
+        play_options = dict(compiler_options or {})
         if compiler_options is None:
             cpu = jax.default_backend() == "cpu"
             compiler_options = _taken(CPU_OPTIONS[game]) if cpu else {}
+            play = {**CPU_OPTIONS[game], **PLAY_OPTIONS[game]}
+            play_options = (_taken(play) or compiler_options) if cpu else {}
         self.compiler_options = dict(compiler_options)
         """The XLA options of the batch's programs (empty: XLA's defaults)."""
+        self.play_options = dict(play_options)
+        """The XLA options of the random playouts' programs (:data:`PLAY_OPTIONS`)."""
 
-    def jit(self, function: Any, static: tuple[int, ...] = ()) -> Any:
-        if not self.compiler_options:
+    def jit(self, function: Any, static: tuple[int, ...] = (), play: bool = False) -> Any:
+        """``function`` compiled with :attr:`compiler_options` (``play``: with
+        :attr:`play_options`, for the random playouts' calls)."""
+        options = self.play_options if play else self.compiler_options
+        if not options:
             return self._jax.jit(function, static_argnums=static)
-        return self._jax.jit(
-            function, static_argnums=static, compiler_options=self.compiler_options
-        )
+        return self._jax.jit(function, static_argnums=static, compiler_options=options)
 
     def repeat(self, count: int, body: Any, carry: Any) -> Any:
         """``body(i, carry)`` for ``i`` in ``range(count)``, compiled once."""

@@ -357,7 +357,7 @@ class Slots:
         if fresh.size:
             seats.reseed(fresh, [int(x) for x in seeds[fresh]])
         if steps not in self._random_of:
-            self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,))
+            self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,), play=True)
         bots_low, bots_high = seats.words()
         data, rows, counts, bots_low, bots_high, ended, played = self._random_of[steps](
             data, bots_low, bots_high, steps
@@ -376,7 +376,7 @@ class Slots:
         that only the call's counts and which games were replaced come back."""
         pool = self._pool_at(batch.next_seed)
         if steps not in self._refill_of:
-            self._refill_of[steps] = self.backend.jit(self._refill_steps, static=(7,))
+            self._refill_of[steps] = self.backend.jit(self._refill_steps, static=(7,), play=True)
         bots_low, bots_high = seats.words()
         first_column = np.int32(batch.next_seed - pool.first)
         out = self._refill_of[steps](

@@ -372,7 +372,13 @@ def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() ->
         for game in ("throne", "ascent"):
             made = batch.make(game, players=4, size=2, backend="jax").backend
             assert made.compiler_options == batch.CPU_OPTIONS[game]
+        assert batch.CPU_OPTIONS["throne"] != batch.CPU_OPTIONS["ascent"]
+        assert backend.play_options == {
+            **batch.CPU_OPTIONS["throne"],
+            **batch.PLAY_OPTIONS["throne"],
+        }
     assert batch.JaxBackend({}).compiler_options == {}
+    assert batch.JaxBackend({}).play_options == {}
     asked: dict[str, object] = {}
 
     class Spy:  # the jax module, recording what its jit is asked

@@ -110,10 +110,10 @@ PLAY_OPTIONS: dict[str, dict[str, Any]] = {
     "throne": {"xla_cpu_use_fusion_emitters": True},
     "ascent": {},
 }
-"""What :meth:`~castlerules.batch.slots.Slots.play_random`'s compiled calls change of
-their game's :data:`CPU_OPTIONS` (:meth:`JaxBackend.jit` with ``play=True``): Throne's
-random playouts run faster under the fusion emitters, which a study's loop, compiled
-from a cold start, does not repay."""
+"""What the compiled calls of an env's ``play_random`` change of their game's
+:data:`CPU_OPTIONS` (:meth:`JaxBackend.jit` with ``play=True``): Throne's random
+playouts run faster under the fusion emitters, which a study's loop, compiled from a
+cold start, does not repay."""
 
 
 class JaxBackend:
@@ -339,6 +339,7 @@ __all__ = [
     "CPU_OPTIONS",
     "MAX_SIZE",
     "MIN_COMPILE_SECONDS",
+    "PLAY_OPTIONS",
     "JaxBackend",
     "NumpyBackend",
     "backend_of",

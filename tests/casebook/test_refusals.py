@@ -207,3 +207,65 @@ def test_a_wrong_clause_in_a_note_or_in_the_table_is_caught() -> None:
     assert wrong.clause not in (refusals.note_sentence(wrong) or "")
     with pytest.raises(LookupError, match="no kind"):
         refusals.kind_of(ascent, ascent.new_game(2), None, IllegalMove("something else", "A1"))
+
+
+def test_a_guard_added_to_the_kernel_is_a_kind_with_no_edit_of_the_catalogue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The catalogue is read from the kernel's guards, the engine's other refusals and the
+    casebook's refusal cases: a planted guard (with its note) and a planted case that shows
+    it are a kind of the catalogue, its clause, note and case those declared."""
+    from castlerules.ascent import kernel
+    from castlerules.casebook.ascent_cases import CASES
+    from castlerules.casebook.declare import refusal
+    from castlerules.core.ops import Guard
+
+    real = kernel.guards
+    note = ("one replay per turn", "a further Advance is refused citing A12")
+
+    def planted(p: Any, m: Any) -> tuple[Guard, ...]:
+        return (*real(p, m), Guard("A12", "a planted rule", False, "ascent-planted", note=note))
+
+    monkeypatch.setattr(kernel, "guards", planted)
+    case = refusal("ascent-planted-case", "A12", "s", "q", lambda r: True, refuses="ascent-planted")
+    kinds = {k.key: k for k in refusals.catalogue(ascent, cases=(*CASES, case))}
+    kind = kinds["ascent-planted"]
+    assert (kind.game, kind.clause, kind.note, kind.cases) == (
+        "ascent",
+        "A12",
+        note,
+        ("ascent-planted-case",),
+    )
+    assert refusals.note_sentence(kind) is not None
+    # Everything else is as the game declares it.
+    del kinds["ascent-planted"]
+    assert tuple(kinds.values()) == tuple(k for k in refusals.REFUSALS if k.game == "ascent")
+
+
+def test_declarations_that_make_no_catalogue_are_refused() -> None:
+    """Planted mistakes in what the catalogue reads: each is named, none is listed."""
+    from castlerules.ascent.refusals import ENGINE_REFUSALS
+    from castlerules.casebook.declare import refusal
+    from castlerules.core.ops import EngineRefusal, Guard
+
+    ceiling = Guard("A6", "up to the ceiling", False, "ascent-ceiling")
+    with pytest.raises(ValueError, match="cite A6 and A7"):
+        refusals.catalogue(ascent, guards=(ceiling, Guard("A7", "x", False, "ascent-ceiling")))
+    first = Guard("A6", "x", False, "ascent-ceiling", note=("several favours", "limit"))
+    other = Guard("A6", "x", False, "ascent-ceiling", note=("the Start row", "a favour"))
+    with pytest.raises(ValueError, match="name two notes"):
+        refusals.catalogue(ascent, guards=(first, other))
+    with pytest.raises(ValueError, match="refines ascent-nowhere"):
+        refusals.catalogue(
+            ascent, engine=(EngineRefusal("ascent-x", "A2", within="ascent-nowhere"),)
+        )
+    with pytest.raises(ValueError, match="is a kernel guard's name"):
+        refusals.catalogue(ascent, engine=(EngineRefusal("ascent-ceiling", "A6"),))
+    stray = refusal("ascent-stray", "A6", "s", "q", lambda r: True)
+    with pytest.raises(ValueError, match="case ascent-stray shows ascent-stray"):
+        refusals.catalogue(ascent, cases=(stray,))
+    # A catalogue that dropped the engine's own refusals: the casebook's case of a favour
+    # in the player's own column then shows a refusal of no kind.
+    assert any(k.refusal == "ascent-favour-own-column" for k in ENGINE_REFUSALS)
+    with pytest.raises(ValueError, match="case ascent-favour-own-column shows"):
+        refusals.catalogue(ascent, engine=())

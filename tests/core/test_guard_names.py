@@ -21,12 +21,22 @@ from castlerules.core.ops import CONCRETE, Guard
 from castlerules.throne import kernel as throne_kernel
 
 FINER: Mapping[str, frozenset[str]] = {
-    "ascent-other-column": frozenset({"ascent-advance-not-in-play", "ascent-advance-removed"}),
-    "ascent-favour-other-row": frozenset(
-        {"ascent-favour-not-in-play", "ascent-favour-own-column", "ascent-favour-start"}
-    ),
+    kind.within: frozenset(k.key for k in REFUSALS if k.within == kind.within)
+    for kind in REFUSALS
+    if kind.within is not None
 }
-"""The guards that stand for several refusals of the engine: the finer ones."""
+"""The guards that stand for several refusals of the engine: the finer ones (as the
+games declare them, ``ENGINE_REFUSALS``)."""
+
+
+def test_the_finer_refusals_are_the_engines() -> None:
+    assert FINER["ascent-other-column"] == {"ascent-advance-not-in-play", "ascent-advance-removed"}
+    assert FINER["ascent-favour-other-row"] >= {
+        "ascent-favour-not-in-play",
+        "ascent-favour-own-column",
+        "ascent-favour-start",
+    }
+
 
 SCOPES = {
     "ascent": (ascent, ascent_kernel, ascent.Rules(cards=("L0", "T1", "P1")), 2),

@@ -1085,7 +1085,6 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "after an Advance, a favour or the end of the turn first",
             both([advance, step_open(o, s.mid, s.sk)]),
             "ascent-advance-before-favour",
-            note=("ending the turn", "An Advance while a favour is pending"),
         ),
         Guard(
             "A12",
@@ -1098,14 +1097,12 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
                 ]
             ),
             "ascent-replay-limit",
-            note=("one replay per turn", "a further Advance is refused citing A12"),
         ),
         Guard(
             "A2",
             "a card of the player's column",
             both([advance, o.not_(mine)]),
             "ascent-other-column",
-            note=("cards that are not yours to move", "is refused citing A2"),
         ),
         Guard(
             "A8",
@@ -1118,7 +1115,6 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "a free square up to the leader's arrival square",
             both([advance, o.not_(o.select(b.reach, m.k))]),
             "ascent-ceiling",
-            note=("no free square under the ceiling", "the refusal cites A6"),
         ),
         Guard(
             "A7",
@@ -1138,59 +1134,48 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "a favour follows an Advance",
             both([favour, o.not_(after_advance(o, s.mid))]),
             "ascent-favour-not-pending",
-            note=("several favours", "a favour when no stack was just moved cites A11"),
         ),
         Guard(
             "A10",
             "at most favours_per_move favours",
             both([favour, o.not_(favours_left(o, s.sk, opt.favours_per_move))]),
             "ascent-favour-limit",
-            note=("several favours", "A favour beyond the limit cites A10"),
         ),
         Guard(
             "A11",
             "only the stack just moved takes a favour",
             both([favour, o.not_(found), elsewhere_own]),
             "ascent-favour-jumped-row",
-            note=("choosing a favour", "cites A11"),
         ),
         Guard(
             "A10",
             "a card of another column on the row just reached",
             both([favour, o.not_(found)]),
             "ascent-favour-other-row",
-            note=("choosing a favour", "one on another row"),
         ),
         Guard(
             "A10",
             "flipped cards are never taken",
             both([favour, never_moves(o, m.flp)]),
             "ascent-favour-flipped",
-            note=("choosing a favour", "A favour on a flipped stack is refused citing A10"),
         ),
         Guard(
             "A10",
             "a stack of lower rank",
             both([favour, o.not_(ranks_lower(o, o.select(b.stack_rank, m.k), p.taker))]),
             "ascent-favour-rank",
-            note=("choosing a favour", "on a leader of equal or higher rank"),
         ),
         Guard(
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
             both([favour, o.not_(may_take_after(o, opt.favour_after_arrival, p.taker_flipped))]),
             "ascent-favour-after-arrival",
-            note=("favour after arrival", "a refusal cites A10"),
-            # favour_after_arrival=False: an Advance that flips its stack offers no favour,
-            # so no turn reaches a favour by a just-flipped stack (from_text refuses one).
-            reachable=False,
         ),
         Guard(
             "A10",
             "every taken card of lower rank (favour_takes=all_lower)",
             both([favour, bad_taken]),
             "ascent-favour-all-lower",
-            note=("what a favour may take", "a refusal cites A10"),
         ),
         # EndTurn (rule 16).
         Guard(
@@ -1198,7 +1183,6 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "a turn ends only after an Advance",
             both([end, o.not_(after_advance(o, s.mid))]),
             "ascent-end-before-advance",
-            note=("ending the turn", "EndTurn at the start of a turn is refused citing A3"),
         ),
     )
 

@@ -8,47 +8,37 @@ that no guard of the kernel names (:data:`ENGINE_REFUSALS`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from castlerules.ascent.rules import CARDS_PER_SET
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.core.errors import IllegalMove
-from castlerules.core.ops import EngineRefusal
-
-_NOT_YOURS = ("cards that are not yours to move", "is refused citing A2")
-_NOT_IN_PLAY = (
-    "choosing a favour",
-    "card not in play (removed, of a set not dealt) is refused citing A10",
-)
+from castlerules.core.errors import EngineRefusal, IllegalMove
 
 ENGINE_REFUSALS: tuple[EngineRefusal, ...] = (
-    EngineRefusal("ascent-turn", "A3", note=("acting out of turn", "is refused citing A3")),
-    EngineRefusal(
-        "ascent-advance-not-in-play", "A2", note=_NOT_YOURS, within="ascent-other-column"
-    ),
-    EngineRefusal("ascent-advance-removed", "A2", note=_NOT_YOURS, within="ascent-other-column"),
-    EngineRefusal(
-        "ascent-favour-not-in-play", "A10", note=_NOT_IN_PLAY, within="ascent-favour-other-row"
-    ),
-    EngineRefusal(
-        "ascent-favour-removed", "A10", note=_NOT_IN_PLAY, within="ascent-favour-other-row"
-    ),
-    EngineRefusal(
-        "ascent-favour-own-column",
-        "A10",
-        note=("choosing a favour", "The player's own column is never a target"),
-        within="ascent-favour-other-row",
-    ),
-    EngineRefusal(
-        "ascent-favour-start",
-        "A10",
-        note=("the Start row", "a favour there is refused citing A10"),
-        within="ascent-favour-other-row",
-    ),
+    EngineRefusal("ascent-turn", "A3"),
+    EngineRefusal("ascent-advance-not-in-play", "A2", within="ascent-other-column"),
+    EngineRefusal("ascent-advance-removed", "A2", within="ascent-other-column"),
+    EngineRefusal("ascent-favour-not-in-play", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-removed", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-own-column", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-start", "A10", within="ascent-favour-other-row"),
     EngineRefusal("ascent-moves-down", "A4"),
 )
 """The refusals of Ascent that no guard of the kernel names (the kernel's guards name
 the others): a move given for a seat not to act (``apply``'s ``seat``), the finer
 reasons of two guards (a card removed, not in play, in the player's own column, on a
 Start), and a card asked to move down (:func:`castlerules.casebook.questions.question`)."""
+
+UNREACHED: Mapping[str, str] = MappingProxyType(
+    {
+        "ascent-favour-after-arrival": "under favour_after_arrival=False an Advance that "
+        "flips its stack offers no favour, so no turn reaches a favour by a just-flipped "
+        "stack (from_text refuses such a turn)",
+    }
+)
+"""The refusals no position of a game reaches (the engine still gives them for a state
+built by hand), each with the reason."""
 
 
 def named(c: int) -> str:
@@ -187,6 +177,7 @@ def favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
 __all__ = [
     "ENGINE_REFUSALS",
     "NOT_IN_PLAY",
+    "UNREACHED",
     "blocker",
     "ceiling_error",
     "favour_elsewhere",

@@ -5,15 +5,16 @@ one clause and names its kind (``refusal``).  Each *kind* of refusal (one way a 
 can be illegal) is listed here once, by that name, with the clause it cites, the
 interpretation note (``NOTES``) that promises that clause where the seed leaves the
 choice open, and the casebook cases that show it.  Nothing here is written by hand: a
-game's kinds are its kernel's guards (:func:`castlerules.ascent.kernel.guards`, each a
-:class:`~castlerules.core.ops.Guard` with its refusal's name, clause and note), then the
-refusals its engine gives that no guard names (a game's ``ENGINE_REFUSALS``), and each
-kind's cases are the casebook's refusal cases that declare its name
-(:attr:`castlerules.casebook.declare.Case.refuses`).  A guard added to a kernel is a kind
-here with no edit of this module.  The tests hold the three together: every refusal the
-engines give over many games is of exactly one kind here and cites that kind's clause;
-the note named says that clause in the sentence quoted; the case named refuses its move
-with that kind and clause.
+game's kinds are the names of its kernel's guards (:func:`castlerules.ascent.kernel.guards`,
+each a :class:`~castlerules.core.ops.Guard` with its clause), then the refusals its engine
+gives that no guard names (the game's ``ENGINE_REFUSALS``); a kind's note is the one
+that declares it (:attr:`castlerules.core.Note.refuses`), its cases the casebook's
+refusal cases that name it (:attr:`castlerules.casebook.declare.Case.refuses`).  So a
+guard added to a kernel, with its note in the option's declaration, is a kind here with
+no edit of this module.  The tests hold the three together: every refusal the engines
+give over many games is of exactly one kind here and cites that kind's clause; the note
+named says that clause in the sentence quoted; the case named refuses its move with that
+kind and clause.
 
 >>> from castlerules import IllegalMove, ascent
 >>> state = ascent.from_text("P0B0L0F0,-,T1,T0,*C0,-,-,-/P1B1L1C1F1,-,-,-,-,-,-,- -/- 0 -")
@@ -29,20 +30,21 @@ with that kind and clause.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from castlerules import ascent, throne
 from castlerules.ascent import kernel as ascent_kernel
-from castlerules.ascent.refusals import ENGINE_REFUSALS as ASCENT_ENGINE_REFUSALS
+from castlerules.ascent import refusals as ascent_refusals
 from castlerules.casebook import ascent_cases, throne_cases
 from castlerules.casebook.declare import Case
-from castlerules.core import IllegalMove
-from castlerules.core.ops import CONCRETE, EngineRefusal, Guard
+from castlerules.core import IllegalMove, Note
+from castlerules.core.errors import EngineRefusal
+from castlerules.core.ops import CONCRETE, Guard
 from castlerules.throne import kernel as throne_kernel
-from castlerules.throne.transitions import ENGINE_REFUSALS as THRONE_ENGINE_REFUSALS
+from castlerules.throne import transitions as throne_transitions
 
 __all__ = ["REFUSALS", "RefusalKind", "catalogue", "kind_of", "note_sentence"]
 
@@ -71,9 +73,29 @@ class RefusalKind:
         return self.game == module.NAME and error.refusal == self.key
 
 
-_GAMES: dict[str, tuple[Any, Any, Any]] = {
-    "throne": (throne, throne_kernel, throne_cases),
-    "ascent": (ascent, ascent_kernel, ascent_cases),
+@attrs.frozen(slots=True)
+class _Declared:
+    """Where a game declares what the catalogue reads."""
+
+    kernel: Any
+    engine: Sequence[EngineRefusal]
+    unreached: Mapping[str, str]
+    cases: Sequence[Case]
+
+
+_DECLARED = {
+    "throne": _Declared(
+        throne_kernel,
+        throne_transitions.ENGINE_REFUSALS,
+        throne_transitions.UNREACHED,
+        throne_cases.CASES,
+    ),
+    "ascent": _Declared(
+        ascent_kernel,
+        ascent_refusals.ENGINE_REFUSALS,
+        ascent_refusals.UNREACHED,
+        ascent_cases.CASES,
+    ),
 }
 
 
@@ -93,65 +115,73 @@ def catalogue(
     *,
     guards: Sequence[Guard] | None = None,
     engine: Sequence[EngineRefusal] | None = None,
+    notes: Sequence[Note] | None = None,
     cases: Sequence[Case] | None = None,
 ) -> tuple[RefusalKind, ...]:
     """The kinds of refusal of one game (``throne`` or ``ascent``): one per name of its
     kernel's guards, in the order the kernel asks them, then one per refusal its engine
-    gives that no guard names, each with the refusal cases of the casebook that declare
-    it.  ``guards``, ``engine`` and ``cases`` replace the game's own (for a check).
+    gives that no guard names, each with the note that declares it and the refusal cases
+    of the casebook that name it.  ``guards``, ``engine``, ``notes`` and ``cases`` replace
+    the game's own (for a check).
 
     ``ValueError`` for declarations that do not make one catalogue: guards of one name
-    that cite two clauses or name two notes, an engine refusal that repeats a guard's
-    name or refines a guard the kernel does not have, a case that shows a refusal of no
-    kind."""
-    game, (_module, kernel, casebook_module) = module.NAME, _GAMES[module.NAME]
-    guards = _guards(module, kernel) if guards is None else guards
-    engine = _ENGINE[game] if engine is None else engine
-    cases = casebook_module.CASES if cases is None else cases
-    kinds: dict[str, RefusalKind] = {}
+    that cite two clauses, an engine refusal that repeats a guard's name or refines a
+    guard the kernel does not have, a refusal declared by two notes, or a note or a case
+    or an unreached refusal naming a refusal of no kind."""
+    game, declared = module.NAME, _DECLARED[module.NAME]
+    guards = _guards(module, declared.kernel) if guards is None else guards
+    engine = declared.engine if engine is None else engine
+    notes = module.NOTES if notes is None else notes
+    cases = declared.cases if cases is None else cases
+    clauses: dict[str, str] = {}
     for guard in guards:
-        key, clause = guard.refusal, guard[0]
-        kind = kinds.get(key)
-        if kind is None:
-            kinds[key] = RefusalKind(key, game, clause, guard.note, reachable=guard.reachable)
-            continue
-        if kind.clause != clause:
-            raise ValueError(f"guards named {key} cite {kind.clause} and {clause}")
-        if None not in (kind.note, guard.note) and kind.note != guard.note:
-            raise ValueError(f"guards named {key} name two notes: {kind.note}, {guard.note}")
-        kinds[key] = attrs.evolve(
-            kind, note=kind.note or guard.note, reachable=kind.reachable or guard.reachable
-        )
-    guarded = set(kinds)
+        clause = clauses.setdefault(guard.refusal, guard[0])
+        if clause != guard[0]:
+            raise ValueError(f"guards named {guard.refusal} cite {clause} and {guard[0]}")
+    within: dict[str, str | None] = dict.fromkeys(clauses)
     for refusal in engine:
-        if refusal.refusal in kinds:
+        if refusal.refusal in clauses:
             raise ValueError(f"the engine refusal {refusal.refusal} is a kernel guard's name")
-        if refusal.within is not None and refusal.within not in guarded:
+        if refusal.within is not None and refusal.within not in within:
             raise ValueError(
                 f"the engine refusal {refusal.refusal} refines {refusal.within}, "
                 "which no guard of the kernel names"
             )
-        kinds[refusal.refusal] = RefusalKind(
-            refusal.refusal,
-            game,
-            refusal.clause,
-            refusal.note,
-            reachable=refusal.reachable,
-            within=refusal.within,
-        )
+        clauses[refusal.refusal] = refusal.clause
+        within[refusal.refusal] = refusal.within
+    said: dict[str, tuple[str, str]] = {}
+    for note in notes:
+        for key, words in note.refuses:
+            if key in said:
+                raise ValueError(
+                    f"{key} is declared by two notes: {said[key][0]!r}, {note.topic!r}"
+                )
+            said[key] = (note.topic, words)
     shown: dict[str, list[str]] = {}
     for case in cases:
         if case.kind == "refusal" and case.refuses is not None:
-            if case.refuses not in kinds:
-                raise ValueError(f"case {case.key} shows {case.refuses}, a refusal of no kind")
             shown.setdefault(case.refuses, []).append(case.key)
-    return tuple(attrs.evolve(kind, cases=tuple(shown.get(key, ()))) for key, kind in kinds.items())
+    for what, names in (
+        ("a note declares", said),
+        ("a case shows", shown),
+        ("unreached", declared.unreached),
+    ):
+        stray = sorted(set(names) - set(clauses))
+        if stray:
+            raise ValueError(f"{what} {stray[0]}, a refusal of no kind")
+    return tuple(
+        RefusalKind(
+            key,
+            game,
+            clause,
+            said.get(key),
+            tuple(shown.get(key, ())),
+            reachable=key not in declared.unreached,
+            within=within[key],
+        )
+        for key, clause in clauses.items()
+    )
 
-
-_ENGINE: dict[str, Sequence[EngineRefusal]] = {
-    "throne": THRONE_ENGINE_REFUSALS,
-    "ascent": ASCENT_ENGINE_REFUSALS,
-}
 
 REFUSALS: tuple[RefusalKind, ...] = catalogue(throne) + catalogue(ascent)
 """Every kind of refusal of both games, Throne first."""

@@ -48,66 +48,21 @@ class Guard(tuple[str, str, Any]):
     :mod:`castlerules.casebook.refusals`).  Whoever keys something on a guard keys it on
     that name, never on the text of ``what``.
 
-    The catalogue of refusals (:mod:`castlerules.casebook.refusals`) is read from the
-    guards: :attr:`note` names the interpretation note that promises the guard's clause,
-    where the seed leaves it open, and :attr:`reachable` is False for a guard no position
-    of a game breaks (the engine still refuses a state built by hand).
-
     >>> g = Guard("A8", "a flipped card never moves", False, "ascent-flipped")
     >>> clause, what, broken = g
-    >>> g.refusal, clause, broken, g.note, g.reachable
-    ('ascent-flipped', 'A8', False, None, True)
+    >>> g.refusal, clause, broken
+    ('ascent-flipped', 'A8', False)
     """
 
     refusal: str
-    note: tuple[str, str] | None
-    """The interpretation note that says the refusal's clause: its topic, and words of
-    the sentence that says it (None where the seed's clause speaks for itself)."""
-    reachable: bool
-    """False for a refusal no position of a game reaches."""
 
-    def __new__(
-        cls,
-        clause: str,
-        what: str,
-        broken: Value,
-        refusal: str,
-        *,
-        note: tuple[str, str] | None = None,
-        reachable: bool = True,
-    ) -> Guard:
+    def __new__(cls, clause: str, what: str, broken: Value, refusal: str) -> Guard:
         guard = super().__new__(cls, (clause, what, broken))
         guard.refusal = refusal
-        guard.note = note
-        guard.reachable = reachable
         return guard
 
     def __getnewargs__(self) -> tuple[str, str, Value, str]:
         return (self[0], self[1], self[2], self.refusal)
-
-
-@attrs.frozen(slots=True)
-class EngineRefusal:
-    """A refusal the engine gives that no guard of the kernel names: a finer one of a
-    guard (``within``: that guard's refusal, when the engine says more precisely why the
-    move breaks it), or one outside the kernel's moves (the seat argument of ``apply``,
-    a question the notation has no move for).  A game lists its own (Ascent's:
-    :data:`castlerules.ascent.refusals.ENGINE_REFUSALS`); the catalogue
-    (:mod:`castlerules.casebook.refusals`) reads them with the guards.
-
-    >>> EngineRefusal("ascent-moves-down", "A4").within is None
-    True
-    """
-
-    refusal: str
-    """Its name (the engine's :attr:`~castlerules.core.IllegalMove.refusal`)."""
-    clause: str
-    note: tuple[str, str] | None = None
-    """As :attr:`Guard.note`."""
-    within: str | None = None
-    """The refusal of the kernel's guard it refines (None: no guard of the kernel)."""
-    reachable: bool = True
-    """As :attr:`Guard.reachable`."""
 
 
 class Ops(Protocol):

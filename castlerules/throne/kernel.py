@@ -320,24 +320,9 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     pass_ = m.kind == K_PASS
     both = o.all
     return (
-        Guard(
-            "B3",
-            "the game is not over",
-            p.over,
-            "throne-game-over",
-            note=("moves after the end", "refuses every move with an IllegalMove citing B3"),
-        ),
+        Guard("B3", "the game is not over", p.over, "throne-game-over"),
         # Place (B6, B7).
-        Guard(
-            "B8",
-            "no placing while moving",
-            both([place, p.moving]),
-            "throne-place-in-movement",
-            note=(
-                "moves outside their phase",
-                "a Place after the placement phase cites the clause of the current phase",
-            ),
-        ),
+        Guard("B8", "no placing while moving", both([place, p.moving]), "throne-place-in-movement"),
         Guard(
             "B11",
             "no placing during an election",
@@ -360,28 +345,21 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "nothing is above the throne",
             both([climb, m.mine == top]),
             "throne-climb-from-throne",
-            note=("moves outside their phase", "except a Climb of the candidate, which cites B8"),
         ),
         Guard(
-            "B6",
-            "no climbing while placing",
-            both([climb, p.placing]),
-            "throne-move-in-placement",
-            note=("moves outside their phase", "a Climb while placing cites B6"),
+            "B6", "no climbing while placing", both([climb, p.placing]), "throne-move-in-placement"
         ),
         Guard(
             "B11",
             "no climbing during an election",
             both([climb, p.electing]),
             "throne-move-in-election",
-            note=("moves outside their phase", "a Climb during an election cites B11"),
         ),
         Guard(
             "B13",
             "an eliminated character has left",
             both([climb, m.mine == ELIMINATED]),
             "throne-eliminated",
-            note=("climbing an eliminated character", "is refused citing B13"),
         ),
         Guard(
             "B8",
@@ -395,7 +373,6 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             "votes only in an election",
             both([vote, o.not_(p.electing)]),
             "throne-no-election",
-            note=("moves outside their phase", "A Vote outside an election is refused citing B10"),
         ),
         Guard(
             "B11",

@@ -212,31 +212,39 @@ def test_a_wrong_clause_in_a_note_or_in_the_table_is_caught() -> None:
 def test_a_guard_added_to_the_kernel_is_a_kind_with_no_edit_of_the_catalogue(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The catalogue is read from the kernel's guards, the engine's other refusals and the
-    casebook's refusal cases: a planted guard (with its note) and a planted case that shows
-    it are a kind of the catalogue, its clause, note and case those declared."""
+    """The catalogue is read from the kernel's guards, the notes, the engine's other
+    refusals and the casebook's refusal cases: a planted guard, the note that declares it
+    and a case that shows it make a kind of the catalogue, its clause, note and case those
+    declared."""
     from castlerules.ascent import kernel
     from castlerules.casebook.ascent_cases import CASES
     from castlerules.casebook.declare import refusal
+    from castlerules.core import Note
     from castlerules.core.ops import Guard
 
     real = kernel.guards
-    note = ("one replay per turn", "a further Advance is refused citing A12")
 
     def planted(p: Any, m: Any) -> tuple[Guard, ...]:
-        return (*real(p, m), Guard("A12", "a planted rule", False, "ascent-planted", note=note))
+        return (*real(p, m), Guard("A12", "a planted rule", False, "ascent-planted"))
 
     monkeypatch.setattr(kernel, "guards", planted)
+    words = "a planted Advance is refused citing A12"
+    note = Note(
+        "A12", "a planted note", f"The rule. {words}.", refuses=(("ascent-planted", words),)
+    )
     case = refusal("ascent-planted-case", "A12", "s", "q", lambda r: True, refuses="ascent-planted")
-    kinds = {k.key: k for k in refusals.catalogue(ascent, cases=(*CASES, case))}
+    kinds = {
+        k.key: k
+        for k in refusals.catalogue(ascent, notes=(*ascent.NOTES, note), cases=(*CASES, case))
+    }
     kind = kinds["ascent-planted"]
-    assert (kind.game, kind.clause, kind.note, kind.cases) == (
+    assert (kind.game, kind.clause, kind.note, kind.cases, kind.reachable) == (
         "ascent",
         "A12",
-        note,
+        ("a planted note", words),
         ("ascent-planted-case",),
+        True,
     )
-    assert refusals.note_sentence(kind) is not None
     # Everything else is as the game declares it.
     del kinds["ascent-planted"]
     assert tuple(kinds.values()) == tuple(k for k in refusals.REFUSALS if k.game == "ascent")
@@ -244,28 +252,33 @@ def test_a_guard_added_to_the_kernel_is_a_kind_with_no_edit_of_the_catalogue(
 
 def test_declarations_that_make_no_catalogue_are_refused() -> None:
     """Planted mistakes in what the catalogue reads: each is named, none is listed."""
-    from castlerules.ascent.refusals import ENGINE_REFUSALS
     from castlerules.casebook.declare import refusal
-    from castlerules.core.ops import EngineRefusal, Guard
+    from castlerules.core import Note
+    from castlerules.core.errors import EngineRefusal
+    from castlerules.core.ops import Guard
 
     ceiling = Guard("A6", "up to the ceiling", False, "ascent-ceiling")
     with pytest.raises(ValueError, match="cite A6 and A7"):
         refusals.catalogue(ascent, guards=(ceiling, Guard("A7", "x", False, "ascent-ceiling")))
-    first = Guard("A6", "x", False, "ascent-ceiling", note=("several favours", "limit"))
-    other = Guard("A6", "x", False, "ascent-ceiling", note=("the Start row", "a favour"))
-    with pytest.raises(ValueError, match="name two notes"):
-        refusals.catalogue(ascent, guards=(first, other))
     with pytest.raises(ValueError, match="refines ascent-nowhere"):
         refusals.catalogue(
             ascent, engine=(EngineRefusal("ascent-x", "A2", within="ascent-nowhere"),)
         )
     with pytest.raises(ValueError, match="is a kernel guard's name"):
         refusals.catalogue(ascent, engine=(EngineRefusal("ascent-ceiling", "A6"),))
-    stray = refusal("ascent-stray", "A6", "s", "q", lambda r: True)
-    with pytest.raises(ValueError, match="case ascent-stray shows ascent-stray"):
-        refusals.catalogue(ascent, cases=(stray,))
-    # A catalogue that dropped the engine's own refusals: the casebook's case of a favour
-    # in the player's own column then shows a refusal of no kind.
-    assert any(k.refusal == "ascent-favour-own-column" for k in ENGINE_REFUSALS)
-    with pytest.raises(ValueError, match="case ascent-favour-own-column shows"):
+    twice = Note("A6", "again", "cites A6", refuses=(("ascent-ceiling", "cites A6"),))
+    with pytest.raises(ValueError, match="ascent-ceiling is declared by two notes"):
+        refusals.catalogue(ascent, notes=(*ascent.NOTES, twice))
+    stray = Note("A6", "stray", "cites A6", refuses=(("ascent-stray", "cites A6"),))
+    with pytest.raises(ValueError, match="a note declares ascent-stray, a refusal of no kind"):
+        refusals.catalogue(ascent, notes=(stray,))
+    case = refusal("ascent-stray", "A6", "s", "q", lambda r: True)
+    with pytest.raises(ValueError, match="a case shows ascent-stray, a refusal of no kind"):
+        refusals.catalogue(ascent, cases=(case,))
+    # A catalogue that dropped the engine's own refusals: the notes then declare refusals
+    # of no kind (a card of the player's own column, not in play...).
+    with pytest.raises(ValueError, match="a note declares ascent-advance-not-in-play"):
         refusals.catalogue(ascent, engine=())
+    # And one that dropped the notes: the note check finds kinds without theirs.
+    bare = refusals.catalogue(ascent, notes=())
+    assert all(kind.note is None for kind in bare)

@@ -41,7 +41,7 @@ from castlerules.ascent import refusals as ascent_refusals
 from castlerules.casebook import ascent_cases, throne_cases
 from castlerules.casebook.declare import Case
 from castlerules.core import IllegalMove, Note
-from castlerules.core.errors import EngineRefusal
+from castlerules.core.errors import ArgumentError, EngineRefusal
 from castlerules.core.ops import CONCRETE, Guard
 from castlerules.throne import kernel as throne_kernel
 from castlerules.throne import transitions as throne_transitions
@@ -127,8 +127,14 @@ def catalogue(
     ``ValueError`` for declarations that do not make one catalogue: guards of one name
     that cite two clauses, an engine refusal that repeats a guard's name or refines a
     guard the kernel does not have, a refusal declared by two notes, or a note or a case
-    or an unreached refusal naming a refusal of no kind."""
-    game, declared = module.NAME, _DECLARED[module.NAME]
+    or an unreached refusal naming a refusal of no kind; ``ArgumentError`` for a module
+    that is not a game."""
+    game = getattr(module, "NAME", None)
+    if not isinstance(game, str) or game not in _DECLARED:
+        raise ArgumentError(
+            f"catalogue() takes castlerules.throne or castlerules.ascent, not {module!r:.60}"
+        )
+    declared = _DECLARED[game]
     guards = _guards(module, declared.kernel) if guards is None else guards
     engine = declared.engine if engine is None else engine
     notes = module.NOTES if notes is None else notes

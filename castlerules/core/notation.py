@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from castlerules.core.errors import NotationError
+from castlerules.core.errors import ArgumentError, NotationError
 
 TURN_COUNTER = "turn_counter"
 """The key of a :class:`TurnCounter` in the metadata of a field of a game's state."""
@@ -42,7 +42,10 @@ class TurnCounter:
 
 def turn_counters(state_cls: Any) -> tuple[tuple[str, TurnCounter], ...]:
     """The counters of the turn of a game's state class: each field whose metadata holds
-    a :class:`TurnCounter`, by name, in field order."""
+    a :class:`TurnCounter`, by name, in field order (``ArgumentError`` for anything but
+    an attrs class)."""
+    if not attrs.has(state_cls):
+        raise ArgumentError(f"turn_counters() takes a state class, not {state_cls!r:.60}")
     return tuple(
         (field.name, field.metadata[TURN_COUNTER])
         for field in attrs.fields(state_cls)

@@ -15,11 +15,13 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from castlerules import ascent
 from castlerules.ascent import notation, transitions
 from castlerules.ascent.state import State
-from castlerules.core import NotationError
+from castlerules.core import ArgumentError, NotationError
 from castlerules.core.notation import TURN_COUNTER, TurnCounter, turn_counters
 
 REPLAYED = "L0T0F0,-,P0,-,L1,-,-,-/C1,F1,T1,B1C0,P1B0,-,-,- -/- 1:4:2:1:1 "
@@ -91,3 +93,29 @@ def test_a_notation_that_forgets_the_counters_is_caught(monkeypatch: pytest.Monk
     assert ascent.from_text(written) != state
     with pytest.raises(NotationError, match="seat:square:moved:favours"):
         ascent.from_text(REPLAYED + OPTIONS)
+
+
+HOSTILE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=40),
+    st.just("x" * 100_000),
+    st.recursive(st.none() | st.text(max_size=3), lambda x: st.lists(x, max_size=3), max_leaves=8),
+    st.sampled_from([State, ascent.Rules, int, type, ascent, ascent.new_game(2)]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(HOSTILE)
+def test_turn_counters_and_the_catalogue_take_anything(value: Any) -> None:
+    """Either answers (for a state class, a game), or refuses with an ArgumentError."""
+    from castlerules.casebook.refusals import catalogue
+
+    for surface in (turn_counters, catalogue):
+        try:
+            found = surface(value)
+        except ArgumentError:
+            continue
+        assert isinstance(found, tuple)

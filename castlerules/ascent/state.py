@@ -106,7 +106,7 @@ class State:
     ``replays``
         The Advances played again after a favour in this turn (A12; 0 at the
         start of a turn), which option ``replays_per_turn`` bounds.  A counter of
-        the turn (:class:`~castlerules.core.notation.TurnCounter` in its metadata):
+        the turn (a ``castlerules.core.notation.TurnCounter`` in its metadata):
         the position's text writes and reads it with no word of its own.
     ``owners``
         The deal (A2, A18): per card number ``0..35``, the seat dealt that card

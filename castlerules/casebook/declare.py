@@ -266,8 +266,8 @@ class Case:
     """Game cases: the move the case is about (default: the last move of the game)."""
     refuses: str | None = None
     """Refusal cases: the name of the refusal it shows (the engine's
-    ``IllegalMove.refusal``; the catalogue :mod:`castlerules.casebook.refusals` lists the
-    case under that name).  :func:`refusal` makes it the case's key unless told."""
+    ``IllegalMove.refusal``; the catalogue ``castlerules.casebook.refusals`` lists the
+    case under that name).  ``refusal()`` makes it the case's key unless told."""
 
     @property
     def module(self) -> Any:

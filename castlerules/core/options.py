@@ -68,7 +68,7 @@ class Note:
     """The refusals whose clause the note promises: for each, its name (the engine's
     ``IllegalMove.refusal``, a kernel guard's name) and words of the sentence of
     ``decision`` that cites the clause.  The catalogue of refusals
-    (:mod:`castlerules.casebook.refusals`) reads them."""
+    (``castlerules.casebook.refusals``) reads them."""
 
 
 @attrs.frozen(slots=True)

@@ -111,9 +111,10 @@ PLAY_OPTIONS: dict[str, dict[str, Any]] = {
     "ascent": {},
 }
 """What the compiled calls of an env's ``play_random`` change of their game's
-:data:`CPU_OPTIONS` (:meth:`JaxBackend.jit` with ``play=True``): Throne's random
-playouts run faster under the fusion emitters, which a study's loop, compiled from a
-cold start, does not repay."""
+:data:`CPU_OPTIONS` (:meth:`JaxBackend.jit` with ``play=True``), from 1024 games on:
+Throne's random playouts run faster under the fusion emitters, which a study's loop or
+a small batch, compiled from a cold start, does not repay (seconds more of
+compilation)."""
 
 
 class JaxBackend:

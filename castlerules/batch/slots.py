@@ -24,10 +24,12 @@ from castlerules.batch.play import RandomSeats
 from castlerules.core.chance import SEED_LIMIT, check_seed
 from castlerules.core.errors import ArgumentError
 
-BLOCKS_COMPILED_FROM = 1024
-"""The batch size from which :meth:`Slots.play_random`'s auto-reset deals its blocks of
-new games in a compiled program (:meth:`Slots._block_traced`) rather than hashing their
-seeds on the host."""
+LARGE_BATCH = 1024
+"""The batch size from which :meth:`Slots.play_random` compiles for long runs: its calls
+with the game's play options (:data:`castlerules.batch.PLAY_OPTIONS`), and with
+auto-reset its blocks of new games dealt in a compiled program
+(:meth:`Slots._block_traced`) rather than their seeds hashed on the host.  Both cost
+seconds of compilation more, repaid by many games, not by a small batch's few."""
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -357,7 +359,9 @@ class Slots:
         if fresh.size:
             seats.reseed(fresh, [int(x) for x in seeds[fresh]])
         if steps not in self._random_of:
-            self._random_of[steps] = self.backend.jit(self._random_steps, static=(3,), play=True)
+            self._random_of[steps] = self.backend.jit(
+                self._random_steps, static=(3,), play=self.size >= LARGE_BATCH
+            )
         bots_low, bots_high = seats.words()
         data, rows, counts, bots_low, bots_high, ended, played = self._random_of[steps](
             data, bots_low, bots_high, steps
@@ -376,7 +380,9 @@ class Slots:
         that only the call's counts and which games were replaced come back."""
         pool = self._pool_at(batch.next_seed)
         if steps not in self._refill_of:
-            self._refill_of[steps] = self.backend.jit(self._refill_steps, static=(7,), play=True)
+            self._refill_of[steps] = self.backend.jit(
+                self._refill_steps, static=(7,), play=self.size >= LARGE_BATCH
+            )
         bots_low, bots_high = seats.words()
         first_column = np.int32(batch.next_seed - pool.first)
         out = self._refill_of[steps](
@@ -461,13 +467,13 @@ class Slots:
 
     def _compiles_blocks(self, first: int) -> bool:
         """Whether the block of seeds ``first ..`` is dealt by a compiled program
-        (:meth:`_block_traced`): on JAX, for batches of :data:`BLOCKS_COMPILED_FROM`
+        (:meth:`_block_traced`): on JAX, for batches of :data:`LARGE_BATCH`
         games or more (a compilation of some seconds, repaid by many new games), for
         seeds below ``2**32`` (the seeds' hash in array code takes no more), and where
         the game deals in traced code."""
         return (
             self.backend.name == "jax"
-            and self.size >= BLOCKS_COMPILED_FROM
+            and self.size >= LARGE_BATCH
             and first + self.size <= 2**32
             and self._deals_traced()
         )

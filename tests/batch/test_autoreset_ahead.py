@@ -107,7 +107,7 @@ def test_random_seats_hold_the_compiled_words_until_read() -> None:
 def test_blocks_of_new_games_dealt_by_a_compiled_program_are_the_hosts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """From ``BLOCKS_COMPILED_FROM`` games on, ``play_random``'s auto-reset deals its
+    """From ``LARGE_BATCH`` games on, ``play_random``'s auto-reset deals its
     blocks of new games in a compiled program (each generator's seed hashed in array
     code): the same games and bots' generators as the host's hashing, up to the last
     seeds below ``2**32``; beyond them, below that size and under ``deal="shuffled"``
@@ -117,7 +117,7 @@ def test_blocks_of_new_games_dealt_by_a_compiled_program_are_the_hosts(
 
     env = batch.make("ascent", players=3, size=8, backend="jax", autoreset=True)
     assert not env._compiles_blocks(0)
-    monkeypatch.setattr(slots, "BLOCKS_COMPILED_FROM", 8)
+    monkeypatch.setattr(slots, "LARGE_BATCH", 8)
     assert env._compiles_blocks(2**32 - 8) and not env._compiles_blocks(2**32 - 7)
     shuffled = ascent.Rules(deal="shuffled")
     made = batch.make("ascent", players=3, rules=shuffled, size=8, backend="jax", autoreset=True)

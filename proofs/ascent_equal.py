@@ -1,0 +1,334 @@
+"""The Ascent model proved to be the kernel on Z3, move by move (issue 47).
+
+The Ascent proofs and the casebook's bounded model checking run the encoding of
+:mod:`castlerules.symbolic.ascent_model`; this module asks Z3 that, on every
+position its invariant allows, each of its guarded commands is the kernel run on
+Z3 terms (:mod:`castlerules.symbolic.ascent`, the kernel's own functions).  For one
+game (``rules``, ``players``), with ``s`` a position of the full model,
+``kstate(s)`` the kernel's position of the same terms
+(:meth:`~castlerules.symbolic.ascent_model.AscentModel.kstate`):
+
+- **Each command** (:func:`command_query`): for every case of
+  :data:`~castlerules.symbolic.ascent_model.CASES` and every card (the move number
+  is the card's, a plain number, so that the kernel folds), "the invariant holds in
+  ``s``, the model's guard of the case holds with its exact turn passing, and the
+  kernel refuses the move number, or takes another of its cases, or gives another
+  successor on some field" is unsatisfiable.  Who may advance after the move (the
+  only whole-board quantity the turn passing reads) is one free Boolean per seat,
+  the same for the model's :meth:`~castlerules.symbolic.ascent_model.AscentModel.has_advance`
+  and the kernel's :attr:`~castlerules.ascent.kernel.Board.advances` of the board
+  after the move: the query holds for every value of it, hence for the true one
+  once the two agree on that board.
+- **Who may advance** (:func:`advance_queries`): under ``stack_rank="top"`` the
+  model reads :func:`~castlerules.symbolic.ascent_model.seat_advances`, not the
+  kernel's ``Board.advances``; it is proved the kernel's on every position the
+  invariant allows, card by card: a card the kernel may advance makes its seat
+  one of the model's (one query per card), and a card the model counts makes its
+  seat one of the kernel's (one query per seat and card).  Under ``"highest"`` the
+  model reads ``Board.advances`` itself.  The board after a move satisfies the
+  invariant (``ascent.invariant``, proved by induction), so the lemma applies there.
+
+The direction proved is the model's: every transition of the model is the
+kernel's.  The queries run with a preprocessing of Z3's (:data:`TACTIC`), which
+takes each in about a second where the plain solver takes ten.  What is proved,
+for which games, and the time of each query are on the proofs page ("The Ascent
+model and the kernel").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import z3
+
+from castlerules import ascent
+from castlerules.ascent import kernel
+from castlerules.symbolic.ascent import AscentSystem, fields
+from castlerules.symbolic.ascent_model import (
+    ADVANCE,
+    CASES,
+    END,
+    FAVOUR,
+    AscentModel,
+    Case,
+    Move,
+    Params,
+    as_z3,
+    decode_move,
+    seat_movers,
+)
+from castlerules.symbolic.z3ops import Z3
+from proofs.core import Result
+
+GAME = "ascent"
+
+TACTIC = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+"""Z3's tactics each query runs through: the model's selections are pinned to
+cards by equalities, which ``solve-eqs`` substitutes before the search."""
+
+TIMEOUT_MS = 30_000
+"""The most one query may take (an *unknown* fails the run)."""
+
+_KINDS = {ADVANCE: "advance", FAVOUR: "favour", END: "end of the turn"}
+
+
+@attrs.frozen(slots=True)
+class Verdict:
+    """One query: its name, Z3's answer (``unsat``: the claim is proved) and its time."""
+
+    name: str
+    answer: str
+    seconds: float
+
+    @property
+    def proved(self) -> bool:
+        return self.answer == "unsat"
+
+
+def _term(value: Any) -> Any:
+    if isinstance(value, bool):
+        return z3.BoolVal(value)
+    if isinstance(value, int):
+        return z3.IntVal(value)
+    return value
+
+
+class Equal:
+    """The model and the kernel of one game on one symbolic position."""
+
+    def __init__(self, rules: ascent.Rules, players: int, mutation: str = "") -> None:
+        """``mutation``: one of the model's sensitivity mutations
+        (:data:`~castlerules.symbolic.ascent_model.MUTATIONS`), to show a query fails."""
+        self.rules, self.players = rules, players
+        self.model = AscentModel(Params(rules, players, mutation=mutation))
+        self.system = AscentSystem(rules, players)
+        self.s = self.model.fresh_state("s")
+        self.ks = self.model.kstate(self.s)
+        self.invariant = [as_z3(e) for _name, e in self.model.invariant(self.s)]
+        self.position = self.system.position(self.ks)
+
+    def number(self, case: Case, card: int) -> int:
+        """The kernel's move number of the model's move of ``case`` on ``card``."""
+        return self.system.number(decode_move(case.kind, card))
+
+    def command(self, case: Case, card: int, m: Move | None = None) -> tuple[list[Any], Any]:
+        """The hypotheses and the claim of :func:`command_query` (``m``: the model's move,
+        fresh when not given)."""
+        model, system, p = self.model, self.system, self.position
+        tag = f"{case.kind}_{int(case.removed)}{int(case.pending)}{int(case.cont)}_{card}"
+        if m is None:
+            m = model.fresh_move(f"m{tag}")
+        parts = kernel.decode(p, self.number(case, card))
+        legal = kernel.legal(Z3, kernel.guards(p, parts))
+        # Who may advance after the move: free, the same for both.
+        advances = tuple(z3.Bool(f"advances_{tag}_{q}") for q in range(self.players))
+        moved = kernel.successors(p, parts)
+        terms = (*moved.after.terms()[:-1], advances)
+        after = kernel.Board.restored(Z3, system.shape, system.options, moved.after.s, terms)
+        turn_over = kernel.end_turn(Z3, system.shape, system.options, after, self.ks.actor)
+        shared = kernel.Successors(moved.moved, moved.taken, after, turn_over)
+        found = kernel.sub_cases(p, parts, _KINDS[case.kind], shared)
+        # The kernel's case of this command: the first of its kind's two (a favour
+        # offered, play going on), or the second; EndTurn has one.
+        goes_on = case.kind == END or (case.pending if case.kind == ADVANCE else case.cont)
+        mine = found[0] if goes_on else found[1]
+        post = model.post(case, self.s, m)
+        model.assume_advances(post, advances)
+        hypotheses = [
+            *self.invariant,
+            as_z3(model.guard(case, self.s, m)),
+            as_z3(model.exact_turn(self.s, m, post)),
+        ]
+        if case.kind != END:
+            hypotheses.append(m.x.idx == card)
+        outcome = mine.make()
+        same = [
+            _term(x) == _term(y)
+            for (name, x), (_n, y) in zip(
+                fields(model.kstate(post)), fields(outcome.post), strict=True
+            )
+            if name != "replays"
+        ]
+        claim = z3.And(_term(legal), _term(mine.when), *same)
+        return hypotheses, claim
+
+    def advances(self) -> list[tuple[str, list[Any], Any]]:
+        """The hypotheses and claims of :func:`advance_queries`."""
+        if self.rules.stack_rank != "top":
+            return []
+        model, ks, n = self.model, self.ks, self.players
+        board = kernel.Board(Z3, self.system.shape, self.system.options, ks)
+        movers = seat_movers(model.fold, model.shape, model.kernel_options, ks)
+        seats = [_term(model.fold.any(row)) for row in movers]
+        slots = self.system.shape.slots
+        out: list[tuple[str, list[Any], Any]] = []
+        for j in slots:
+            claim = z3.Implies(
+                _term(board.can_advance[j]),
+                z3.And(*(z3.Implies(ks.col[j] == q, seats[q]) for q in range(n))),
+            )
+            out.append((f"the kernel's Advance of card {j}: a seat of the model's", [], claim))
+        for j in slots:
+            counted = z3.Or(*(_term(movers[q][j]) for q in range(n)))
+            deepest = [self._deepest(j, b) for b in slots]
+            # The deepest card of the counted card's stack moves the whole stack: the
+            # kernel may advance it.
+            whole = z3.And(
+                *(
+                    z3.Implies(z3.And(counted, deepest[b]), _term(board.can_advance[b]))
+                    for b in slots
+                )
+            )
+            cover = z3.Implies(counted, z3.Or(*deepest))
+            out.append((f"card {j} counted: its stack's deepest card may advance", [], whole))
+            out.append((f"card {j} counted: its stack has a deepest card", [], cover))
+            claim = z3.And(
+                *(z3.Implies(_term(movers[q][j]), _term(board.advances[q])) for q in range(n))
+            )
+            out.append((f"card {j} counted: a seat of the kernel's", [whole, cover], claim))
+        return out
+
+    def _deepest(self, j: int, b: int) -> Any:
+        """Card ``b`` is the deepest of card ``j``'s stack (``j`` itself on a Start)."""
+        u, cards = self.ks, self.system.shape.slots
+        col, sq, dep = u.col, u.sq, u.dep
+        depth = dep[j]
+        for w in cards:
+            if w != j:
+                here = z3.And(sq[j] >= 1, col[w] == col[j], sq[w] == sq[j], dep[w] > depth)
+                depth = z3.If(here, dep[w], depth)
+        if b == j:
+            return dep[b] == depth
+        return z3.And(sq[j] >= 1, col[b] == col[j], sq[b] == sq[j], dep[b] == depth)
+
+
+def check(
+    name: str, hypotheses: Sequence[Any], claim: Any, timeout_ms: int = TIMEOUT_MS
+) -> Verdict:
+    """Ask Z3 that ``hypotheses`` imply ``claim`` (through :data:`TACTIC`)."""
+    solver = z3.Then(*TACTIC).solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*hypotheses, z3.Not(claim))
+    started = time.perf_counter()
+    answer = solver.check()
+    return Verdict(name, str(answer), time.perf_counter() - started)
+
+
+def command_query(eq: Equal, case: Case, card: int, timeout_ms: int = TIMEOUT_MS) -> Verdict:
+    """The model's ``case`` on ``card`` is the kernel's move (see the module's text)."""
+    hypotheses, claim = eq.command(case, card)
+    return check(f"{case.label}, card {card}", hypotheses, claim, timeout_ms)
+
+
+def cards_of(eq: Equal, case: Case) -> range:
+    """The cards a command of ``case`` may name (none for EndTurn: one query)."""
+    return range(1) if case.kind == END else range(eq.model.N)
+
+
+def command_queries(eq: Equal, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
+    """Every command on every card."""
+    return [
+        command_query(eq, case, card, timeout_ms) for case in CASES for card in cards_of(eq, case)
+    ]
+
+
+def advance_queries(eq: Equal, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
+    """The lemma "who may advance" (see the module's text)."""
+    return [check(name, [*eq.invariant, *h], claim, timeout_ms) for name, h, claim in eq.advances()]
+
+
+def kind_query(eq: Equal, kind: int, card: int, timeout_ms: int = TIMEOUT_MS) -> Verdict:
+    """Every command of one kind of move on ``card``, in one query: each command's
+    guard implies its claim (the commands of a kind share the move's selections)."""
+    m = eq.model.fresh_move(f"k{kind}_{card}")
+    claims = []
+    for case in CASES:
+        if case.kind == kind:
+            hypotheses, claim = eq.command(case, card, m)
+            claims.append(z3.Implies(z3.And(*hypotheses[len(eq.invariant) :]), claim))
+    return check(f"{_KINDS[kind]}, card {card}", eq.invariant, z3.And(*claims), timeout_ms)
+
+
+# ------------------------------------------------------------------ the proof run
+GAMES: tuple[tuple[str, dict[str, object], int], ...] = (("reference", {}, 2),)
+"""The games proved: the rules and player count of the proofs' bounded model checking
+(``proofs/ascent.py``: the reference rules, two players)."""
+
+CLAUSES = ("A2", "A3", "A4", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "A14")
+
+PARTS = ("advance", "favour", "advances")
+"""The three jobs of the proof run: the Advance's commands with EndTurn's, the
+Favour's commands, the lemma "who may advance"."""
+
+
+def part_queries(eq: Equal, part: str, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
+    """The queries of one job (:data:`PARTS`): one per card for each kind of move (its
+    commands asked together, :func:`kind_query`), or the lemma."""
+    if part == "advances":
+        return advance_queries(eq, timeout_ms)
+    if part == "advance":
+        out = [kind_query(eq, ADVANCE, card, timeout_ms) for card in range(eq.model.N)]
+        return [*out, kind_query(eq, END, 0, timeout_ms)]
+    if part == "favour":
+        return [kind_query(eq, FAVOUR, card, timeout_ms) for card in range(eq.model.N)]
+    raise ValueError(f"unknown part {part!r}: one of {PARTS}")
+
+
+_TITLES = {
+    "advance": "the model's Advance and EndTurn are the kernel's",
+    "favour": "the model's Favour is the kernel's",
+    "advances": "the model's 'who may advance' is the kernel's",
+}
+
+
+def results(part: str, fast: bool = False) -> list[Result]:
+    """``ascent.equal.<part>`` for every game of :data:`GAMES`."""
+    del fast
+    out = []
+    for label, options, players in GAMES:
+        started = time.perf_counter()
+        eq = Equal(ascent.Rules(**options), players)
+        verdicts = part_queries(eq, part)
+        failed = [v for v in verdicts if not v.proved]
+        slowest = max(verdicts, key=lambda v: v.seconds)
+        detail = (
+            f"{len(verdicts)} queries, each unsatisfiable (slowest {slowest.seconds:.1f} s: "
+            f"{slowest.name})"
+            if not failed
+            else "not proved: " + "; ".join(f"{v.name} ({v.answer})" for v in failed)
+        )
+        out.append(
+            Result(
+                name=f"ascent.equal.{part}",
+                game=GAME,
+                title=_TITLES[part],
+                clauses=CLAUSES,
+                method="equality with the kernel (Z3)",
+                depth=None,
+                holds=not failed,
+                seconds=time.perf_counter() - started,
+                queries=len(verdicts),
+                scope=f"{players} players, {label} rules, every position the invariant allows",
+                detail=detail,
+            )
+        )
+    return out
+
+
+def main() -> None:
+    """Every query of every job with its answer and time (``python -m proofs.ascent_equal``)."""
+    for label, options, players in GAMES:
+        eq = Equal(ascent.Rules(**options), players)
+        for part in PARTS:
+            total = 0.0
+            for v in part_queries(eq, part):
+                total += v.seconds
+                print(f"{label} {players}p | {part} | {v.name} | {v.answer} | {v.seconds:.2f} s")
+            print(f"{label} {players}p | {part} | total | {total:.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

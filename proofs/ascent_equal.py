@@ -53,6 +53,8 @@ from castlerules.symbolic.ascent_model import (
     END,
     FAVOUR,
     AscentModel,
+    NONE,
+    Card,
     Case,
     Move,
     Params,
@@ -154,6 +156,95 @@ class Equal:
         ]
         claim = z3.And(_term(legal), _term(mine.when), *same)
         return hypotheses, claim
+
+    def shared(self, parts: kernel.Parts, tag: str) -> tuple[kernel.Successors, tuple[Any, ...]]:
+        """The kernel's boards after move ``parts``, with who may advance on the board
+        after it free: one Boolean per seat, returned with them."""
+        system, p = self.system, self.position
+        advances = tuple(z3.Bool(f"advances_{tag}_{q}") for q in range(self.players))
+        moved = kernel.successors(p, parts)
+        terms = (*moved.after.terms()[:-1], advances)
+        after = kernel.Board.restored(Z3, system.shape, system.options, moved.after.s, terms)
+        turn_over = kernel.end_turn(Z3, system.shape, system.options, after, self.ks.actor)
+        return kernel.Successors(moved.moved, moved.taken, after, turn_over), advances
+
+    def by_number(self, idx: Any, default: int = 0) -> Card:
+        """The card of ``s`` numbered ``idx`` (a term: each field an if-then-else over
+        the cards; card ``default``'s fields where ``idx`` names none)."""
+        cards = self.s.cards
+        values: dict[str, Any] = {}
+        for f in attrs.fields(Card):
+            chain = _term(getattr(cards[default], f.name))
+            for c in reversed(range(len(cards))):
+                chain = z3.If(idx == c, _term(getattr(cards[c], f.name)), chain)
+            values[f.name] = chain
+        values["idx"] = idx
+        return Card(**values)
+
+    def first_card(self, where: Any, otherwise: int = NONE) -> Any:
+        """The number of the first card of ``s`` for which ``where(card)`` holds, else
+        ``otherwise``."""
+        chain: Any = z3.IntVal(otherwise)
+        for c in reversed(range(len(self.s.cards))):
+            chain = z3.If(_term(where(self.s.cards[c])), z3.IntVal(c), chain)
+        return chain
+
+    def converse(self, kind: int, card: int) -> tuple[list[Any], Any]:
+        """The hypotheses and the claim of :func:`converse_query`."""
+        model, p, s = self.model, self.position, self.s
+        t = s.turn
+        tag = f"c{kind}_{card}"
+        case0 = next(c for c in CASES if c.kind == kind)
+        parts = kernel.decode(p, self.number(case0, card))
+        legal = kernel.legal(Z3, kernel.guards(p, parts))
+        shared, advances = self.shared(parts, tag)
+        found = kernel.sub_cases(p, parts, _KINDS[kind], shared)
+        x = s.cards[card] if kind != END else self.by_number(z3.IntVal(0))
+        d = _term(Z3.select(p.board.dest, parts.k))
+        ttop = self.first_card(lambda u: z3.And(_term(u.col == t.actor), u.sq == d, u.dep == 0))
+        bottom = self.first_card(
+            lambda u: z3.And(_term(u.col == t.actor), u.sq == t.sd, u.dep == t.sm - 1)
+        )
+        tb = self.by_number(bottom)
+        m = Move(
+            kind=z3.IntVal(kind),
+            x=x,
+            lead=self.by_number(x.top),
+            bx=self.by_number(x.below),
+            ttop=self.by_number(ttop),
+            tb=tb,
+            tt=self.by_number(tb.top),
+            qt=self.by_number(x.top),
+            d=d,
+            cont=_term(found[0].when) if kind == FAVOUR else z3.BoolVal(False),
+            nxt=_term(shared.turn_over.post.actor),
+        )
+        options = []
+        for case in CASES:
+            if case.kind != kind:
+                continue
+            post = model.post(case, s, m)
+            model.assume_advances(post, advances)
+            same = [
+                _term(a) == _term(b)
+                for (_n, a), (_m, b) in zip(
+                    fields(model.kstate(post)),
+                    fields(kernel.step(p, parts, shared).post),
+                    strict=True,
+                )
+            ]
+            options.append(
+                z3.And(
+                    _term(model.guard(case, s, m)),
+                    _term(model.exact_turn(s, m, post)),
+                    *same,
+                )
+            )
+        # The premise the invariant lacks: the stack just moved holds its ``sm`` cards
+        # (the model's Favour names its bottom moved card; the kernel reads the top ``sm``
+        # cards of the mover's stack on the step's square).
+        held = z3.Implies(_term(t.mid), bottom != NONE)
+        return [*self.invariant, _term(legal), held], z3.Or(*options)
 
     def advances(self) -> list[tuple[str, list[Any], Any]]:
         """The hypotheses and claims of :func:`advance_queries`."""
@@ -332,3 +423,12 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def converse_query(eq: Equal, kind: int, card: int, timeout_ms: int = TIMEOUT_MS) -> Verdict:
+    """The kernel's move of ``kind`` on ``card`` is one of the model's: where the kernel
+    accepts it, the model's move whose selections are the cards its rules name (the
+    part's leader, the card under the part, the top of the destination...) meets the
+    guard of one of the kind's commands, with the kernel's successor."""
+    hypotheses, claim = eq.converse(kind, card)
+    return check(f"kernel's {_KINDS[kind]}, card {card}", hypotheses, claim, timeout_ms)

@@ -52,12 +52,14 @@ from castlerules.symbolic.ascent_model import (
     CASES,
     END,
     FAVOUR,
-    AscentModel,
     NONE,
+    AscentModel,
+    AState,
     Card,
     Case,
     Move,
     Params,
+    all_of,
     as_z3,
     decode_move,
     seat_movers,
@@ -189,7 +191,7 @@ class Equal:
             chain = z3.If(_term(where(self.s.cards[c])), z3.IntVal(c), chain)
         return chain
 
-    def converse(self, kind: int, card: int) -> tuple[list[Any], Any]:
+    def converse(self, kind: int, card: int, with_post: bool = True) -> tuple[list[Any], Any]:
         """The hypotheses and the claim of :func:`converse_query`."""
         model, p, s = self.model, self.position, self.s
         t = s.turn
@@ -237,7 +239,7 @@ class Equal:
                 z3.And(
                     _term(model.guard(case, s, m)),
                     _term(model.exact_turn(s, m, post)),
-                    *same,
+                    *(same if with_post else []),
                 )
             )
         # The premise the invariant lacks: the stack just moved holds its ``sm`` cards
@@ -245,6 +247,47 @@ class Equal:
         # cards of the mover's stack on the step's square).
         held = z3.Implies(_term(t.mid), bottom != NONE)
         return [*self.invariant, _term(legal), held], z3.Or(*options)
+
+    def held(self, state: AState) -> Any:
+        """The premise of the converse in ``state``: mid-turn, the mover's stack on the
+        step's square holds the ``sm`` cards just moved (a card of it at depth
+        ``sm - 1``)."""
+        t = state.turn
+        bottom = [
+            _term(all_of([u.col == t.actor, u.sq == t.sd, u.dep == t.sm - 1])) for u in state.cards
+        ]
+        return z3.Implies(_term(t.mid), z3.Or(*bottom))
+
+    def kept(self, case: Case) -> tuple[list[Any], Any]:
+        """The hypotheses and claim of :func:`premise_queries` for ``case``: the model's
+        command keeps the premise (for every move, the model's card a free term)."""
+        model = self.model
+        tag = f"p{case.kind}_{int(case.removed)}{int(case.pending)}{int(case.cont)}"
+        m = model.fresh_move(tag)
+        post = model.post(case, self.s, m)
+        model.assume_advances(post, tuple(z3.Bool(f"{tag}_{q}") for q in range(self.players)))
+        hypotheses = [
+            *self.invariant,
+            self.held(self.s),
+            _term(model.guard(case, self.s, m)),
+            _term(model.exact_turn(self.s, m, post)),
+        ]
+        return hypotheses, self.held(post)
+
+    def start(self) -> tuple[list[Any], Any]:
+        """The hypotheses and claim of the first positions' query: the model's first
+        positions are the kernel's (:func:`~castlerules.ascent.kernel.initial`, the die
+        showing any seat), with no auxiliary out of place."""
+        s, model = self.s, self.model
+        roll = s.turn.actor
+        first = kernel.initial(Z3, self.system.shape, self.system.options, roll)
+        places = [
+            z3.And(u.below == NONE, _term(u.top == u.idx), _term(u.rv == u.val)) for u in s.cards
+        ]
+        kernels = z3.And(
+            self.system.equal(self.ks, first), roll >= 0, roll <= self.players - 1, *places
+        )
+        return [], _term(model.init(s)) == kernels
 
     def advances(self) -> list[tuple[str, list[Any], Any]]:
         """The hypotheses and claims of :func:`advance_queries`."""
@@ -432,3 +475,15 @@ def converse_query(eq: Equal, kind: int, card: int, timeout_ms: int = TIMEOUT_MS
     guard of one of the kind's commands, with the kernel's successor."""
     hypotheses, claim = eq.converse(kind, card)
     return check(f"kernel's {_KINDS[kind]}, card {card}", hypotheses, claim, timeout_ms)
+
+
+def premise_queries(eq: Equal, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
+    """The converse's premise holds in every position the model reaches: no step is
+    open in a first position, and each command keeps it (one query per command)."""
+    out = []
+    for case in CASES:
+        hypotheses, claim = eq.kept(case)
+        out.append(check(f"{case.label} keeps the moved stack", hypotheses, claim, timeout_ms))
+    hypotheses, claim = eq.start()
+    out.append(check("the first positions are the kernel's", hypotheses, claim, timeout_ms))
+    return out

@@ -191,8 +191,10 @@ class Equal:
             chain = z3.If(_term(where(self.s.cards[c])), z3.IntVal(c), chain)
         return chain
 
-    def converse(self, kind: int, card: int, with_post: bool = True) -> tuple[list[Any], Any]:
-        """The hypotheses and the claim of :func:`converse_query`."""
+    def converse(self, kind: int, card: int, with_post: bool = False) -> tuple[list[Any], Any]:
+        """The hypotheses and the claim of :func:`converse_query` (``with_post``: the
+        claim says the successor is the kernel's too, which the commands' queries prove
+        already of every move the model's guard admits)."""
         model, p, s = self.model, self.position, self.s
         t = s.turn
         tag = f"c{kind}_{card}"
@@ -393,9 +395,9 @@ GAMES: tuple[tuple[str, dict[str, object], int], ...] = (("reference", {}, 2),)
 
 CLAUSES = ("A2", "A3", "A4", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "A14")
 
-PARTS = ("advance", "favour", "advances")
-"""The three jobs of the proof run: the Advance's commands with EndTurn's, the
-Favour's commands, the lemma "who may advance"."""
+PARTS = ("advance", "favour", "advances", "converse")
+"""The jobs of the proof run: the Advance's commands with EndTurn's, the Favour's
+commands, the lemma "who may advance", the converse with its premise."""
 
 
 def part_queries(eq: Equal, part: str, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
@@ -408,6 +410,13 @@ def part_queries(eq: Equal, part: str, timeout_ms: int = TIMEOUT_MS) -> list[Ver
         return [*out, kind_query(eq, END, 0, timeout_ms)]
     if part == "favour":
         return [kind_query(eq, FAVOUR, card, timeout_ms) for card in range(eq.model.N)]
+    if part == "converse":
+        out = [
+            converse_query(eq, kind, card, timeout_ms)
+            for kind in (ADVANCE, FAVOUR)
+            for card in range(eq.model.N)
+        ]
+        return [*out, converse_query(eq, END, 0, timeout_ms), *premise_queries(eq, timeout_ms)]
     raise ValueError(f"unknown part {part!r}: one of {PARTS}")
 
 
@@ -415,6 +424,7 @@ _TITLES = {
     "advance": "the model's Advance and EndTurn are the kernel's",
     "favour": "the model's Favour is the kernel's",
     "advances": "the model's 'who may advance' is the kernel's",
+    "converse": "every move the kernel accepts is one of the model's",
 }
 
 
@@ -472,7 +482,10 @@ def converse_query(eq: Equal, kind: int, card: int, timeout_ms: int = TIMEOUT_MS
     """The kernel's move of ``kind`` on ``card`` is one of the model's: where the kernel
     accepts it, the model's move whose selections are the cards its rules name (the
     part's leader, the card under the part, the top of the destination...) meets the
-    guard of one of the kind's commands, with the kernel's successor."""
+    guard of one of the kind's commands and its exact turn passing (the commands'
+    queries then say its successor is the kernel's).  Premise: the stack just moved
+    holds its ``sm`` cards (:meth:`Equal.held`, kept by the model:
+    :func:`premise_queries`)."""
     hypotheses, claim = eq.converse(kind, card)
     return check(f"kernel's {_KINDS[kind]}, card {card}", hypotheses, claim, timeout_ms)
 

@@ -108,12 +108,27 @@ def _throne_premises(fast: bool) -> list[Result]:
     return [premises.throne_result()]
 
 
+def _ascent_equal(part: str) -> Callable[[bool], list[Result]]:
+    def run(fast: bool) -> list[Result]:
+        from proofs import ascent_equal
+
+        return ascent_equal.results(part, fast)
+
+    return run
+
+
 def _ascent_premises(fast: bool) -> list[Result]:
     del fast
     from proofs import premises
 
     return [premises.ascent_result()]
 
+
+ASCENT_EQUAL = ("turn",)
+"""The jobs of :mod:`proofs.ascent_equal` (its ``PARTS``) the proof run runs: EndTurn
+both ways, the first positions and the converse's premise.  The others (the Advance,
+the Favour, who may advance, the converse) run with ``python -m proofs.ascent_equal``:
+they would take the proof run past its 120 s on two cores (the proofs page)."""
 
 COSTS: dict[str, float] = {
     "throne: induction SEED 3p": 8.7,
@@ -131,6 +146,7 @@ COSTS: dict[str, float] = {
     "ascent: sensitivity": 22.5,
     "throne: premises": 0.7,
     "ascent: premises": 1.0,
+    "ascent: equal turn": 0.5,
     "strength": 0.5,
 }
 """The schedule's estimate of each job's CPU seconds on one core (``python
@@ -154,6 +170,7 @@ def tasks() -> list[Task]:
         ("ascent: sensitivity", _ascent_sensitivity),
         ("throne: premises", _throne_premises),
         ("ascent: premises", _ascent_premises),
+        *((f"ascent: equal {part}", _ascent_equal(part)) for part in ASCENT_EQUAL),
         ("strength", _strength),
     ]
     return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]

@@ -395,36 +395,43 @@ GAMES: tuple[tuple[str, dict[str, object], int], ...] = (("reference", {}, 2),)
 
 CLAUSES = ("A2", "A3", "A4", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "A14")
 
-PARTS = ("advance", "favour", "advances", "converse")
-"""The jobs of the proof run: the Advance's commands with EndTurn's, the Favour's
-commands, the lemma "who may advance", the converse with its premise."""
+PARTS = ("turn", "advance", "favour", "advances", "converse")
+"""The jobs: EndTurn both ways with the first positions and the converse's premise
+(``turn``), the Advance's commands, the Favour's commands, the lemma "who may
+advance", the converse of the Advance and the Favour."""
 
 
 def part_queries(eq: Equal, part: str, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
     """The queries of one job (:data:`PARTS`): one per card for each kind of move (its
-    commands asked together, :func:`kind_query`), or the lemma."""
+    commands asked together, :func:`kind_query`), the converse per card, or the lemma."""
+    cards = range(eq.model.N)
+    if part == "turn":
+        end_turn = next(case for case in CASES if case.kind == END)
+        return [
+            command_query(eq, end_turn, 0, timeout_ms),
+            converse_query(eq, END, 0, timeout_ms),
+            *premise_queries(eq, timeout_ms),
+        ]
     if part == "advances":
         return advance_queries(eq, timeout_ms)
-    if part == "advance":
-        out = [kind_query(eq, ADVANCE, card, timeout_ms) for card in range(eq.model.N)]
-        return [*out, kind_query(eq, END, 0, timeout_ms)]
-    if part == "favour":
-        return [kind_query(eq, FAVOUR, card, timeout_ms) for card in range(eq.model.N)]
+    if part in ("advance", "favour"):
+        kind = ADVANCE if part == "advance" else FAVOUR
+        return [kind_query(eq, kind, card, timeout_ms) for card in cards]
     if part == "converse":
-        out = [
+        return [
             converse_query(eq, kind, card, timeout_ms)
             for kind in (ADVANCE, FAVOUR)
-            for card in range(eq.model.N)
+            for card in cards
         ]
-        return [*out, converse_query(eq, END, 0, timeout_ms), *premise_queries(eq, timeout_ms)]
     raise ValueError(f"unknown part {part!r}: one of {PARTS}")
 
 
 _TITLES = {
-    "advance": "the model's Advance and EndTurn are the kernel's",
+    "turn": "the model's EndTurn and first positions are the kernel's, both ways",
+    "advance": "the model's Advance is the kernel's",
     "favour": "the model's Favour is the kernel's",
     "advances": "the model's 'who may advance' is the kernel's",
-    "converse": "every move the kernel accepts is one of the model's",
+    "converse": "every Advance and Favour the kernel accepts is one of the model's",
 }
 
 
@@ -462,20 +469,28 @@ def results(part: str, fast: bool = False) -> list[Result]:
     return out
 
 
-def main() -> None:
-    """Every query of every job with its answer and time (``python -m proofs.ascent_equal``)."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m proofs.ascent_equal [JOB ...]``: every query of the jobs named (all
+    of :data:`PARTS` by default) with its answer and time; exit status 1 if one is not
+    proved, 2 for an unknown job."""
+    import sys
+
+    chosen = list(sys.argv[1:] if argv is None else argv) or list(PARTS)
+    unknown = [part for part in chosen if part not in PARTS]
+    if unknown:
+        print(f"unknown job {unknown[0]!r}: the jobs are {', '.join(PARTS)}", file=sys.stderr)
+        return 2
+    failed = 0
     for label, options, players in GAMES:
         eq = Equal(ascent.Rules(**options), players)
-        for part in PARTS:
+        for part in chosen:
             total = 0.0
             for v in part_queries(eq, part):
                 total += v.seconds
+                failed += not v.proved
                 print(f"{label} {players}p | {part} | {v.name} | {v.answer} | {v.seconds:.2f} s")
             print(f"{label} {players}p | {part} | total | {total:.1f} s", flush=True)
-
-
-if __name__ == "__main__":
-    main()
+    return 1 if failed else 0
 
 
 def converse_query(eq: Equal, kind: int, card: int, timeout_ms: int = TIMEOUT_MS) -> Verdict:
@@ -500,3 +515,7 @@ def premise_queries(eq: Equal, timeout_ms: int = TIMEOUT_MS) -> list[Verdict]:
     hypotheses, claim = eq.start()
     out.append(check("the first positions are the kernel's", hypotheses, claim, timeout_ms))
     return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -130,9 +130,13 @@ Whose turn follows a turn's end (``nxt``) and whether the turn goes on after
 a favour (``cont``) are free there too: more successors than the engine's,
 never fewer, and the invariant does not speak of them.
 
-What links the proofs to the engine is the full model, whose agreement with
-the engine is *tested* (bridge tests), not proved: the small model's guard and
-successor are the full model's, by construction (the same functions).
+What links the proofs to the engine is the full model: the small model's guard
+and successor are the full model's, by construction (the same functions).  For
+two players under the reference rules (the games of ``proofs/ascent.py``'s bounded
+model checking) ``proofs/ascent_equal.py`` proves on Z3 that the full model is the
+kernel on every position its invariant allows, both ways (see the proofs page,
+"The Ascent model proved to be the kernel"); for the other games and options its
+agreement with the engine is *tested* (bridge tests), not proved.
 
 **Folding.**  The formula builders (:func:`all_of`, :func:`ite` ...) accept
 Python constants and fold them, so that a concrete position (the bridge)

@@ -74,3 +74,22 @@ def test_an_advance_is_the_kernels(reference: Equal) -> None:
     the kernel's."""
     pending = next(case for case in CASES if case.kind == ADVANCE and case.pending)
     assert command_query(reference, pending, 0).answer == "unsat"
+
+
+def test_the_command_lists_every_query_and_refuses_an_unknown_job(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m proofs.ascent_equal turn``: each query with its answer and time, and
+    exit status 0; an unknown job: one line, exit status 2."""
+    assert ascent_equal.main(["turn"]) == 0
+    out = capsys.readouterr().out
+    assert "reference 2p | turn | EndTurn, card 0 | unsat |" in out
+    assert "| turn | total |" in out
+    assert ascent_equal.main(["nothing"]) == 2
+    assert "unknown job 'nothing'" in capsys.readouterr().err
+
+
+def test_the_proof_run_job() -> None:
+    """The proof run's job ``ascent: equal turn`` proves its property."""
+    (result,) = ascent_equal.results("turn")
+    assert result.ok and result.name == "ascent.equal.turn" and result.queries == 10

@@ -23,8 +23,8 @@ replay), :mod:`proofs.throne` (the Throne properties).  The Ascent proofs live i
 includes them when that module provides ``results(fast: bool) -> list[Result]``.
 :mod:`proofs.strength` checks that every property, as written, rejects the
 counter-witnesses its clauses forbid (a weakened property fails the run).
-:mod:`proofs.ascent_equal` proves the Ascent model the kernel on Z3 for two players
-under the reference rules; the run holds its cheapest job, the rest runs with
+:mod:`proofs.ascent_equal` proves the Ascent model the kernel on Z3 for the games of
+the Ascent BMC (two players); the run holds its cheapest job, the rest runs with
 ``python -m proofs.ascent_equal``.
 """
 

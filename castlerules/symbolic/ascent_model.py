@@ -132,9 +132,10 @@ never fewer, and the invariant does not speak of them.
 
 What links the proofs to the engine is the full model: the small model's guard
 and successor are the full model's, by construction (the same functions).  For
-two players under the reference rules (the games of ``proofs/ascent.py``'s bounded
-model checking) ``proofs/ascent_equal.py`` proves on Z3 that the full model is the
-kernel on every position its invariant allows, both ways (see the proofs page,
+two players under the reference rules and with ``allow_exposing_split=True`` (the
+games of ``proofs/ascent.py``'s bounded model checking) ``proofs/ascent_equal.py``
+proves on Z3 that the full model is the kernel on every position its invariant
+allows, both ways (see the proofs page,
 "The Ascent model proved to be the kernel"); for the other games and options its
 agreement with the engine is *tested* (bridge tests), not proved.
 

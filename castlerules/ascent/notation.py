@@ -17,7 +17,10 @@ A position is four fields separated by single spaces, five under
     that seat's column (A13), in card order.
 ``turn``
     ``-`` once the game is over; the seat to act at the start of a turn;
-    mid-turn ``seat:square:moved:favours`` (see :class:`~castlerules.ascent.state.State`).
+    mid-turn ``seat:square:moved:favours`` (see :class:`~castlerules.ascent.state.State`),
+    then the counters of the turn (the fields of ``State`` that are a
+    :class:`~castlerules.core.notation.TurnCounter`: ``replays``, A12), each after a
+    ``:``, up to the last one that is not at its start (``1:4:2:1:1``: one replay).
 ``options``
     ``-`` for the reference rules, otherwise the options that differ from
     it, in declaration order: ``name=value`` separated by ``;`` (``none``,
@@ -71,7 +74,7 @@ from castlerules.ascent.transitions import (
     make_state,
 )
 from castlerules.core.errors import ArgumentError, NotationError
-from castlerules.core.notation import check_text, fields, integer
+from castlerules.core.notation import TurnCounter, check_text, fields, integer, turn_counters
 from castlerules.core.protocol import require
 
 _OPTION_FIELDS = attrs.fields_dict(Rules)
@@ -127,15 +130,22 @@ def to_text(state: State) -> str:
     elif state.step is None:
         turn = str(state.actor)
     else:
-        # A12: the replays of the turn so far, written once there is one
-        replays = (state.replays,) if state.replays else ()
-        turn = ":".join(str(x) for x in (state.actor, *state.step, *replays))
+        turn = ":".join(str(x) for x in (state.actor, *state.step, *_counters_text(state)))
     options = state.rules.options()
     opts = ";".join(f"{k}={_option_text(v)}" for k, v in options.items()) or "-"
     text = f"{'/'.join(cols)} {removed} {turn} {opts}"
     if state.rules.deal == "shuffled":
         text += " " + deal_text(state.owners, len(state.columns))
     return text
+
+
+def _counters_text(state: State) -> list[int]:
+    """The counters of the turn (``replays``, A12), up to the last one not at its start."""
+    counters = turn_counters(type(state))
+    values = [getattr(state, name) for name, _counter in counters]
+    while values and values[-1] == counters[len(values) - 1][1].start:
+        values.pop()
+    return values
 
 
 def deal_text(owners: tuple[int, ...], players: int) -> str:
@@ -285,20 +295,24 @@ def _read_deal(part: tuple[int, str], text: str, rules: Rules, n: int) -> tuple[
 
 def _read_turn(
     field: str, offset: int, text: str, players: int, squares: int
-) -> tuple[int, tuple[int, int, int] | None, int]:
-    """The seat to act, the open step and the replays of the turn (A12)."""
+) -> tuple[int, tuple[int, int, int] | None, dict[str, int]]:
+    """The seat to act, the open step and the counters of the turn (``replays``, A12), by
+    name: those not written are at their start."""
+    counters = turn_counters(State)
+    written = {name: counter.start for name, counter in counters}
     if field == "-":
-        return -1, None, 0
+        return -1, None, written
     parts = _split(field, ":", offset, text)
-    if len(parts) not in (1, 4, 5):
+    if len(parts) != 1 and not 4 <= len(parts) <= 4 + len(counters):
+        more = "".join(f":{name}" for name, _counter in counters)
+        clauses = ", ".join(dict.fromkeys(counter.clause for _name, counter in counters))
+        then = f" (then {more}, {clauses})" if counters else ""
         raise NotationError(
-            "the turn is '-', a seat, or seat:square:moved:favours (then :replays, A12)",
-            text,
-            offset,
+            f"the turn is '-', a seat, or seat:square:moved:favours{then}", text, offset
         )
     seat = integer(parts[0][1], offset + parts[0][0], text, 0, players - 1, "the seat to act")
     if len(parts) == 1:
-        return seat, None, 0
+        return seat, None, written
     d = integer(parts[1][1], offset + parts[1][0], text, 1, squares, "the square just moved to")
     m = integer(
         parts[2][1],
@@ -309,12 +323,26 @@ def _read_turn(
         "the size of the moved stack",
     )
     k = integer(parts[3][1], offset + parts[3][0], text, 0, 10**6, "the favours taken")
-    replays = 0
-    if len(parts) == 5:
-        replays = integer(
-            parts[4][1], offset + parts[4][0], text, 1, 10**6, "the replays of the turn"
-        )
-    return seat, (d, m, k), replays
+    for i, (at, part) in enumerate(parts[4:]):
+        name, counter = counters[i]
+        # the last one written is not at its start: one spelling per position
+        low = counter.start + (i == len(parts) - 5)
+        written[name] = integer(part, offset + at, text, low, 10**6, f"the {name} of the turn")
+    return seat, (d, m, k), written
+
+
+def _check_counters(rules: Rules, counters: dict[str, int], text: str, offset: int) -> None:
+    """Each counter of the turn within the option that bounds it (``replays_per_turn``)."""
+    declared: dict[str, TurnCounter] = dict(turn_counters(State))
+    for name, value in counters.items():
+        bound = declared[name].at_most
+        limit = None if bound is None else getattr(rules, bound)
+        if limit is not None and value > limit:
+            raise NotationError(
+                f"{value} {name} this turn, but at most {limit} ({declared[name].clause})",
+                text,
+                offset,
+            )
 
 
 def from_text(text: str) -> State:
@@ -460,7 +488,7 @@ def from_text(text: str) -> State:
             text,
             None,
         )
-    actor, step, replays = _read_turn(t_field, t_at, text, n, t.squares)
+    actor, step, counters = _read_turn(t_field, t_at, text, n, t.squares)
     cols_t = tuple(cols)
     flipped_t = tuple(flipped)
     if step is not None:
@@ -479,12 +507,7 @@ def from_text(text: str) -> State:
             )
         if m > len(stack) or (not flipped_t[actor] >> d & 1 and m != len(stack)):
             raise NotationError(f"the moved stack on square {d} cannot have {m} cards", text, t_at)
-        if rules.replays_per_turn is not None and replays > rules.replays_per_turn:
-            raise NotationError(
-                f"{replays} replays this turn, but at most {rules.replays_per_turn} (A12)",
-                text,
-                t_at,
-            )
+        _check_counters(rules, counters, text, t_at)
         if not rules.favour_after_arrival and flipped_t[actor] >> d & 1:
             raise NotationError(
                 f"mid-turn on square {d}, flipped: with favour_after_arrival=false a stack "
@@ -501,7 +524,7 @@ def from_text(text: str) -> State:
         actor=actor,
         step=step,
         owners=owners,
-        replays=replays,
+        **counters,
     )
     bad = ceiling_violations(state)
     if bad:

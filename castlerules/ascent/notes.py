@@ -28,6 +28,7 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "acting out of turn",
         "A move given for a seat that is not the seat to act is refused citing A3 "
         "('A son tour un joueur deplace'), the clause that sets whose turn it is.",
+        refuses=(("ascent-turn", "is refused citing A3"),),
     ),
     Note(
         "A6",
@@ -40,6 +41,7 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "only when the cards on it are flipped, and a flipped arrival square of a lower "
         "rank is occupied for higher ranks). A leader that already stands above its "
         "ceiling (an exposed remainder in the lower half) can never move again.",
+        refuses=(("ascent-ceiling", "the refusal cites A6"),),
     ),
     Note(
         "A8",
@@ -72,6 +74,7 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "the Start row",
         "The Start is not a row for favours: cards on a Start are never taken (a favour "
         "there is refused citing A10).",
+        refuses=(("ascent-favour-start", "a favour there is refused citing A10"),),
     ),
     Note(
         "A10",
@@ -85,6 +88,21 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "unflipped stacks stands (one that did not just move, such as a stack the Advance "
         "jumped over) cites A11: only the card or stack just moved takes a favour. A "
         "favour of a card not in play (removed, of a set not dealt) is refused citing A10.",
+        refuses=(
+            ("ascent-favour-jumped-row", "cites A11"),
+            ("ascent-favour-other-row", "one on another row"),
+            ("ascent-favour-flipped", "A favour on a flipped stack is refused citing A10"),
+            ("ascent-favour-rank", "on a leader of equal or higher rank"),
+            (
+                "ascent-favour-not-in-play",
+                "card not in play (removed, of a set not dealt) is refused citing A10",
+            ),
+            (
+                "ascent-favour-removed",
+                "card not in play (removed, of a set not dealt) is refused citing A10",
+            ),
+            ("ascent-favour-own-column", "The player's own column is never a target"),
+        ),
     ),
     Note(
         "A12",
@@ -95,6 +113,10 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "EndTurn at the start of a turn is refused citing A3 (a turn is a move). An "
         "Advance while a favour is pending (before any favour) is refused citing A12 "
         "(playing again comes after a favour).",
+        refuses=(
+            ("ascent-advance-before-favour", "An Advance while a favour is pending"),
+            ("ascent-end-before-advance", "EndTurn at the start of a turn is refused citing A3"),
+        ),
     ),
     Note(
         "A12",
@@ -126,6 +148,11 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "cards that are not yours to move",
         "An Advance of a card outside the player's column (another column, removed, or "
         "of a set not in play) is refused citing A2.",
+        refuses=(
+            ("ascent-other-column", "is refused citing A2"),
+            ("ascent-advance-not-in-play", "is refused citing A2"),
+            ("ascent-advance-removed", "is refused citing A2"),
+        ),
     ),
     Note(
         "A3",

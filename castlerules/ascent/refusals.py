@@ -2,14 +2,43 @@
 it (A2, A3, A6, A9, A10, A11, A18), for the engine's :class:`~castlerules.core.IllegalMove`.
 
 The checks themselves are the engine's (:mod:`castlerules.ascent.transitions`) and the
-kernel's; this module only says them to a player.
+kernel's; this module only says them to a player, and lists the refusals the engine gives
+that no guard of the kernel names (:data:`ENGINE_REFUSALS`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from castlerules.ascent.rules import CARDS_PER_SET
 from castlerules.ascent.state import CARDS, State, locate
-from castlerules.core.errors import IllegalMove
+from castlerules.core.errors import EngineRefusal, IllegalMove
+
+ENGINE_REFUSALS: tuple[EngineRefusal, ...] = (
+    EngineRefusal("ascent-turn", "A3"),
+    EngineRefusal("ascent-advance-not-in-play", "A2", within="ascent-other-column"),
+    EngineRefusal("ascent-advance-removed", "A2", within="ascent-other-column"),
+    EngineRefusal("ascent-favour-not-in-play", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-removed", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-own-column", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-favour-start", "A10", within="ascent-favour-other-row"),
+    EngineRefusal("ascent-moves-down", "A4"),
+)
+"""The refusals of Ascent that no guard of the kernel names (the kernel's guards name
+the others): a move given for a seat not to act (``apply``'s ``seat``), the finer
+reasons of two guards (a card removed, not in play, in the player's own column, on a
+Start), and a card asked to move down (:func:`castlerules.casebook.questions.question`)."""
+
+UNREACHED: Mapping[str, str] = MappingProxyType(
+    {
+        "ascent-favour-after-arrival": "under favour_after_arrival=False an Advance that "
+        "flips its stack offers no favour, so no turn reaches a favour by a just-flipped "
+        "stack (from_text refuses such a turn)",
+    }
+)
+"""The refusals no position of a game reaches (the engine still gives them for a state
+built by hand), each with the reason."""
 
 
 def named(c: int) -> str:
@@ -146,7 +175,9 @@ def favour_elsewhere(state: State, p: int, c: int, d: int) -> IllegalMove:
 
 
 __all__ = [
+    "ENGINE_REFUSALS",
     "NOT_IN_PLAY",
+    "UNREACHED",
     "blocker",
     "ceiling_error",
     "favour_elsewhere",

@@ -228,6 +228,13 @@ OPTIONS: tuple[Option, ...] = (
                 "left) stay available, by the same moved stack, until the player advances again or "
                 "ends the turn. A favour beyond the limit cites A10; a favour when no stack was "
                 "just moved cites A11.",
+                refuses=(
+                    (
+                        "ascent-favour-not-pending",
+                        "a favour when no stack was just moved cites A11",
+                    ),
+                    ("ascent-favour-limit", "A favour beyond the limit cites A10"),
+                ),
             ),
         ),
     ),
@@ -253,6 +260,7 @@ OPTIONS: tuple[Option, ...] = (
                 "(the turn field of the notation gains a fifth number once there is one). The "
                 "default keeps the reading of the spec's rule 16, under which every favour earns "
                 "its replay.",
+                refuses=(("ascent-replay-limit", "a further Advance is refused citing A12"),),
             ),
         ),
     ),
@@ -307,6 +315,7 @@ OPTIONS: tuple[Option, ...] = (
                 "favour_takes='all_lower': 'des cartes ... d'un rang inférieur' read card by card: "
                 "only a part whose every card ranks lower than the taker's leader; the favour's "
                 "card must lie above the first card that does not (a refusal cites A10).",
+                refuses=(("ascent-favour-all-lower", "a refusal cites A10"),),
             ),
         ),
     ),
@@ -327,6 +336,7 @@ OPTIONS: tuple[Option, ...] = (
                 "peuvent plus être déplacées. » (a favour is not a move of the taker). By default "
                 "a stack that has just been flipped on arrival may take a favour; "
                 "favour_after_arrival=False forbids it (a refusal cites A10).",
+                refuses=(("ascent-favour-after-arrival", "a refusal cites A10"),),
             ),
         ),
     ),

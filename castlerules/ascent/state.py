@@ -26,6 +26,7 @@ from castlerules.ascent.rules import (
 )
 from castlerules.core.builder import builder
 from castlerules.core.errors import ArgumentError
+from castlerules.core.notation import TURN_COUNTER, TurnCounter
 from castlerules.core.protocol import require
 
 if TYPE_CHECKING:
@@ -104,7 +105,9 @@ class State:
         Advance (A10-A12).
     ``replays``
         The Advances played again after a favour in this turn (A12; 0 at the
-        start of a turn), which option ``replays_per_turn`` bounds.
+        start of a turn), which option ``replays_per_turn`` bounds.  A counter of
+        the turn (a ``castlerules.core.notation.TurnCounter`` in its metadata):
+        the position's text writes and reads it with no word of its own.
     ``owners``
         The deal (A2, A18): per card number ``0..35``, the seat dealt that card
         (whose Start it began on, its owner for ``penalty_to="owner"``), or -1
@@ -120,7 +123,9 @@ class State:
     removed_cards: tuple[tuple[int, ...], ...]
     actor: int
     step: tuple[int, int, int] | None
-    replays: int
+    replays: int = attrs.field(
+        metadata={TURN_COUNTER: TurnCounter("A12", at_most="replays_per_turn")}
+    )
     owners: tuple[int, ...]
     occupied: tuple[int, ...] = attrs.field(eq=False, repr=False)
     """Per seat, the bit mask of non-empty path squares (derived)."""

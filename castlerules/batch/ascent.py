@@ -18,6 +18,7 @@ the whole position.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,44 @@ from castlerules.batch.functional import seed_words
 from castlerules.batch.slots import Slots
 from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.ops import merge
+
+
+def turn_fields(kstate: type[Any]) -> tuple[str, ...]:
+    """The fields of a kernel's position class that are the turn's, in their declared
+    order: each one number a game, where the cards' fields are tuples (one number a
+    card slot).  The batch keeps one row for each, so a field added to the kernel's
+    :class:`~castlerules.ascent.kernel.KState` is a row with no edit here.
+
+    >>> turn_fields(K.KState)[:2]
+    ('actor', 'mid')
+    """
+    hints = typing.get_type_hints(kstate)
+    return tuple(
+        f.name for f in attrs.fields(kstate) if typing.get_origin(hints[f.name]) is not tuple
+    )
+
+
+def truth_fields(k: K.KState, names: Sequence[str]) -> frozenset[str]:
+    """Of ``names``, the fields that ``k`` (a position of plain values) holds as truth
+    values: the batch keeps them as numbers and gives the kernel ``row != 0``."""
+    return frozenset(name for name in names if isinstance(getattr(k, name), bool))
+
+
+_TURN = turn_fields(K.KState)
+"""The fields of a :class:`~castlerules.ascent.kernel.KState` that are not the cards'
+(a row each, after the cards' rows)."""
+
+_TRUTHS = truth_fields(K.from_state(ascent.new_game(2, ascent.Rules(), 0)), _TURN)
+"""The fields of :data:`_TURN` the kernel reads as truth values (a turn's step begun)."""
+
+_STEP = ("sd", "sm", "sk")
+"""The fields of :data:`_TURN` that are the engine's ``State.step`` while ``mid`` holds;
+every other field but ``actor`` and ``mid`` is
+:func:`~castlerules.ascent.transitions.make_state`'s argument of the same name."""
+
+
+def _turn(k: K.KState) -> tuple[Any, ...]:
+    return tuple(getattr(k, name) for name in _TURN)
 
 
 @attrs.frozen(slots=True)
@@ -67,7 +106,7 @@ class Layout:
 
     @property
     def rows(self) -> int:
-        return self.fields * self.slots + 6
+        return self.fields * self.slots + len(_TURN)
 
     def unpack(self, data: Any, kind: Any = None) -> K.KState:
         """The kernel's position, each field a row (vector of the games) of ``data``: of an
@@ -84,7 +123,7 @@ class Layout:
         fields = 4 if self.owner is not None else 5
         if hasattr(data, "shape"):
             rows: list[Any] = [data[f * self.slots : (f + 1) * self.slots] for f in range(fields)]
-            turn = data[a : a + 6]
+            turn = data[a : a + len(_TURN)]
             if kind is not None:
                 rows, turn = [r.astype(kind) for r in rows], turn.astype(kind)
             rows[3] = rows[3] != 0
@@ -92,19 +131,14 @@ class Layout:
         else:
             cards = [tuple(data[f * self.slots : (f + 1) * self.slots]) for f in range(fields)]
             cards[3] = tuple(x != 0 for x in cards[3])
-            turn = data[a : a + 6]
+            turn = data[a : a + len(_TURN)]
         return K.KState(
             col=cards[0],
             sq=cards[1],
             dep=cards[2],
             flp=cards[3],
             own=self.owner if self.owner is not None else cards[4],
-            actor=turn[0],
-            mid=turn[1] != 0,
-            sd=turn[2],
-            sm=turn[3],
-            sk=turn[4],
-            replays=turn[5],
+            **{name: turn[i] != 0 if name in _TRUTHS else turn[i] for i, name in enumerate(_TURN)},
         )
 
     def pack(self, xp: Any, k: K.KState, games: int | None = None) -> Any:
@@ -112,7 +146,7 @@ class Layout:
         columns where every field is a plain number); a
         :class:`~castlerules.batch.arrays.Stacked` field is its array, as it stands."""
         own = () if self.owner is not None else (k.own,)
-        fields = [k.col, k.sq, k.dep, k.flp, *own, (k.actor, k.mid, k.sd, k.sm, k.sk, k.replays)]
+        fields = [k.col, k.sq, k.dep, k.flp, *own, _turn(k)]
         size = next((r.shape[-1:] for f in fields for r in f if hasattr(r, "shape")), (games or 1,))
 
         def block(field: tuple[Any, ...]) -> Any:
@@ -239,14 +273,6 @@ def integers_of(shape: K.Shape, xp: Any) -> Any:
     :func:`largest_number` fits them (every reading and player count of the register
     today), else 16.  Twice the games of 16-bit numbers to each vector instruction."""
     return xp.int8 if largest_number(shape) <= 127 else xp.int16
-
-
-_TURN = ("actor", "mid", "sd", "sm", "sk", "replays")
-"""The fields of a :class:`~castlerules.ascent.kernel.KState` that are not the cards'."""
-
-
-def _turn(k: K.KState) -> tuple[Any, ...]:
-    return tuple(getattr(k, name) for name in _TURN)
 
 
 class AscentEnv(Slots):
@@ -513,7 +539,7 @@ class AscentEnv(Slots):
         dep = host[lay.rows_of(2).start : lay.rows_of(2).stop]
         flp = host[lay.rows_of(3).start : lay.rows_of(3).stop]
         own = None if lay.owner is not None else host[lay.rows_of(4).start : lay.rows_of(4).stop]
-        turn = host[lay.actor : lay.actor + 6]
+        turn = host[lay.actor : lay.actor + len(_TURN)]
         n, squares = self.players, shape.squares
         tables = Tables.of(self.rules)
         out = []
@@ -543,7 +569,9 @@ class AscentEnv(Slots):
                 tuple(tuple(c for _d, c in sorted(stack)) for stack in squares_of)
                 for squares_of in cols
             )
-            actor, mid, sd, sm, sk, replays = (int(x) for x in turn[:, i])
+            kept: dict[str, Any] = {n: int(x) for n, x in zip(_TURN, turn[:, i], strict=True)}
+            actor, mid = kept.pop("actor"), kept.pop("mid")
+            step = tuple(kept.pop(name) for name in _STEP)
             out.append(
                 make_state(
                     self.rules,
@@ -552,9 +580,9 @@ class AscentEnv(Slots):
                     flipped=tuple(flipped),
                     removed=tuple(tuple(sorted(r)) for r in removed),
                     actor=actor,
-                    step=(sd, sm, sk) if mid else None,
+                    step=step if mid else None,
                     owners=owners,
-                    replays=replays,
+                    **kept,
                 )
             )
         return out
@@ -579,7 +607,7 @@ class AscentEnv(Slots):
             "depth": rows(2),
             "flipped": rows(3) != 0,
             "actor": data[lay.actor],
-            "mid_turn": data[lay.actor + 1] != 0,
+            "mid_turn": data[lay.actor + _TURN.index("mid")] != 0,
         }
         if self.rules.deal == "shuffled":  # the seat dealt each card, -1 if left over (A18)
             out["owner"] = rows(4)

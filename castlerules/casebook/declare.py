@@ -264,6 +264,10 @@ class Case:
     """The sentences the case says about its game, each checked on it (part of ``when``)."""
     show: Callable[[Any], Moment] | None = None
     """Game cases: the move the case is about (default: the last move of the game)."""
+    refuses: str | None = None
+    """Refusal cases: the name of the refusal it shows (the engine's
+    ``IllegalMove.refusal``; the catalogue ``castlerules.casebook.refusals`` lists the
+    case under that name).  ``refusal()`` makes it the case's key unless told."""
 
     @property
     def module(self) -> Any:
@@ -331,6 +335,7 @@ def _case(
     detail: Callable[[Any], tuple[str, ...]] | None = None,
     claims: tuple[Claim, ...] = (),
     show: Callable[[Any], Moment] | None = None,
+    refuses: str | None = None,
 ) -> Case:
     game = "throne" if clauses.startswith("B") else "ascent"
     if claims:
@@ -359,6 +364,7 @@ def _case(
         detail=detail,
         claims=claims,
         show=show,
+        refuses=refuses,
     )
 
 
@@ -383,10 +389,18 @@ def game(
 
 
 def refusal(
-    key: str, clauses: str, statement: str, settles: str, when: RefusalCondition, **kw: Any
+    key: str,
+    clauses: str,
+    statement: str,
+    settles: str,
+    when: RefusalCondition,
+    *,
+    refuses: str | None = None,
+    **kw: Any,
 ) -> Case:
-    """A case of a move the engine refuses, satisfying ``when(refusal)``."""
-    return _case("refusal", key, clauses, statement, settles, when, **kw)
+    """A case of a move the engine refuses, satisfying ``when(refusal)``; ``refuses``
+    names the refusal it shows (:attr:`Case.refuses`), by default the case's own key."""
+    return _case("refusal", key, clauses, statement, settles, when, refuses=refuses or key, **kw)
 
 
 def reading(

@@ -2,11 +2,19 @@
 
 An :class:`~castlerules.core.IllegalMove` says in words what forbids a move, cites
 one clause and names its kind (``refusal``).  Each *kind* of refusal (one way a move
-can be illegal) is listed here once, by that name, with the clause it cites, the interpretation note (``NOTES``) that promises that
-clause where the seed leaves the choice open, and the casebook case that shows it.  The
-tests hold the three together: every refusal the engines give over many games is of
-exactly one kind here and cites that kind's clause; the note named says that clause in
-the sentence quoted; the case named refuses its move with that kind and clause.
+can be illegal) is listed here once, by that name, with the clause it cites, the
+interpretation note (``NOTES``) that promises that clause where the seed leaves the
+choice open, and the casebook cases that show it.  Nothing here is written by hand: a
+game's kinds are the names of its kernel's guards (:func:`castlerules.ascent.kernel.guards`,
+each a :class:`~castlerules.core.ops.Guard` with its clause), then the refusals its engine
+gives that no guard names (the game's ``ENGINE_REFUSALS``); a kind's note is the one
+that declares it (:attr:`castlerules.core.Note.refuses`), its cases the casebook's
+refusal cases that name it (:attr:`castlerules.casebook.declare.Case.refuses`).  So a
+guard added to a kernel, with its note in the option's declaration, is a kind here with
+no edit of this module.  The tests hold the three together: every refusal the engines
+give over many games is of exactly one kind here and cites that kind's clause; the note
+named says that clause in the sentence quoted; the case named refuses its move with that
+kind and clause.
 
 >>> from castlerules import IllegalMove, ascent
 >>> state = ascent.from_text("P0B0L0F0,-,T1,T0,*C0,-,-,-/P1B1L1C1F1,-,-,-,-,-,-,- -/- 0 -")
@@ -19,18 +27,26 @@ the sentence quoted; the case named refuses its move with that kind and clause.
 ('ascent-ceiling', 'A6', ('ascent-ceiling',))
 """
 
-# ruff: noqa: E501
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from castlerules import ascent, throne
-from castlerules.core import IllegalMove
+from castlerules.ascent import kernel as ascent_kernel
+from castlerules.ascent import refusals as ascent_refusals
+from castlerules.casebook import ascent_cases, throne_cases
+from castlerules.casebook.declare import Case
+from castlerules.core import IllegalMove, Note
+from castlerules.core.errors import ArgumentError, EngineRefusal
+from castlerules.core.ops import CONCRETE, Guard
+from castlerules.throne import kernel as throne_kernel
+from castlerules.throne import transitions as throne_transitions
 
-__all__ = ["REFUSALS", "RefusalKind", "kind_of", "note_sentence"]
+__all__ = ["REFUSALS", "RefusalKind", "catalogue", "kind_of", "note_sentence"]
 
 
 @attrs.frozen(slots=True)
@@ -48,126 +64,132 @@ class RefusalKind:
     reachable: bool = True
     """False for a refusal no position of a game reaches (the engine still gives it for
     a state built by hand): the tests then do not require a game that shows it."""
+    within: str | None = None
+    """For a finer refusal of the engine, the kind of the kernel's guard it refines (the
+    kernel refuses the move with that guard's name)."""
 
     def matches(self, module: Any, error: IllegalMove) -> bool:
         """Whether ``error``, raised by ``module``, is of this kind (by its name)."""
         return self.game == module.NAME and error.refusal == self.key
 
 
-def _t(key: str, clause: str, **kw: Any) -> RefusalKind:
-    return RefusalKind(key, "throne", clause, **kw)
+@attrs.frozen(slots=True)
+class _Declared:
+    """Where a game declares what the catalogue reads."""
+
+    kernel: Any
+    engine: Sequence[EngineRefusal]
+    unreached: Mapping[str, str]
+    cases: Sequence[Case]
 
 
-def _a(key: str, clause: str, **kw: Any) -> RefusalKind:
-    return RefusalKind(key, "ascent", clause, **kw)
+_DECLARED = {
+    "throne": _Declared(
+        throne_kernel,
+        throne_transitions.ENGINE_REFUSALS,
+        throne_transitions.UNREACHED,
+        throne_cases.CASES,
+    ),
+    "ascent": _Declared(
+        ascent_kernel,
+        ascent_refusals.ENGINE_REFUSALS,
+        ascent_refusals.UNREACHED,
+        ascent_cases.CASES,
+    ),
+}
 
 
-_OUTSIDE = "moves outside their phase"
-_SEAT = "the seat argument of apply()"
-_FAVOUR = "choosing a favour"
+def _guards(module: Any, kernel: Any) -> tuple[Guard, ...]:
+    """The guards of the game's kernel, as it asks them (of any move of any position: the
+    tuple of guards is the same for all; their values are not read)."""
+    rules = module.Rules()
+    players = min(module.PLAYERS)
+    shape = kernel.Shape.of(rules, players)
+    state = kernel.from_state(module.new_game(players, rules, seed=0))
+    position = kernel.Position(CONCRETE, shape, kernel.Options.of(CONCRETE, rules), state)
+    return tuple(kernel.guards(position, kernel.decode(position, 0)))
 
-REFUSALS: tuple[RefusalKind, ...] = (
-    # ------------------------------------------------------------------ Throne
-    _t("throne-game-over", "B3",
-       note=("moves after the end", "refuses every move with an IllegalMove citing B3"),
-       cases=("throne-game-over",)),
-    _t("throne-turn-placement", "B6",
-       note=(_SEAT, "B6 while placing")),
-    _t("throne-turn-movement", "B8",
-       note=(_SEAT, "B8 while moving")),
-    _t("throne-turn-election", "B11",
-       note=(_SEAT, "B11 while voting")),
-    _t("throne-place-in-movement", "B8",
-       note=(_OUTSIDE, "a Place after the placement phase cites the clause of the current phase"),
-       cases=("throne-place-in-movement",)),
-    _t("throne-move-in-placement", "B6",
-       note=(_OUTSIDE, "a Climb while placing cites B6")),
-    _t("throne-move-in-election", "B11",
-       note=(_OUTSIDE, "a Climb during an election cites B11"), cases=("throne-climb-in-election",)),
-    _t("throne-unknown-placement", "B6",
-       note=("unknown characters", "citing the clause of the current phase")),
-    _t("throne-unknown-movement", "B8",
-       note=("unknown characters", "citing the clause of the current phase")),
-    _t("throne-placed-twice", "B6",
-       cases=("throne-place-twice",)),
-    _t("throne-placement-floors", "B6",
-       cases=("throne-place-on-sixth", "throne-original-floor-1")),
-    _t("throne-full-floor", "B7",
-       cases=("throne-full-floor",)),
-    _t("throne-climb-from-throne", "B8",
-       note=(_OUTSIDE, "except a Climb of the candidate, which cites B8"),
-       cases=("throne-climb-from-throne",)),
-    _t("throne-eliminated", "B13",
-       note=("climbing an eliminated character", "is refused citing B13"),
-       cases=("throne-eliminated-cannot-climb",)),
-    _t("throne-climb-into-full", "B8",
-       cases=("throne-climb-into-full",)),
-    _t("throne-no-election", "B10",
-       note=(_OUTSIDE, "A Vote outside an election is refused citing B10"),
-       cases=("throne-vote-no-election",)),
-    _t("throne-no-card-left", "B11", cases=("throne-no-card-left",)),
-    _t("throne-pass-refused", "B8",
-       cases=("throne-pass-refused",)),
-    _t("throne-moves-down", "B9"),
-    # A Climb of a character not yet placed: no position of the movement phase has one.
-    _t("throne-not-in-castle", "B8", reachable=False),
-    # ------------------------------------------------------------------ Ascent
-    _a("ascent-turn", "A3",
-       note=("acting out of turn", "is refused citing A3")),
-    _a("ascent-game-over", "A14",
-       cases=("ascent-game-over",)),
-    _a("ascent-end-before-advance", "A3",
-       note=("ending the turn", "EndTurn at the start of a turn is refused citing A3"),
-       cases=("ascent-end-before-advance",)),
-    _a("ascent-advance-before-favour", "A12",
-       note=("ending the turn", "An Advance while a favour is pending"),
-       cases=("ascent-advance-before-favour",)),
-    _a("ascent-replay-limit", "A12",
-       note=("one replay per turn", "a further Advance is refused citing A12")),
-    _a("ascent-flipped", "A8",
-       cases=("ascent-flipped-never-moves",)),
-    _a("ascent-ceiling", "A6",
-       note=("no free square under the ceiling", "the refusal cites A6"), cases=("ascent-ceiling",)),
-    _a("ascent-exposing-split", "A7",
-       cases=("ascent-exposing-split",)),
-    _a("ascent-strict-protection", "A6"),
-    _a("ascent-favour-not-pending", "A11",
-       note=("several favours", "a favour when no stack was just moved cites A11"),
-       cases=("ascent-favour-not-pending",)),
-    _a("ascent-favour-limit", "A10",
-       note=("several favours", "A favour beyond the limit cites A10")),
-    _a("ascent-favour-flipped", "A10",
-       note=(_FAVOUR, "A favour on a flipped stack is refused citing A10")),
-    _a("ascent-favour-rank", "A10",
-       note=(_FAVOUR, "on a leader of equal or higher rank"), cases=("ascent-favour-higher-rank",)),
-    # Under favour_after_arrival=false an Advance that flips its stack offers no favour,
-    # so no turn reaches a favour by a just-flipped stack (from_text refuses such a turn).
-    _a("ascent-favour-after-arrival", "A10",
-       note=("favour after arrival", "a refusal cites A10"), reachable=False),
-    _a("ascent-favour-all-lower", "A10",
-       note=("what a favour may take", "a refusal cites A10")),
-    _a("ascent-advance-not-in-play", "A2",
-       note=("cards that are not yours to move", "is refused citing A2")),
-    _a("ascent-favour-not-in-play", "A10",
-       note=(_FAVOUR, "card not in play (removed, of a set not dealt) is refused citing A10")),
-    _a("ascent-advance-removed", "A2",
-       note=("cards that are not yours to move", "is refused citing A2")),
-    _a("ascent-other-column", "A2",
-       note=("cards that are not yours to move", "is refused citing A2"),
-       cases=("ascent-other-column",)),
-    _a("ascent-favour-removed", "A10",
-       note=(_FAVOUR, "card not in play (removed, of a set not dealt) is refused citing A10")),
-    _a("ascent-favour-own-column", "A10",
-       note=(_FAVOUR, "The player's own column is never a target"),
-       cases=("ascent-favour-own-column",)),
-    _a("ascent-favour-start", "A10",
-       note=("the Start row", "a favour there is refused citing A10")),
-    _a("ascent-favour-jumped-row", "A11",
-       note=(_FAVOUR, "cites A11")),
-    _a("ascent-moves-down", "A4"),
-    _a("ascent-favour-other-row", "A10",
-       note=(_FAVOUR, "one on another row")),
-)  # fmt: skip
+
+def catalogue(
+    module: Any,
+    *,
+    guards: Sequence[Guard] | None = None,
+    engine: Sequence[EngineRefusal] | None = None,
+    notes: Sequence[Note] | None = None,
+    cases: Sequence[Case] | None = None,
+) -> tuple[RefusalKind, ...]:
+    """The kinds of refusal of one game (``throne`` or ``ascent``): one per name of its
+    kernel's guards, in the order the kernel asks them, then one per refusal its engine
+    gives that no guard names, each with the note that declares it and the refusal cases
+    of the casebook that name it.  ``guards``, ``engine``, ``notes`` and ``cases`` replace
+    the game's own (for a check).
+
+    ``ValueError`` for declarations that do not make one catalogue: guards of one name
+    that cite two clauses, an engine refusal that repeats a guard's name or refines a
+    guard the kernel does not have, a refusal declared by two notes, or a note or a case
+    or an unreached refusal naming a refusal of no kind; ``ArgumentError`` for a module
+    that is not a game."""
+    game = getattr(module, "NAME", None)
+    if not isinstance(game, str) or game not in _DECLARED:
+        raise ArgumentError(
+            f"catalogue() takes castlerules.throne or castlerules.ascent, not {module!r:.60}"
+        )
+    declared = _DECLARED[game]
+    guards = _guards(module, declared.kernel) if guards is None else guards
+    engine = declared.engine if engine is None else engine
+    notes = module.NOTES if notes is None else notes
+    cases = declared.cases if cases is None else cases
+    clauses: dict[str, str] = {}
+    for guard in guards:
+        clause = clauses.setdefault(guard.refusal, guard[0])
+        if clause != guard[0]:
+            raise ValueError(f"guards named {guard.refusal} cite {clause} and {guard[0]}")
+    within: dict[str, str | None] = dict.fromkeys(clauses)
+    for refusal in engine:
+        if refusal.refusal in clauses:
+            raise ValueError(f"the engine refusal {refusal.refusal} is a kernel guard's name")
+        if refusal.within is not None and refusal.within not in within:
+            raise ValueError(
+                f"the engine refusal {refusal.refusal} refines {refusal.within}, "
+                "which no guard of the kernel names"
+            )
+        clauses[refusal.refusal] = refusal.clause
+        within[refusal.refusal] = refusal.within
+    said: dict[str, tuple[str, str]] = {}
+    for note in notes:
+        for key, words in note.refuses:
+            if key in said:
+                raise ValueError(
+                    f"{key} is declared by two notes: {said[key][0]!r}, {note.topic!r}"
+                )
+            said[key] = (note.topic, words)
+    shown: dict[str, list[str]] = {}
+    for case in cases:
+        if case.kind == "refusal" and case.refuses is not None:
+            shown.setdefault(case.refuses, []).append(case.key)
+    for what, names in (
+        ("a note declares", said),
+        ("a case shows", shown),
+        ("unreached", declared.unreached),
+    ):
+        stray = sorted(set(names) - set(clauses))
+        if stray:
+            raise ValueError(f"{what} {stray[0]}, a refusal of no kind")
+    return tuple(
+        RefusalKind(
+            key,
+            game,
+            clause,
+            said.get(key),
+            tuple(shown.get(key, ())),
+            reachable=key not in declared.unreached,
+            within=within[key],
+        )
+        for key, clause in clauses.items()
+    )
+
+
+REFUSALS: tuple[RefusalKind, ...] = catalogue(throne) + catalogue(ascent)
 """Every kind of refusal of both games, Throne first."""
 
 _BY_KEY = {kind.key: kind for kind in REFUSALS}

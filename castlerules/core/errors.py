@@ -6,6 +6,8 @@ caller that catches it catches every refusal of the engine and nothing else.
 
 from __future__ import annotations
 
+import attrs
+
 from castlerules.core.clauses import CLAUSES
 
 
@@ -42,6 +44,27 @@ class IllegalMove(RulesError):
 
     def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, str, str | None]]:
         return (type(self), (str(self), self.clause, self.refusal))
+
+
+@attrs.frozen(slots=True)
+class EngineRefusal:
+    """A refusal an engine gives that no guard of its game's kernel names (the kernel's
+    guards name the others, :class:`castlerules.core.ops.Guard`): a finer one of a guard
+    (``within``: that guard's refusal name, when the engine says more precisely why the
+    move breaks it), or one outside the kernel's moves (the seat argument of ``apply``, a
+    question the notation has no move for).  A game lists its own (Ascent's:
+    :data:`castlerules.ascent.refusals.ENGINE_REFUSALS`); the catalogue
+    (:mod:`castlerules.casebook.refusals`) reads them with the guards.
+
+    >>> EngineRefusal("ascent-moves-down", "A4").within is None
+    True
+    """
+
+    refusal: str
+    """Its name (:attr:`IllegalMove.refusal`)."""
+    clause: str
+    within: str | None = None
+    """The refusal of the kernel's guard it refines (None: no guard of the kernel)."""
 
 
 class NotationError(RulesError, ValueError):

@@ -6,7 +6,51 @@ offset where reading failed, never with another exception.
 
 from __future__ import annotations
 
-from castlerules.core.errors import NotationError
+from typing import Any
+
+import attrs
+
+from castlerules.core.errors import ArgumentError, NotationError
+
+TURN_COUNTER = "turn_counter"
+"""The key of a :class:`TurnCounter` in the metadata of a field of a game's state."""
+
+
+@attrs.frozen(slots=True)
+class TurnCounter:
+    """What makes a field of a game's state a counter of the turn: a whole number that
+    starts each turn at ``start`` and that the position's text writes after the turn's
+    other numbers (Ascent's ``replays``, A12).  The notation reads the counters from the
+    state's fields (:func:`turn_counters`), so a new one needs no edit of the notation.
+
+    >>> import attrs
+    >>> @attrs.frozen
+    ... class Position:
+    ...     seat: int
+    ...     replays: int = attrs.field(metadata={TURN_COUNTER: TurnCounter("A12")})
+    >>> turn_counters(Position)
+    (('replays', TurnCounter(clause='A12', start=0, at_most=None)),)
+    """
+
+    clause: str
+    """The clause that counts it."""
+    start: int = 0
+    """Its value at the start of a turn (not written)."""
+    at_most: str | None = None
+    """The option of the game's rules that bounds it (None: no bound)."""
+
+
+def turn_counters(state_cls: Any) -> tuple[tuple[str, TurnCounter], ...]:
+    """The counters of the turn of a game's state class: each field whose metadata holds
+    a :class:`TurnCounter`, by name, in field order (``ArgumentError`` for anything but
+    an attrs class)."""
+    if not attrs.has(state_cls):
+        raise ArgumentError(f"turn_counters() takes a state class, not {state_cls!r:.60}")
+    return tuple(
+        (field.name, field.metadata[TURN_COUNTER])
+        for field in attrs.fields(state_cls)
+        if TURN_COUNTER in field.metadata
+    )
 
 
 def fields(text: str, sep: str = " ") -> list[tuple[int, str]]:

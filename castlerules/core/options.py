@@ -64,6 +64,11 @@ class Note:
     topic: str
     decision: str
     option: str | None = None
+    refuses: tuple[tuple[str, str], ...] = ()
+    """The refusals whose clause the note promises: for each, its name (the engine's
+    ``IllegalMove.refusal``, a kernel guard's name) and words of the sentence of
+    ``decision`` that cites the clause.  The catalogue of refusals
+    (``castlerules.casebook.refusals``) reads them."""
 
 
 @attrs.frozen(slots=True)

@@ -32,6 +32,16 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "a Place after the placement phase cites the clause of the current phase (B8 or "
         "B11); a Climb while placing cites B6, a Climb during an election cites B11, except "
         "a Climb of the candidate, which cites B8 (nothing is above the throne).",
+        refuses=(
+            (
+                "throne-place-in-movement",
+                "a Place after the placement phase cites the clause of the current phase",
+            ),
+            ("throne-move-in-placement", "a Climb while placing cites B6"),
+            ("throne-move-in-election", "a Climb during an election cites B11"),
+            ("throne-climb-from-throne", "except a Climb of the candidate, which cites B8"),
+            ("throne-no-election", "A Vote outside an election is refused citing B10"),
+        ),
     ),
     Note(
         "B11",
@@ -98,6 +108,10 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "A move naming a letter that is not a character of these rules is refused citing "
         "the clause of the current phase (B6 while placing, B8 while moving, B11 while "
         "voting).",
+        refuses=(
+            ("throne-unknown-placement", "citing the clause of the current phase"),
+            ("throne-unknown-movement", "citing the clause of the current phase"),
+        ),
     ),
     Note(
         "B13",
@@ -105,6 +119,7 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "In the movement phase a Climb of a character eliminated this round is refused citing "
         "B13 (it has left the castle for the rest of the round), not B8. While placing or "
         "voting the clause of the phase comes first (see moves outside their phase).",
+        refuses=(("throne-eliminated", "is refused citing B13"),),
     ),
     Note(
         "B6",
@@ -115,6 +130,11 @@ GENERAL_NOTES: tuple[Note, ...] = (
         "the game). A valid seat that is not the seat to act is an IllegalMove citing the "
         "turn order of the phase: B6 while placing, B8 while moving, B11 while voting; "
         "once the game is over every move cites B3, whichever seat claims it.",
+        refuses=(
+            ("throne-turn-placement", "B6 while placing"),
+            ("throne-turn-movement", "B8 while moving"),
+            ("throne-turn-election", "B11 while voting"),
+        ),
     ),
     Note(
         "B16",

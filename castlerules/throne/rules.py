@@ -323,6 +323,7 @@ OPTIONS: tuple[Option, ...] = (
                 "Once the last round is scored the game is over: apply() refuses every move with "
                 "an IllegalMove citing B3 (« Le jeu se joue en trois manches »; option rounds), "
                 "legal_moves() is empty and current_player() is None.",
+                refuses=(("throne-game-over", "refuses every move with an IllegalMove citing B3"),),
             ),
         ),
     ),

@@ -354,3 +354,43 @@ def test_the_kernels_numbers_are_8_bit_where_the_shapes_bound_fits_them(
     env = batch.make("ascent", players=4, size=2, backend="numpy")
     assert env._ops.int is np.int16
     assert sum(1 for _ in lockstep(ascent.Rules(), 4, 2, "numpy", seed=4, steps=60)) == 60
+
+
+def _replayed(rules: ascent.Rules) -> ascent.State:
+    """A position of 3 players with one replay played in its turn (A12)."""
+    rng, s = np.random.default_rng(1), ascent.new_game(3, rules, seed=1)
+    while s.replays == 0:
+        legal = ascent.legal_moves(s)
+        s = ascent.apply(s, legal[int(rng.integers(len(legal)))])
+    return s
+
+
+def test_a12_the_turns_rows_are_the_kernels_turn_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch keeps a row for each of the kernel's turn fields (every field of
+    ``KState`` that is one number a game, not a tuple a card slot), derived from the
+    declaration: a field added there is a row, with no edit of the batch.  A position
+    with a replay played (A12) goes to the batch and back whole; with the replays'
+    row planted missing, it comes back with none."""
+    import attrs
+
+    from castlerules.ascent import kernel as K
+    from castlerules.batch import ascent as batch_ascent
+
+    singles = [f.name for f in attrs.fields(K.KState) if not str(f.type).startswith("tuple")]
+    assert batch_ascent.turn_fields(K.KState) == tuple(singles)
+    assert "replays" in singles
+
+    @attrs.frozen
+    class Grown(K.KState):
+        rounds: int = 0
+
+    assert batch_ascent.turn_fields(Grown) == (*singles, "rounds")
+
+    rules = ascent.Rules(replays_per_turn=2)
+    s = _replayed(rules)
+    env = batch.make("ascent", players=3, rules=rules, size=1, backend="numpy")
+    assert env.to_states(env.from_states([s])) == [s]
+    monkeypatch.setattr(batch_ascent, "_TURN", tuple(n for n in singles if n != "replays"))
+    planted = batch.make("ascent", players=3, rules=rules, size=1, backend="numpy")
+    back = planted.to_states(planted.from_states([s]))[0]
+    assert (back.replays, s.replays) == (0, 1)

@@ -207,3 +207,78 @@ def test_a_wrong_clause_in_a_note_or_in_the_table_is_caught() -> None:
     assert wrong.clause not in (refusals.note_sentence(wrong) or "")
     with pytest.raises(LookupError, match="no kind"):
         refusals.kind_of(ascent, ascent.new_game(2), None, IllegalMove("something else", "A1"))
+
+
+def test_a_guard_added_to_the_kernel_is_a_kind_with_no_edit_of_the_catalogue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The catalogue is read from the kernel's guards, the notes, the engine's other
+    refusals and the casebook's refusal cases: a planted guard, the note that declares it
+    and a case that shows it make a kind of the catalogue, its clause, note and case those
+    declared."""
+    from castlerules.ascent import kernel
+    from castlerules.casebook.ascent_cases import CASES
+    from castlerules.casebook.declare import refusal
+    from castlerules.core import Note
+    from castlerules.core.ops import Guard
+
+    real = kernel.guards
+
+    def planted(p: Any, m: Any) -> tuple[Guard, ...]:
+        return (*real(p, m), Guard("A12", "a planted rule", False, "ascent-planted"))
+
+    monkeypatch.setattr(kernel, "guards", planted)
+    words = "a planted Advance is refused citing A12"
+    note = Note(
+        "A12", "a planted note", f"The rule. {words}.", refuses=(("ascent-planted", words),)
+    )
+    case = refusal("ascent-planted-case", "A12", "s", "q", lambda r: True, refuses="ascent-planted")
+    kinds = {
+        k.key: k
+        for k in refusals.catalogue(ascent, notes=(*ascent.NOTES, note), cases=(*CASES, case))
+    }
+    kind = kinds["ascent-planted"]
+    assert (kind.game, kind.clause, kind.note, kind.cases, kind.reachable) == (
+        "ascent",
+        "A12",
+        ("a planted note", words),
+        ("ascent-planted-case",),
+        True,
+    )
+    # Everything else is as the game declares it.
+    del kinds["ascent-planted"]
+    assert tuple(kinds.values()) == tuple(k for k in refusals.REFUSALS if k.game == "ascent")
+
+
+def test_declarations_that_make_no_catalogue_are_refused() -> None:
+    """Planted mistakes in what the catalogue reads: each is named, none is listed."""
+    from castlerules.casebook.declare import refusal
+    from castlerules.core import Note
+    from castlerules.core.errors import EngineRefusal
+    from castlerules.core.ops import Guard
+
+    ceiling = Guard("A6", "up to the ceiling", False, "ascent-ceiling")
+    with pytest.raises(ValueError, match="cite A6 and A7"):
+        refusals.catalogue(ascent, guards=(ceiling, Guard("A7", "x", False, "ascent-ceiling")))
+    with pytest.raises(ValueError, match="refines ascent-nowhere"):
+        refusals.catalogue(
+            ascent, engine=(EngineRefusal("ascent-x", "A2", within="ascent-nowhere"),)
+        )
+    with pytest.raises(ValueError, match="is a kernel guard's name"):
+        refusals.catalogue(ascent, engine=(EngineRefusal("ascent-ceiling", "A6"),))
+    twice = Note("A6", "again", "cites A6", refuses=(("ascent-ceiling", "cites A6"),))
+    with pytest.raises(ValueError, match="ascent-ceiling is declared by two notes"):
+        refusals.catalogue(ascent, notes=(*ascent.NOTES, twice))
+    stray = Note("A6", "stray", "cites A6", refuses=(("ascent-stray", "cites A6"),))
+    with pytest.raises(ValueError, match="a note declares ascent-stray, a refusal of no kind"):
+        refusals.catalogue(ascent, notes=(stray,))
+    case = refusal("ascent-stray", "A6", "s", "q", lambda r: True)
+    with pytest.raises(ValueError, match="a case shows ascent-stray, a refusal of no kind"):
+        refusals.catalogue(ascent, cases=(case,))
+    # A catalogue that dropped the engine's own refusals: the notes then declare refusals
+    # of no kind (a card of the player's own column, not in play...).
+    with pytest.raises(ValueError, match="a note declares ascent-advance-not-in-play"):
+        refusals.catalogue(ascent, engine=())
+    # And one that dropped the notes: the note check finds kinds without theirs.
+    bare = refusals.catalogue(ascent, notes=())
+    assert all(kind.note is None for kind in bare)

@@ -21,12 +21,22 @@ from castlerules.core.ops import CONCRETE, Guard
 from castlerules.throne import kernel as throne_kernel
 
 FINER: Mapping[str, frozenset[str]] = {
-    "ascent-other-column": frozenset({"ascent-advance-not-in-play", "ascent-advance-removed"}),
-    "ascent-favour-other-row": frozenset(
-        {"ascent-favour-not-in-play", "ascent-favour-own-column", "ascent-favour-start"}
-    ),
+    kind.within: frozenset(k.key for k in REFUSALS if k.within == kind.within)
+    for kind in REFUSALS
+    if kind.within is not None
 }
-"""The guards that stand for several refusals of the engine: the finer ones."""
+"""The guards that stand for several refusals of the engine: the finer ones (as the
+games declare them, ``ENGINE_REFUSALS``)."""
+
+
+def test_the_finer_refusals_are_the_engines() -> None:
+    assert FINER["ascent-other-column"] == {"ascent-advance-not-in-play", "ascent-advance-removed"}
+    assert FINER["ascent-favour-other-row"] >= {
+        "ascent-favour-not-in-play",
+        "ascent-favour-own-column",
+        "ascent-favour-start",
+    }
+
 
 SCOPES = {
     "ascent": (ascent, ascent_kernel, ascent.Rules(cards=("L0", "T1", "P1")), 2),
@@ -74,8 +84,13 @@ def test_every_guard_name_is_a_listed_refusal(game: str) -> None:
     position = kernel.Position(CONCRETE, shape, kernel.Options.of(CONCRETE, rules), state)
     found = kernel.guards(position, kernel.decode(position, 0))
     assert all(isinstance(g, Guard) for g in found)
-    listed = {kind.key for kind in REFUSALS if kind.key.startswith(game)}
-    assert {g.refusal for g in found} <= listed
+    # The catalogue reads the guards of the default rules, its smallest game and move 0:
+    # those of other rules, another player count and the last move are the same names.
+    last = kernel.guards(position, kernel.decode(position, len(shape.moves) - 1))
+    listed = {kind.key: kind.clause for kind in REFUSALS if kind.game == game and not kind.within}
+    guarded = {g.refusal: g[0] for g in found}
+    assert guarded == {g.refusal: g[0] for g in last}
+    assert guarded.items() <= listed.items()
 
 
 def test_a_guard_given_another_name_is_found(monkeypatch: pytest.MonkeyPatch) -> None:

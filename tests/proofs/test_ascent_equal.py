@@ -95,3 +95,9 @@ def test_the_proof_run_job() -> None:
     results = ascent_equal.results("turn")
     assert len(results) == len(ascent_equal.GAMES)
     assert all(r.ok and r.name == "ascent.equal.turn" and r.queries == 10 for r in results)
+
+
+def test_the_fast_run_proves_the_reference_game_only() -> None:
+    """``python -m proofs --fast``: the first game of ``GAMES`` only."""
+    (result,) = ascent_equal.results("turn", fast=True)
+    assert result.ok and result.scope.startswith("2 players, reference rules")

@@ -23,6 +23,9 @@ replay), :mod:`proofs.throne` (the Throne properties).  The Ascent proofs live i
 includes them when that module provides ``results(fast: bool) -> list[Result]``.
 :mod:`proofs.strength` checks that every property, as written, rejects the
 counter-witnesses its clauses forbid (a weakened property fails the run).
+:mod:`proofs.ascent_equal` proves the Ascent model the kernel on Z3 for the games of
+the Ascent BMC (two players); the run holds the jobs that fit in its time
+(:data:`ASCENT_EQUAL`), the rest runs with ``python -m proofs.ascent_equal``.
 """
 
 from __future__ import annotations
@@ -108,12 +111,28 @@ def _throne_premises(fast: bool) -> list[Result]:
     return [premises.throne_result()]
 
 
+def _ascent_equal(part: str) -> Callable[[bool], list[Result]]:
+    def run(fast: bool) -> list[Result]:
+        from proofs import ascent_equal
+
+        return ascent_equal.results(part, fast)
+
+    return run
+
+
 def _ascent_premises(fast: bool) -> list[Result]:
     del fast
     from proofs import premises
 
     return [premises.ascent_result()]
 
+
+ASCENT_EQUAL = ("turn", "advance", "advances")
+"""The jobs of :mod:`proofs.ascent_equal` (its ``PARTS``) the proof run runs: the
+model's EndTurn (both ways) and Advance are the kernel's, with the lemma "who may
+advance" they rest on.  The Favour's job and the converse run with ``python -m
+proofs.ascent_equal favour converse``: they would take the proof run past its
+120 s on two cores (the proofs page)."""
 
 COSTS: dict[str, float] = {
     "throne: induction SEED 3p": 8.7,
@@ -131,6 +150,9 @@ COSTS: dict[str, float] = {
     "ascent: sensitivity": 22.5,
     "throne: premises": 0.7,
     "ascent: premises": 1.0,
+    "ascent: equal turn": 1.5,
+    "ascent: equal advance": 42.0,
+    "ascent: equal advances": 20.0,
     "strength": 0.5,
 }
 """The schedule's estimate of each job's CPU seconds on one core (``python
@@ -154,6 +176,7 @@ def tasks() -> list[Task]:
         ("ascent: sensitivity", _ascent_sensitivity),
         ("throne: premises", _throne_premises),
         ("ascent: premises", _ascent_premises),
+        *((f"ascent: equal {part}", _ascent_equal(part)) for part in ASCENT_EQUAL),
         ("strength", _strength),
     ]
     return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]

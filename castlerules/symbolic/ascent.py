@@ -1,13 +1,13 @@
 """Ascent's rule kernel run on Z3 terms: a transition system over the kernel itself.
 
-What uses it today: the invariant of :mod:`castlerules.symbolic.ascent_invariant`
-and ``tests/symbolic/test_ascent.py`` (which check this system against the kernel
-and the invariant over it).  The Ascent proofs (``proofs/ascent.py``) and the
-casebook's bounded model checking (``castlerules/casebook/bmc.py``) still run the
-two-card encoding :mod:`castlerules.symbolic.ascent_model`, whose rules are calls
-of the kernel's functions and which the tests tie to the kernel (see the proofs
-page, "The Ascent kernel and its tie"); moving them onto this system, or proving
-that encoding equal to it on Z3, is open work.
+What uses it: the invariant of :mod:`castlerules.symbolic.ascent_invariant`,
+``tests/symbolic/test_ascent.py`` (which check this system against the kernel and
+the invariant over it), and ``proofs/ascent_equal.py``, which proves on Z3 that the
+encoding the Ascent proofs (``proofs/ascent.py``) and the casebook's bounded model
+checking (``castlerules/casebook/bmc.py``) run, :mod:`castlerules.symbolic.ascent_model`,
+is this kernel move for move, for the games the proofs page names ("The Ascent model
+proved to be the kernel"): on the other games that encoding is tied to the kernel by
+the kernel's functions it calls and by tests, not proved.
 
 Nothing here states a rule.  A position is the kernel's
 :class:`~castlerules.ascent.kernel.KState` with a Z3 variable for each field; the

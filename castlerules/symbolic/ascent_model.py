@@ -130,9 +130,14 @@ Whose turn follows a turn's end (``nxt``) and whether the turn goes on after
 a favour (``cont``) are free there too: more successors than the engine's,
 never fewer, and the invariant does not speak of them.
 
-What links the proofs to the engine is the full model, whose agreement with
-the engine is *tested* (bridge tests), not proved: the small model's guard and
-successor are the full model's, by construction (the same functions).
+What links the proofs to the engine is the full model: the small model's guard
+and successor are the full model's, by construction (the same functions).  For
+two players under the reference rules and with ``allow_exposing_split=True`` (the
+games of ``proofs/ascent.py``'s bounded model checking) ``proofs/ascent_equal.py``
+proves on Z3 that the full model is the kernel on every position its invariant
+allows, both ways (see the proofs page,
+"The Ascent model proved to be the kernel"); for the other games and options its
+agreement with the engine is *tested* (bridge tests), not proved.
 
 **Folding.**  The formula builders (:func:`all_of`, :func:`ite` ...) accept
 Python constants and fold them, so that a concrete position (the bridge)
@@ -744,11 +749,21 @@ def seat_advances(
     where its whole stack may not, and this is the kernel's ``Board.advances`` itself."""
     if options.stack_rank is True:
         return board().advances
+    return tuple(ops.any(movers) for movers in seat_movers(ops, shape, options, s))
+
+
+def seat_movers(
+    ops: Ops, shape: kernel.Shape, options: kernel.Options, s: kernel.KState
+) -> tuple[tuple[Value, ...], ...]:
+    """Per seat, per card slot: the card is one :func:`seat_advances` reads under
+    ``stack_rank="top"`` as a legal Advance of the seat (of its column, the top of its
+    stack, not flipped, a square free for its own rank within its own arrival square);
+    the seat has one when some card of it is."""
     if options.stack_rank is not False:
         raise ValueError("seat_advances: stack_rank must be a constant")
     o, slots, top = ops, shape.slots, shape.squares
     cards = [kernel.slot(s, j) for j in slots]
-    out: list[Value] = []
+    out: list[tuple[Value, ...]] = []
     for q in range(shape.players):
         mine = [kernel.own_card(o, q, u.col, u.sq) for u in cards]
         occ = [o.any([o.all([mine[j], cards[j].sq == d]) for j in slots]) for d in range(top + 1)]
@@ -786,7 +801,7 @@ def seat_advances(
                     ]
                 )
             )
-        out.append(o.any(movers))
+        out.append(tuple(movers))
     return tuple(out)
 
 
@@ -1576,6 +1591,12 @@ class AscentModel:
             hit = (s, found)
             self._advances[id(s)] = hit
         return hit[1][q]
+
+    def assume_advances(self, s: AState, advances: Sequence[Expr]) -> None:
+        """Read ``advances`` (per seat) as who may advance in ``s`` (:meth:`has_advance`):
+        the proof that the model is the kernel (:mod:`proofs.ascent_equal`) leaves it
+        free, and proves separately that :func:`seat_advances` is the kernel's."""
+        self._advances[id(s)] = (s, tuple(advances))
 
     @functools.cached_property
     def shape(self) -> kernel.Shape:

@@ -25,7 +25,8 @@ includes them when that module provides ``results(fast: bool) -> list[Result]``.
 counter-witnesses its clauses forbid (a weakened property fails the run).
 :mod:`proofs.ascent_equal` proves the Ascent model the kernel on Z3 for the games of
 the Ascent BMC (two players); the run holds the jobs that fit in its time
-(:data:`ASCENT_EQUAL`), the rest runs with ``python -m proofs.ascent_equal``.
+(:data:`ASCENT_EQUAL`); the rest (:data:`ASCENT_EQUAL_LONG`) is the *long run*,
+``python -m proofs --long``, which CI runs after the proof run.
 """
 
 from __future__ import annotations
@@ -111,11 +112,11 @@ def _throne_premises(fast: bool) -> list[Result]:
     return [premises.throne_result()]
 
 
-def _ascent_equal(part: str) -> Callable[[bool], list[Result]]:
+def _ascent_equal(part: str, game: str | None = None) -> Callable[[bool], list[Result]]:
     def run(fast: bool) -> list[Result]:
         from proofs import ascent_equal
 
-        return ascent_equal.results(part, fast)
+        return ascent_equal.results(part, fast, game=game)
 
     return run
 
@@ -130,9 +131,15 @@ def _ascent_premises(fast: bool) -> list[Result]:
 ASCENT_EQUAL = ("turn", "advance", "advances")
 """The jobs of :mod:`proofs.ascent_equal` (its ``PARTS``) the proof run runs: the
 model's EndTurn (both ways) and Advance are the kernel's, with the lemma "who may
-advance" they rest on.  The Favour's job and the converse run with ``python -m
-proofs.ascent_equal favour converse``: they would take the proof run past its
-120 s on two cores (the proofs page)."""
+advance" they rest on.  The Favour's job and the converse would take the proof run
+past its 120 s on two cores (the proofs page): they are the long run's
+(:data:`ASCENT_EQUAL_LONG`)."""
+
+ASCENT_EQUAL_LONG = ("favour", "converse")
+"""The jobs of :mod:`proofs.ascent_equal` the *long run* runs (``python -m proofs
+--long``; CI runs it after the proof run): the model's Favour is the kernel's, and
+every move the kernel accepts is one of the model's.  One task per job and game of
+:data:`proofs.ascent_equal.GAMES`, so that two processes share them evenly."""
 
 COSTS: dict[str, float] = {
     "throne: induction SEED 3p": 8.7,
@@ -153,10 +160,28 @@ COSTS: dict[str, float] = {
     "ascent: equal turn": 1.5,
     "ascent: equal advance": 42.0,
     "ascent: equal advances": 20.0,
+    "ascent: equal favour reference": 23.0,
+    "ascent: equal favour allow_exposing_split": 22.0,
+    "ascent: equal converse reference": 45.0,
+    "ascent: equal converse allow_exposing_split": 42.0,
     "strength": 0.5,
 }
 """The schedule's estimate of each job's CPU seconds on one core (``python
 benchmarks/bench.py --proofs`` measures them; a job missing here counts 10 s)."""
+
+
+def long_tasks() -> list[Task]:
+    """The independent jobs of the long run (:data:`ASCENT_EQUAL_LONG`), in report order."""
+    from proofs.ascent_equal import GAMES
+
+    names = [
+        (f"ascent: equal {part} {label}", part, label)
+        for part in ASCENT_EQUAL_LONG
+        for label, _options, _players in GAMES
+    ]
+    return [
+        Task(name, COSTS.get(name, 10.0), _ascent_equal(part, label)) for name, part, label in names
+    ]
 
 
 def tasks() -> list[Task]:
@@ -183,7 +208,7 @@ def tasks() -> list[Task]:
 
 
 def _run(name: str, fast: bool) -> list[Result]:
-    task = next(t for t in tasks() if t.name == name)
+    task = next(t for t in [*tasks(), *long_tasks()] if t.name == name)
     return task.run(fast)
 
 
@@ -196,6 +221,7 @@ def run_all(
     jobs: int | None = None,
     only: Sequence[str] = (),
     progress: Progress | None = None,
+    long: bool = False,
 ) -> list[Result]:
     """Run every proof; results in a fixed order (deterministic, whatever ``jobs``).
 
@@ -203,9 +229,11 @@ def run_all(
     is the number of processes (default: 2, or 1 on a single core); ``only``
     keeps the tasks whose name starts with one of these prefixes.  The jobs
     start longest first (:attr:`Task.cost`); the results come in report order.
-    ``progress`` is told of each job as it finishes (:data:`Progress`).
+    ``progress`` is told of each job as it finishes (:data:`Progress`).  ``long``
+    runs the long run's jobs (:func:`long_tasks`) instead of the proof run's.
     """
-    chosen = [t for t in tasks() if not only or t.name.startswith(tuple(only))]
+    pool_of = long_tasks() if long else tasks()
+    chosen = [t for t in pool_of if not only or t.name.startswith(tuple(only))]
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     done: dict[str, list[Result]] = {}
 

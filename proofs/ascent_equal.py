@@ -459,11 +459,16 @@ _TITLES = {
 }
 
 
-def results(part: str, fast: bool = False) -> list[Result]:
+def results(part: str, fast: bool = False, game: str | None = None) -> list[Result]:
     """``ascent.equal.<part>`` for every game of :data:`GAMES` (``fast``: the first, the
-    reference rules, only)."""
+    reference rules, only; ``game``: the one of that label only)."""
     out = []
-    for label, options, players in GAMES[:1] if fast else GAMES:
+    chosen = GAMES[:1] if fast else GAMES
+    if game is not None:
+        chosen = tuple(g for g in GAMES if g[0] == game)
+        if not chosen:
+            raise ValueError(f"unknown game {game!r}: one of {[g[0] for g in GAMES]}")
+    for label, options, players in chosen:
         started = time.perf_counter()
         eq = Equal(ascent.Rules(**options), players)
         verdicts = part_queries(eq, part)

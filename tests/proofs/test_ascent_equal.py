@@ -101,3 +101,28 @@ def test_the_fast_run_proves_the_reference_game_only() -> None:
     """``python -m proofs --fast``: the first game of ``GAMES`` only."""
     (result,) = ascent_equal.results("turn", fast=True)
     assert result.ok and result.scope.startswith("2 players, reference rules")
+
+
+def test_every_job_runs_in_ci_once() -> None:
+    """Each job of the equality runs in exactly one of CI's two runs: the proof run
+    (``proofs.ASCENT_EQUAL``) or the long run (``python -m proofs --long``), once per
+    game; a job dropped from both, or run by both, is caught."""
+    import proofs
+
+    run = {t.name for t in proofs.tasks()}
+    long = {t.name for t in proofs.long_tasks()}
+    assert not run & long
+    assert sorted((*proofs.ASCENT_EQUAL, *proofs.ASCENT_EQUAL_LONG)) == sorted(ascent_equal.PARTS)
+    assert {f"ascent: equal {part}" for part in proofs.ASCENT_EQUAL} <= run
+    labels = [label for label, _options, _players in ascent_equal.GAMES]
+    assert long == {
+        f"ascent: equal {part} {label}" for part in proofs.ASCENT_EQUAL_LONG for label in labels
+    }
+
+
+def test_one_game_of_a_job() -> None:
+    """The long run's tasks prove one game each; an unknown game is refused."""
+    (result,) = ascent_equal.results("turn", game="allow_exposing_split")
+    assert result.ok and "allow_exposing_split rules" in result.scope
+    with pytest.raises(ValueError, match="unknown game 'nothing'"):
+        ascent_equal.results("turn", game="nothing")

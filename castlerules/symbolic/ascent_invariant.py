@@ -5,7 +5,9 @@ run on Z3 terms by :class:`castlerules.symbolic.ascent.AscentSystem`.  The
 invariant is a claim about every reachable position; ``tests/symbolic/test_ascent.py``
 checks it on the positions of real games and that a broken stack breaks it.  It is
 not proved inductive over this system: the proof run's ``ascent.invariant`` is
-proved over the two-card encoding :mod:`castlerules.symbolic.ascent_model`.  Its vocabulary (the
+proved over the two-card encoding :mod:`castlerules.symbolic.ascent_model`, which
+``proofs/ascent_equal.py`` proves to be the kernel for the games the proofs page names
+(two players; "The Ascent model proved to be the kernel").  Its vocabulary (the
 rank of a stack under option ``stack_rank``, the squares where an exposed
 remainder may stay) is the spec's, written here as the claim's own words.
 """

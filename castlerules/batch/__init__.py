@@ -63,8 +63,9 @@ class NumpyBackend:
     def jit(self, function: Any, static: tuple[int, ...] = (), play: bool = False) -> Any:
         return function
 
-    def repeat(self, count: int, body: Any, carry: Any) -> Any:
-        """``body(i, carry)`` for ``i`` in ``range(count)``."""
+    def repeat(self, count: int, body: Any, carry: Any, unroll: int = 1) -> Any:
+        """``body(i, carry)`` for ``i`` in ``range(count)`` (``unroll``: the compiled
+        loop's)."""
         for i in range(count):
             carry = body(i, carry)
         return carry
@@ -159,9 +160,10 @@ class JaxBackend:
             return self._jax.jit(function, static_argnums=static)
         return self._jax.jit(function, static_argnums=static, compiler_options=options)
 
-    def repeat(self, count: int, body: Any, carry: Any) -> Any:
-        """``body(i, carry)`` for ``i`` in ``range(count)``, compiled once."""
-        return self._jax.lax.fori_loop(0, count, body, carry)
+    def repeat(self, count: int, body: Any, carry: Any, unroll: int = 1) -> Any:
+        """``body(i, carry)`` for ``i`` in ``range(count)``, compiled once (``unroll``
+        bodies a turn of the compiled loop)."""
+        return self._jax.lax.fori_loop(0, count, body, carry, unroll=unroll)
 
     def each(self, function: Any, items: Any) -> Any:
         """``function`` of each item along the first axis of ``items`` (a tuple of

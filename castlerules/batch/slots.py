@@ -95,6 +95,9 @@ class Slots:
     game: str
     rules: Any
     _options: Any
+    _steps_unrolled: int = 1
+    """How many of ``play_random``'s steps one turn of its compiled loop plays (the
+    game's; the same moves whatever it is)."""
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -301,7 +304,9 @@ class Slots:
 
         nobody = xp.zeros(data.shape[-1], dtype=bool)
         start = (data, self._kept(data), bots_low, bots_high, nobody, xp.zeros((), dtype=xp.int32))
-        data, kept, bots_low, bots_high, ended, played = self.backend.repeat(steps, body, start)
+        data, kept, bots_low, bots_high, ended, played = self.backend.repeat(
+            steps, body, start, unroll=self._steps_unrolled
+        )
         rows, counts = self._legal_kept(data, kept)
         return data, rows, counts, bots_low, bots_high, ended, played
 

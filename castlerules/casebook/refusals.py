@@ -44,7 +44,7 @@ from castlerules.core import IllegalMove, Note
 from castlerules.core.errors import ArgumentError, EngineRefusal
 from castlerules.core.ops import CONCRETE, Guard
 from castlerules.throne import kernel as throne_kernel
-from castlerules.throne import transitions as throne_transitions
+from castlerules.throne import refusals as throne_refusals
 
 __all__ = ["REFUSALS", "RefusalKind", "catalogue", "kind_of", "note_sentence"]
 
@@ -86,8 +86,8 @@ class _Declared:
 _DECLARED = {
     "throne": _Declared(
         throne_kernel,
-        throne_transitions.ENGINE_REFUSALS,
-        throne_transitions.UNREACHED,
+        throne_refusals.ENGINE_REFUSALS,
+        throne_refusals.UNREACHED,
         throne_cases.CASES,
     ),
     "ascent": _Declared(

@@ -18,14 +18,13 @@ castlerules.core.errors.IllegalMove: Character D cannot be placed on floor 6: ..
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, compress
 from operator import lt, not_
-from types import MappingProxyType
 from typing import Any
 
 from castlerules.core.chance import check_seed
-from castlerules.core.errors import ArgumentError, EngineRefusal, IllegalMove
+from castlerules.core.errors import ArgumentError, IllegalMove
 from castlerules.core.protocol import require
 from castlerules.throne.moves import Climb, Move, Pass, Place, Vote
 from castlerules.throne.rules import (
@@ -569,26 +568,6 @@ _TURN_REFUSAL = {
     MOVEMENT: "throne-turn-movement",
     ELECTION: "throne-turn-election",
 }
-
-ENGINE_REFUSALS: tuple[EngineRefusal, ...] = (
-    EngineRefusal("throne-turn-placement", "B6"),
-    EngineRefusal("throne-turn-movement", "B8"),
-    EngineRefusal("throne-turn-election", "B11"),
-    EngineRefusal("throne-unknown-placement", "B6"),
-    EngineRefusal("throne-unknown-movement", "B8"),
-    EngineRefusal("throne-moves-down", "B9"),
-    EngineRefusal("throne-not-in-castle", "B8"),
-)
-"""The refusals of Throne that no guard of the kernel names (the kernel's guards name
-the others): a move given for a seat not to act (``apply``'s ``seat``), a letter that is
-no character, a character asked to move down
-(:func:`castlerules.casebook.questions.question`), a Climb of a character not placed."""
-
-UNREACHED: Mapping[str, str] = MappingProxyType(
-    {"throne-not-in-castle": "every character is placed before the movement phase"}
-)
-"""The refusals no position of a game reaches (the engine still gives them for a state
-built by hand), each with the reason."""
 
 
 def _out_of_turn(state: State, seat: int) -> None:

@@ -173,7 +173,8 @@ def test_tasks_cover_every_player_count_and_both_presets_once() -> None:
             assert f"throne: induction {preset} {n}p" in names
     assert {"throne: witnesses", "throne: sensitivity", "ascent: induction"} <= set(names)
     assert all(t.cost > 0 for t in proofs.tasks())
-    assert set(names) == set(proofs.COSTS)  # every job has a measured cost to schedule by
+    # every job of the proof run and of the long run has a measured cost to schedule by
+    assert set(names) | {t.name for t in proofs.long_tasks()} == set(proofs.COSTS)
 
 
 def test_main_prints_the_table_saves_json_and_fails_on_an_unexpected_verdict(
@@ -191,8 +192,13 @@ def test_main_prints_the_table_saves_json_and_fails_on_an_unexpected_verdict(
     calls: list[tuple[bool, object, object]] = []
 
     def fake_run_all(
-        fast: bool = False, jobs: object = None, only: object = (), progress: Any = None
+        fast: bool = False,
+        jobs: object = None,
+        only: object = (),
+        progress: Any = None,
+        long: bool = False,
     ) -> list[Result]:
+        assert not long
         calls.append((fast, jobs, only))
         results = [_result("p", True, 1.0), _result("q", False, 0.5)]
         if progress is not None:  # one job holding both properties

@@ -96,8 +96,9 @@ class Slots:
     rules: Any
     _options: Any
     _steps_unrolled: int = 1
-    """How many of ``play_random``'s steps one turn of its compiled loop plays (the
-    game's; the same moves whatever it is)."""
+    """How many of ``play_random``'s steps one turn of its compiled loop plays from
+    :data:`LARGE_BATCH` games on (the game's; the same moves whatever it is; smaller
+    batches play one, which compiles faster)."""
 
     def _slots_init(self) -> None:
         self._none_reset = np.zeros(self.size, dtype=bool)
@@ -305,7 +306,7 @@ class Slots:
         nobody = xp.zeros(data.shape[-1], dtype=bool)
         start = (data, self._kept(data), bots_low, bots_high, nobody, xp.zeros((), dtype=xp.int32))
         data, kept, bots_low, bots_high, ended, played = self.backend.repeat(
-            steps, body, start, unroll=self._steps_unrolled
+            steps, body, start, unroll=self._steps_unrolled if self.size >= LARGE_BATCH else 1
         )
         rows, counts = self._legal_kept(data, kept)
         return data, rows, counts, bots_low, bots_high, ended, played

@@ -182,3 +182,38 @@ def test_the_benchmark_counts_the_moves_of_games_in_play() -> None:
     assert 0.5 < row["utilisation"] <= 1.0
     assert abs(row["actions"] / (row["steps"] * 6) - row["utilisation"]) <= 0.0005
     assert row["games_started"] >= 6 and row["backend"] == "numpy"
+
+
+def test_a_large_batchs_unrolled_loop_plays_the_same_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From ``LARGE_BATCH`` games on, Ascent's compiled ``play_random`` plays two steps a
+    turn of its loop (``_steps_unrolled``): an odd number of steps gives the games, the
+    moves and the bots' draws of numpy's one step at a time (A3, A12: turns and replays
+    cross the loop's turns).  A planted loop that skips the second step is caught."""
+    pytest.importorskip("jax")
+    from castlerules.batch import slots
+
+    monkeypatch.setattr(slots, "LARGE_BATCH", 6)
+    compiled = batch.make("ascent", players=3, size=6, backend="jax")
+    plain = batch.make("ascent", players=3, size=6, backend="numpy")
+    assert compiled._steps_unrolled == 2
+    seats, other = RandomSeats(range(70, 76), 3), RandomSeats(range(70, 76), 3)
+    fast, slow = compiled.init(seed=70), plain.init(seed=70)
+    for _ in range(3):
+        fast, moves = compiled.play_random(fast, seats, steps=9)
+        slow, expected = plain.play_random(slow, other, steps=9)
+        assert moves == expected
+        assert np.array_equal(np.asarray(fast.data), np.asarray(slow.data))
+        assert np.array_equal(seats.state, other.state)
+    skipping = batch.make("ascent", players=3, size=6, backend="numpy")
+    original = skipping.backend.repeat
+    monkeypatch.setattr(
+        skipping.backend,
+        "repeat",
+        lambda count, body, carry, unroll=1: original((count + 1) // 2, body, carry),
+    )
+    wrong, _moves = skipping.play_random(
+        skipping.init(seed=70), RandomSeats(range(70, 76), 3), steps=9
+    )
+    assert not np.array_equal(np.asarray(wrong.data), np.asarray(fast.data))

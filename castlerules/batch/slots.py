@@ -306,7 +306,7 @@ class Slots:
         nobody = xp.zeros(data.shape[-1], dtype=bool)
         start = (data, self._kept(data), bots_low, bots_high, nobody, xp.zeros((), dtype=xp.int32))
         data, kept, bots_low, bots_high, ended, played = self.backend.repeat(
-            steps, body, start, unroll=self._steps_unrolled if self.size >= LARGE_BATCH else 1
+            steps, body, start, unroll=self._steps_unrolled if self._plays_long() else 1
         )
         rows, counts = self._legal_kept(data, kept)
         return data, rows, counts, bots_low, bots_high, ended, played
@@ -366,7 +366,7 @@ class Slots:
             seats.reseed(fresh, [int(x) for x in seeds[fresh]])
         if steps not in self._random_of:
             self._random_of[steps] = self.backend.jit(
-                self._random_steps, static=(3,), play=self.size >= LARGE_BATCH
+                self._random_steps, static=(3,), play=self._plays_long()
             )
         bots_low, bots_high = seats.words()
         data, rows, counts, bots_low, bots_high, ended, played = self._random_of[steps](
@@ -387,7 +387,7 @@ class Slots:
         pool = self._pool_at(batch.next_seed)
         if steps not in self._refill_of:
             self._refill_of[steps] = self.backend.jit(
-                self._refill_steps, static=(7,), play=self.size >= LARGE_BATCH
+                self._refill_steps, static=(7,), play=self._plays_long()
             )
         bots_low, bots_high = seats.words()
         first_column = np.int32(batch.next_seed - pool.first)
@@ -471,6 +471,12 @@ class Slots:
         rest = block_states(range(first + have, first + self.size), streams)
         return np.concatenate([*done, rest], axis=1) if done else rest
 
+    def _plays_long(self) -> bool:
+        """Whether this batch is of :data:`LARGE_BATCH` games or more: its random playouts
+        then compile for long runs (the play options, an unrolled loop, compiled blocks
+        of new games), which costs seconds of compilation more."""
+        return self.size >= LARGE_BATCH
+
     def _compiles_blocks(self, first: int) -> bool:
         """Whether the block of seeds ``first ..`` is dealt by a compiled program
         (:meth:`_block_traced`): on JAX, for batches of :data:`LARGE_BATCH`
@@ -479,7 +485,7 @@ class Slots:
         the game deals in traced code."""
         return (
             self.backend.name == "jax"
-            and self.size >= LARGE_BATCH
+            and self._plays_long()
             and first + self.size <= 2**32
             and self._deals_traced()
         )

@@ -111,3 +111,30 @@ def test_the_javascript_engine_plays_every_reading_of_the_register(throne_js: li
     notes = {r.reading: r.note for r in report.readings if r.note}
     assert list(notes) == ["SEED + no_cards_public=false"], notes
     assert "the protocol cannot tell them apart" in notes["SEED + no_cards_public=false"]
+
+
+@pytest.mark.parametrize("game", ["throne", "ascent"])
+def test_a_budget_spent_inside_a_block_of_hypothesis_games_ends_the_check_cleanly(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock runs out in the middle of a block of Hypothesis-chosen games (a clock
+    that moves a second each time it is read): each game of the block is still played
+    whole, so Hypothesis never sees an example draw differently from the last time
+    (it stopped the check with FlakyStrategyDefinition when a slow machine spent the
+    budget there) and the report holds what was played."""
+    import importlib
+    import types
+
+    checking = importlib.import_module("castlerules.conform.check")
+    now = [0.0]
+
+    def ticking() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(checking, "time", types.SimpleNamespace(monotonic=ticking))
+    report = check(game, ReferenceEngine(), games=12, seconds=2.5, phases=["hypothesis"])
+    assert report.agree, report.text()
+    # the clock ended the check before the 12 games, between two whole blocks
+    played = report.tally.games["hypothesis"]
+    assert 0 < played < 12 and played % checking.BLOCK == 0, played

@@ -1,12 +1,18 @@
 """The Ascent proofs (proofs/ascent.py): every property proved, every wrong rule refuted.
 
-The induction results run for 2 and 6 players (``results(fast=True)``; the
-full run covers 2..6).  Each sensitivity check must come with a game that
-the engine replays here, from the notation of its trace, and whose last
-position shows the failure (or whose last move the engine refuses).
+The results are those of the whole proof run saved in ``artifacts/proofs.json``
+(``bash dev prove``, which CI runs first) when it is this code's (its source hash) and
+complete; else they run here, for 2 and 6 players (``results(fast=True)``; the full
+run covers 2..6).  Each sensitivity check must come with a game that the engine
+replays here, from the notation of its trace, and whose last position shows the
+failure (or whose last move the engine refuses).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,13 +20,105 @@ from castlerules import ascent
 from castlerules.ascent.transitions import ceiling_violations
 from castlerules.core import CLAUSES, IllegalMove
 from castlerules.symbolic.ascent_model import all_of, neg
+from proofs import source_hash
 from proofs.ascent import Prover, results
 from proofs.core import Ledger, ProofFailure, Result, Trace
+
+SAVED = Path(__file__).resolve().parents[2] / "artifacts" / "proofs.json"
+OTHER_JOBS = ("ascent.equal.", "ascent.premises", "ascent.strength")
+"""The Ascent results of a whole run that other modules than proofs.ascent give (the
+model proved to be the kernel, the premises, the properties' counter-witnesses)."""
+
+
+def _result(item: dict[str, Any]) -> Result:
+    trace = item["trace"]
+    return Result(
+        name=item["name"],
+        game=item["game"],
+        title=item["title"],
+        clauses=tuple(item["clauses"]),
+        method=item["method"],
+        depth=item["depth"],
+        holds=item["holds"],
+        seconds=item["seconds"],
+        queries=item["queries"],
+        scope=item["scope"],
+        detail=item["detail"],
+        expected=item["expected"],
+        trace=None
+        if trace is None
+        else Trace(
+            game=trace["game"],
+            players=trace["players"],
+            options=tuple(trace["options"]),
+            positions=tuple(trace["positions"]),
+            moves=tuple(trace["moves"]),
+            note=trace["note"],
+        ),
+    )
+
+
+def saved_results(path: Path = SAVED) -> list[Result] | None:
+    """The Ascent results of the whole proof run saved by ``python -m proofs --save``, if
+    that run was complete (no ``--fast``, no ``--only``) and of the sources at hand."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or (data.get("mode"), data.get("only")) != ("full", []):
+        return None
+    if data.get("source") != source_hash():
+        return None
+    return [
+        _result(item)
+        for item in data["results"]
+        if item["game"] == "ascent" and not item["name"].startswith(OTHER_JOBS)
+    ]
 
 
 @pytest.fixture(scope="module")
 def by_name() -> dict[str, Result]:
-    return {r.name: r for r in results(fast=True)}
+    return {r.name: r for r in saved_results() or results(fast=True)}
+
+
+def test_saved_results_are_read_back_as_the_run_gave_them(tmp_path: Path) -> None:
+    """A saved run is used only when complete and of these sources; its results read back
+    equal to those saved (trace included)."""
+    proved = Result("ascent.x", "ascent", "t", ("A6",), "induction", None, True, 1.0, 3, "s")
+    refuted = Result(
+        "ascent.y",
+        "ascent",
+        "t",
+        ("A7",),
+        "BMC depth 2",
+        2,
+        False,
+        1.0,
+        3,
+        "s",
+        "d",
+        False,
+        Trace("ascent", 2, ("protection=False",), ("a", "b"), ("m",), "n"),
+    )
+    other = Result("throne.z", "throne", "t", ("B1",), "induction", None, True, 1.0, 3, "s")
+    equal = Result("ascent.equal.turn", "ascent", "t", ("A12",), "induction", None, True, 1, 3, "s")
+    payload = {
+        "mode": "full",
+        "only": [],
+        "source": source_hash(),
+        "results": [r.to_json() for r in (proved, refuted, other, equal)],
+    }
+    for changed, usable in (
+        ({}, True),
+        ({"mode": "fast"}, False),
+        ({"only": ["ascent"]}, False),
+        (
+            {"source": "0" * 24},
+            False,
+        ),
+    ):
+        (tmp_path / "proofs.json").write_text(json.dumps({**payload, **changed}))
+        assert (saved_results(tmp_path / "proofs.json") == [proved, refuted]) is usable, changed
 
 
 PROVED = [

@@ -347,9 +347,10 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
     if site.proofs is None:
         out.append("- Proofs: the proof table is not available in this build.\n")
     elif proofs:
+        # each proof by its name, linked to its title and detail (page budget)
         out.append(
             "- Proofs: "
-            + ", ".join(f":ref:`{rst.escape(p.title)} <{p.anchor}>` ({p.verdict})" for p in proofs)
+            + ", ".join(f":ref:`{rst.escape(p.name)} <{p.anchor}>` ({p.verdict})" for p in proofs)
             + ".\n"
         )
     else:
@@ -362,11 +363,12 @@ def _coverage(site: Site, game: str, clause_id: str) -> str:
         by_path: dict[str, list[Any]] = {}
         for c in cites:
             by_path.setdefault(c.path, []).append(c)
-        # one path per file, the first line of each function linked (page budget)
+        # one path per file, the first line of each function linked, the functions in
+        # italics rather than code (a code span's markup is four times the name's: page budget)
         where = "; ".join(
             f"{rst.literal(path)}: "
             + ", ".join(
-                f"{rst.literal(c.function)} (line{'s' if len(c.lines) > 1 else ''} "
+                f"*{rst.escape(c.function)}* (line{'s' if len(c.lines) > 1 else ''} "
                 + ", ".join([source_link(c.path, c.lines[0]), *map(str, c.lines[1:])])
                 + ")"
                 for c in group

@@ -8,7 +8,16 @@ the Boolean options) or from the engine's card tables (``value_of``,
 constrained to the values that ``Rules`` accepts (:meth:`AscentModel.assumptions`),
 so that one query covers every value of it.  The bridge tests check those
 domains against ``Rules`` itself, and :meth:`Opts.removal` against
-``Rules.removal_applies``.
+``Rules.removal_applies``.  The model reads every declared option
+(:data:`OPTION_NAMES`, free or given; :data:`READ_AS_GIVEN`, given: ``deal`` and
+``cards`` at one value only; a declared option it did not read would be refused by
+name, :func:`unmodelled`), the seed's later readings among them:
+``path`` (A5: a card on its Start leaves it upwards from its rank's start row,
+:meth:`Opts.start_row`, :meth:`AscentModel.source`), ``flip_uncovered`` (A8: the
+remainder a split or a favour leaves uncovered on the arrival square of the rank it
+acts with turns over, the kernel's ``left_flipped``) and ``replays_per_turn`` (A12:
+a turn counts its replays, :attr:`Turn.replays`, by the kernel's ``counts_replays``
+and ``replays_left``).
 
 **Cards.**  The state is kept per card (:class:`Card`): the engine's card
 number ``idx`` with its value and owner, and
@@ -51,7 +60,9 @@ favour's target and its rank order (``favour_target``, ``ranks_lower``,
 ``may_take_after``, ``favour_offered``), a card of the mover's column
 (``own_card``), a card on the row just reached (``on_the_row``), the step an
 Advance opens and a favour extends (``step_open``, ``after_advance``,
-``step_after_advance``, ``step_after_favour``, ``no_step``, ``play_goes_on``),
+``step_after_advance``, ``step_after_favour``, ``no_step``, ``play_goes_on``), the
+replays of a turn (``counts_replays``, ``replays_left``), the flip of an uncovered
+remainder (``left_flipped``),
 the deal (``dealt_card``), the end of the game (``game_over``), and a card's
 points (``card_points``).  The full model's turn passing
 (:meth:`AscentModel.next_actor`, :meth:`AscentModel.alive`) is the kernel's race
@@ -73,7 +84,8 @@ perturbing what the kernel is given (:meth:`AscentModel.takeable`,
 
 The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
 step is open) with the engine's step ``(sd, sm, sk)`` (square, moved cards,
-favours taken), all 0 outside a step, so that a position has one encoding.
+favours taken) and the turn's ``replays`` (counted where ``replays_per_turn``
+bounds them), all 0 outside a step, so that a position has one encoding.
 
 **Moves.**  A move (:class:`Move`) is ``kind`` (:data:`ADVANCE`,
 :data:`FAVOUR`, :data:`END`) and the card ``x``, plus *selections*: cards the

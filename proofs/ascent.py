@@ -11,12 +11,15 @@ any limit or unlimited, and both values of ``allow_exposing_split``,
 ``protection``, ``favour_takes`` and ``penalty_to``, and every value of
 ``end_test``: the end test decides only whose turn follows a turn's end, which the
 small model leaves free, so these properties hold under each of its values;
+both values of ``path`` (A5: the shared Start, or the staggered start rows) and of
+``flip_uncovered`` (A8), ``replays_per_turn`` any bound or none (A12);
 and under each value of ``stack_rank``, one induction run each, merged by name:
 with ``"highest"`` every card carries its stack's rank ``rv``):
 
 - ``ascent.invariant``: an inductive invariant of every reachable position
   (well-formed stacks, flipped stacks on their leader's arrival square, the
-  ceiling of stack tops);
+  ceiling of stack tops; under ``flip_uncovered`` no unflipped top on the arrival
+  square of its rank; the replays of a turn within ``replays_per_turn``);
 - ``ascent.ceiling``: the spec's ceiling invariant, card by card, with
   protection and its exceptions (rule 15, ``allow_exposing_split``);
 - ``ascent.strict_ceiling``: with the strict reading (``protection=False``)
@@ -476,7 +479,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property(
         "ascent.invariant",
         "An inductive invariant of every position: well-formed stacks, flipped stacks on "
-        "their leader's arrival square, the ceiling of every stack's top",
+        "their leader's arrival square, the ceiling of every stack's top; with "
+        "flip_uncovered no unflipped top on its arrival square; at most replays_per_turn "
+        "replays a turn",
         ("A3", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13"),
         Prover.invariant,
     ),
@@ -534,7 +539,8 @@ def scope(players: Sequence[int], stack_rank: str = "top") -> str:
         f"{dom[0]}..{dom[-1]}, any strictly increasing arrival, any upper_half, "
         "favours_per_move any limit or none, both values of allow_exposing_split, "
         "favour_after_arrival, removal_in_lower_half, last_player_continues, protection, "
-        f"favour_takes and penalty_to, every end_test (stack_rank={stack_rank})"
+        "favour_takes, penalty_to, path and flip_uncovered, replays_per_turn any bound or "
+        f"none, every end_test (stack_rank={stack_rank})"
     )
 
 

@@ -85,7 +85,8 @@ def read(model: Model, s: AState) -> Fields:
         )
     t = s.turn
     step = (value(model, t.sd), value(model, t.sm), value(model, t.sk))
-    return Fields(tuple(cards), value(model, t.actor), truth(model, t.mid), step)
+    replays = value(model, t.replays)
+    return Fields(tuple(cards), value(model, t.actor), truth(model, t.mid), step, replays)
 
 
 def decode(rules: ascent.Rules, f: Fields) -> State:
@@ -113,6 +114,7 @@ def decode(rules: ascent.Rules, f: Fields) -> State:
         removed=tuple(tuple(sorted(pile)) for pile in removed),
         actor=f.actor,
         step=f.step if f.mid else None,
+        replays=f.replays,
     )
 
 
@@ -294,4 +296,5 @@ def known(s: AState) -> Fields:
             raise ValueError(f"not a concrete position: card {u.idx} is {row}")
         cards.append((int(u.col), int(u.sq), int(u.dep), int(u.below), int(u.top), bool(u.flp)))
     t = s.turn
-    return Fields(tuple(cards), int(t.actor), bool(t.mid), (int(t.sd), int(t.sm), int(t.sk)))
+    step = (int(t.sd), int(t.sm), int(t.sk))
+    return Fields(tuple(cards), int(t.actor), bool(t.mid), step, int(t.replays))

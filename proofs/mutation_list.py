@@ -1568,6 +1568,36 @@ MUTATIONS: tuple[Mutation, ...] = (
         breaks=("ascent.ceiling",),
     ),
     M(
+        "ascent.model.uncovered_remainder_stays_unflipped",
+        "A8",
+        "flip_uncovered=True: the model's remainder, left uncovered on the arrival square of "
+        "its rank by a split or a favour, never turns over",
+        AM,
+        (
+            "                self.o.flip_uncovered,\n"
+            "                all_of([x.sq >= 1, x.below != NONE]),\n"
+        ),
+        "                False,\n                all_of([x.sq >= 1, x.below != NONE]),\n",
+        kind="model",
+        more=(
+            (
+                "                self.o.flip_uncovered,\n                x.below != NONE,\n",
+                "                False,\n                x.below != NONE,\n",
+            ),
+        ),
+        breaks=("ascent.invariant",),
+    ),
+    M(
+        "ascent.model.one_replay_too_many",
+        "A12",
+        "replays_per_turn: the model lets a turn replay once more than the bound",
+        AM,
+        "neg(kernel.replays_left(FOLD, t.replays, o.replay_limit)),",
+        "neg(kernel.replays_left(FOLD, t.replays - 1, o.replay_limit)),",
+        kind="model",
+        breaks=("ascent.invariant",),
+    ),
+    M(
         "ascent.kernel.removed_keep_their_depth",
         "A13",
         "the kernel's removed cards keep their place in the remainder (a card in a pile "

@@ -524,9 +524,8 @@ OPTIONS: tuple[Option, ...] = (
                 "value, still in the race); a card leaves it for the first free square above it "
                 "(A3); the upper half is the path's top six squares, 7..12 (as 4..7 of 7). Stacks "
                 "and favours then form among ranks whose start rows are near, and a Prince races "
-                "as far as a Fire-eater. The proofs' symbolic model reads the shared Start only: "
-                "under 'staggered' the engine is tied to the kernel on every position of small "
-                "games (python -m proofs.equivalence), and the invariants are not proved.",
+                "as far as a Fire-eater. The proofs read both paths as a free option: every "
+                "Ascent property is proved under each.",
             ),
         ),
     ),

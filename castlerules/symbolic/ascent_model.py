@@ -8,7 +8,16 @@ the Boolean options) or from the engine's card tables (``value_of``,
 constrained to the values that ``Rules`` accepts (:meth:`AscentModel.assumptions`),
 so that one query covers every value of it.  The bridge tests check those
 domains against ``Rules`` itself, and :meth:`Opts.removal` against
-``Rules.removal_applies``.
+``Rules.removal_applies``.  The model reads every declared option
+(:data:`OPTION_NAMES`, free or given; :data:`READ_AS_GIVEN`, given: ``deal`` and
+``cards`` at one value only; a declared option it did not read would be refused by
+name, :func:`unmodelled`), the seed's later readings among them:
+``path`` (A5: a card on its Start leaves it upwards from its rank's start row,
+:meth:`Opts.start_row`, :meth:`AscentModel.source`), ``flip_uncovered`` (A8: the
+remainder a split or a favour leaves uncovered on the arrival square of the rank it
+acts with turns over, the kernel's ``left_flipped``) and ``replays_per_turn`` (A12:
+a turn counts its replays, :attr:`Turn.replays`, by the kernel's ``counts_replays``
+and ``replays_left``).
 
 **Cards.**  The state is kept per card (:class:`Card`): the engine's card
 number ``idx`` with its value and owner, and
@@ -51,7 +60,9 @@ favour's target and its rank order (``favour_target``, ``ranks_lower``,
 ``may_take_after``, ``favour_offered``), a card of the mover's column
 (``own_card``), a card on the row just reached (``on_the_row``), the step an
 Advance opens and a favour extends (``step_open``, ``after_advance``,
-``step_after_advance``, ``step_after_favour``, ``no_step``, ``play_goes_on``),
+``step_after_advance``, ``step_after_favour``, ``no_step``, ``play_goes_on``), the
+replays of a turn (``counts_replays``, ``replays_left``), the flip of an uncovered
+remainder (``left_flipped``),
 the deal (``dealt_card``), the end of the game (``game_over``), and a card's
 points (``card_points``).  The full model's turn passing
 (:meth:`AscentModel.next_actor`, :meth:`AscentModel.alive`) is the kernel's race
@@ -73,7 +84,8 @@ perturbing what the kernel is given (:meth:`AscentModel.takeable`,
 
 The turn (:class:`Turn`): ``actor`` (-1 once over), ``mid`` (a favour / replay
 step is open) with the engine's step ``(sd, sm, sk)`` (square, moved cards,
-favours taken), all 0 outside a step, so that a position has one encoding.
+favours taken) and the turn's ``replays`` (counted where ``replays_per_turn``
+bounds them), all 0 outside a step, so that a position has one encoding.
 
 **Moves.**  A move (:class:`Move`) is ``kind`` (:data:`ADVANCE`,
 :data:`FAVOUR`, :data:`END`) and the card ``x``, plus *selections*: cards the
@@ -168,7 +180,7 @@ from castlerules.ascent.rules import (
 )
 from castlerules.ascent.state import State, locate
 from castlerules.core.errors import ArgumentError
-from castlerules.core.ops import Ops, Value, first_of, fold
+from castlerules.core.ops import CONCRETE, Ops, Value, first_of, fold
 from castlerules.symbolic import smt
 from castlerules.symbolic.smt import Expr, Solver, bool_var, int_var, is_sat, new_solver
 from castlerules.symbolic.smt import Model as Z3Model
@@ -356,6 +368,9 @@ OPTION_NAMES = (
     "last_player_continues",
     "end_test",
     "protection",
+    "path",
+    "flip_uncovered",
+    "replays_per_turn",
 )
 """The options that may be left symbolic (``die`` only picks the first player,
 and every first player is an initial state here)."""
@@ -370,8 +385,7 @@ def unmodelled(rules: Rules) -> tuple[str, ...]:
     """The options of ``rules`` this model does not read, at a value other than the
     reference reading's (``name=value``): every declared option outside
     :data:`OPTION_NAMES` and :data:`READ_AS_GIVEN`, so that a reading added to the
-    declarations is refused here until the model reads it (today ``path``,
-    ``flip_uncovered``, ``replays_per_turn``)."""
+    declarations is refused here until the model reads it (today none)."""
     default = Rules()
     return tuple(
         f"{o.name}={getattr(rules, o.name)!r}"
@@ -427,6 +441,21 @@ class Opts:
     """The end test (A14): its index in ``END_TESTS`` (``unreached``, ``unflipped``,
     ``can_move``)."""
     protection: Expr
+    staggered: Expr
+    """``path == "staggered"`` (A1, A5): a card leaves its Start from its rank's start
+    row (:meth:`start_row`)."""
+    flip_uncovered: Expr
+    """A8: a remainder left uncovered on the arrival square of the rank it acts with
+    turns over (:func:`~castlerules.ascent.kernel.left_flipped`)."""
+    replay_limit: Expr
+    """A12: ``replays_per_turn`` as the kernel's number
+    (:data:`~castlerules.ascent.kernel.UNLIMITED` for None)."""
+
+    def start_row(self, value: Expr) -> Expr:
+        """The row a card of rank value ``value`` leaves its Start from, upwards (A1, A5):
+        0, or under ``path="staggered"`` its arrival square less the Fire-eater's (the
+        kernel's :attr:`~castlerules.ascent.kernel.Shape.start_row`)."""
+        return ite(self.staggered, self.arrival_of(value) - self.arrival[0], 0)
 
     def arrival_of(self, value: Expr) -> Expr:
         """The arrival square (ceiling) of a rank value (A6, spec rule 4)."""
@@ -467,9 +496,9 @@ class Params:
             )
         if unmodelled(self.rules):
             raise ValueError(
-                "the Ascent proofs' model reads the shared Start, a flip on arrival only and "
-                f"a replay after every favour: {', '.join(unmodelled(self.rules))} is outside "
-                "its parameters (the proofs page says what checks these readings)"
+                "the Ascent proofs' model does not read "
+                f"{', '.join(unmodelled(self.rules))}: it is outside its parameters "
+                "(the proofs page says what checks the readings it does not read)"
             )
         unknown = set(self.symbolic) - set(OPTION_NAMES)
         if unknown or self.mutation not in MUTATIONS:
@@ -529,6 +558,13 @@ class Params:
             unlimited, limit = True, k(1)
         else:
             unlimited, limit = False, k(r.favours_per_move)
+        # A12: the kernel's number, a Python int when given (so that the kernel's
+        # counts_replays folds: a model of replays_per_turn=None keeps no count)
+        replay_limit = (
+            int_var("opt_replays_per_turn")
+            if "replays_per_turn" in sym
+            else kernel.Options.of(CONCRETE, r).replays_per_turn
+        )
         return Opts(
             squares=num("squares", r.squares),
             arrival=arrival,
@@ -543,6 +579,9 @@ class Params:
             last_player_continues=flag("last_player_continues", r.last_player_continues),
             end_test=int_var("opt_end_test") if "end_test" in sym else END_TESTS.index(r.end_test),
             protection=flag("protection", r.protection),
+            staggered=flag("path", r.path == "staggered"),
+            flip_uncovered=flag("flip_uncovered", r.flip_uncovered),
+            replay_limit=replay_limit,
         )
 
 
@@ -617,29 +656,36 @@ class Turn:
     sd: Expr
     sm: Expr
     sk: Expr
+    replays: Expr
+    """The Advances played again after a favour in this turn (A12): counted where
+    ``replays_per_turn`` bounds them (:func:`~castlerules.ascent.kernel.counts_replays`),
+    else 0, so that a position has one encoding."""
 
     def step(self) -> kernel.Step:
         """The open step (the kernel's :class:`~castlerules.ascent.kernel.Step`)."""
-        return kernel.Step(self.mid, self.sd, self.sm, self.sk)
+        return kernel.Step(self.mid, self.sd, self.sm, self.sk, self.replays)
 
     def within(self, step: kernel.Step) -> Turn:
         """The same player, in ``step``."""
-        return Turn(self.actor, step.mid, step.sd, step.sm, step.sk)
+        return Turn(self.actor, step.mid, step.sd, step.sm, step.sk, step.replays)
 
     def over(self, nxt: Expr) -> Turn:
         """The turn after a turn ends: ``nxt`` plays (or -1: the game is over), no step
         open (:func:`~castlerules.ascent.kernel.no_step`)."""
         step = kernel.no_step(FOLD)
-        return Turn(nxt, step.mid, step.sd, step.sm, step.sk)
+        return Turn(nxt, step.mid, step.sd, step.sm, step.sk, step.replays)
 
 
-def fresh_turn(tag: str, var: NumVar = int_var) -> Turn:
+def fresh_turn(tag: str, var: NumVar = int_var, counted: bool = True) -> Turn:
+    """A turn of fresh variables; its replay count a variable if ``counted`` (the options
+    may bound the replays), else 0 (A12)."""
     return Turn(
         actor=var(f"{tag}_actor"),
         mid=bool_var(f"{tag}_mid"),
         sd=var(f"{tag}_sd"),
         sm=var(f"{tag}_sm"),
         sk=var(f"{tag}_sk"),
+        replays=var(f"{tag}_replays") if counted else 0,
     )
 
 
@@ -840,7 +886,24 @@ class AscentModel:
             out.append(any_of([o.unlimited, o.limit >= 1]))
         if "end_test" in sym:
             out.append(between(o.end_test, 0, len(END_TESTS) - 1))
+        if "replays_per_turn" in sym:
+            out.append(between(o.replay_limit, 1, kernel.UNLIMITED))
         return out
+
+    @functools.cached_property
+    def counts_replays(self) -> Expr:
+        """A position counts the replays of its turn: ``replays_per_turn`` bounds them
+        (:func:`~castlerules.ascent.kernel.counts_replays`; False, a Python constant, for
+        ``replays_per_turn=None``; A12)."""
+        return kernel.counts_replays(FOLD, self.o.replay_limit)
+
+    def source(self, u: Card) -> Expr:
+        """The row card ``u`` leaves upwards (A5): its square, or on its Start its rank's
+        start row (:meth:`Opts.start_row`; the kernel's ``Board`` reads it so)."""
+        row = self.o.start_row(u.val)
+        if _known(row) and int(row) == 0:
+            return u.sq
+        return ite(u.sq == 0, row, u.sq)
 
     def arr(self, u: Card) -> Expr:
         """The arrival square (ceiling) of a card (A6)."""
@@ -985,13 +1048,21 @@ class AscentModel:
                 m.kind == ADVANCE,
                 neg(kernel.game_over(FOLD, t.actor)),  # A14
                 neg(kernel.step_open(FOLD, t.mid, t.sk)),  # A12: the replay after a favour
+                neg(  # A12: at most replays_per_turn replays in a turn
+                    all_of(
+                        [
+                            kernel.after_advance(FOLD, t.mid),
+                            neg(kernel.replays_left(FOLD, t.replays, o.replay_limit)),
+                        ]
+                    )
+                ),
                 between(x.idx, 0, self.N - 1),
                 kernel.own_card(FOLD, p, x.col, x.sq),  # A2: the player's own column
                 neg(kernel.never_moves(FOLD, x.flp)),  # A8: flipped cards never move
                 lead.idx == x.top,  # rule 8: the part's leader is the stack's top
                 self.part_views(t, m),  # A3: the part's rank card (stack_rank)
-                # A4, A6: up, not above the ceiling of the part's rank
-                kernel.within_reach(FOLD, x.sq, d, o.arrival_of(rank)),
+                # A4, A5, A6: up from its row, not above the ceiling of the part's rank
+                kernel.within_reach(FOLD, self.source(x), d, o.arrival_of(rank)),
                 m.bx.idx == x.below,
                 self.rest_views(x, m.rb),
                 neg(  # A7, rule 11: the remainder's rank is not exposed
@@ -1056,10 +1127,10 @@ class AscentModel:
 
     def advance_exists(self, cards: Sequence[Card], t: Turn, m: Move) -> Expr:
         """What the Advance's guard says of some card: every square jumped over is
-        not free (A3: the destination is the *lowest* free square)."""
-        x, ceiling = m.x, self.o.arrival_of(self.part_value(m))
+        not free (A3: the destination is the *lowest* free square above the card's row, A5)."""
+        source, ceiling = self.source(m.x), self.o.arrival_of(self.part_value(m))
         return all_of(
-            implies(all_of([x.sq < e, e < m.d]), neg(self.free(cards, t.actor, e, ceiling)))
+            implies(all_of([source < e, e < m.d]), neg(self.free(cards, t.actor, e, ceiling)))
             for e in range(1, self.smax + 1)
         )
 
@@ -1074,14 +1145,26 @@ class AscentModel:
     def advance_card_post(self, t: Turn, m: Move, u: Card) -> Card:
         """A card after the Advance: the part lands on ``d``, on top of any flipped
         cards there (A3, A9), flipped if ``d`` is the leader's arrival square (A8,
-        rule 12); the cards under the part stay, a layer higher in their stack."""
+        rule 12); the cards under the part stay, a layer higher in their stack, turned
+        over if left uncovered on the arrival square of their rank (A8,
+        ``flip_uncovered``: :func:`~castlerules.ascent.kernel.left_flipped`)."""
         p, x, d = t.actor, m.x, m.d
         part = self.in_part(t, m, u)
         target = u.at(p, d)
         rest = self.rest_of(x, u)
         rank = self.part_value(m)
         moved = kernel.Advanced(
-            p, x.slot(), d, kernel.lands_flipped(FOLD, d, self.o.arrival_of(rank))
+            p,
+            x.slot(),
+            d,
+            kernel.lands_flipped(FOLD, d, self.o.arrival_of(rank)),
+            rest_flips=kernel.left_flipped(
+                FOLD,
+                self.o.flip_uncovered,
+                all_of([x.sq >= 1, x.below != NONE]),
+                x.sq,
+                self.o.arrival_of(self.rest_value(m)),
+            ),
         )
         new = kernel.advanced_card(FOLD, moved, u.slot(), u.idx == x.idx)
         after = attrs.evolve(
@@ -1102,10 +1185,13 @@ class AscentModel:
         return attrs.evolve(after, rv=rv)
 
     def advance_turn(self, t: Turn, m: Move, pending: bool) -> Turn:
-        """The turn after the Advance: the step it opens (rule 16), or the next turn."""
+        """The turn after the Advance: the step it opens (rule 16), or the next turn; an
+        Advance in an open step is a replay, counted where ``replays_per_turn`` bounds
+        them (A12, as the kernel's ``sub_cases``)."""
         if pending:
             size = kernel.part_size(FOLD, m.x.slot())
-            return t.within(kernel.step_after_advance(FOLD, m.d, size))
+            replays = self.fold.ite(all_of([t.mid, self.counts_replays]), t.replays + 1, 0)
+            return t.within(kernel.step_after_advance(FOLD, m.d, size, replays))
         return t.over(m.nxt)
 
     # ------------------------------------------------------------------ Favour
@@ -1169,14 +1255,30 @@ class AscentModel:
 
     def favour_card_post(self, t: Turn, m: Move, u: Card, removed: bool) -> Card:
         """A card after the Favour: ``x`` and the cards above it go under the moved
-        stack, flipped with it if it is (A10, rule 14); the remainder stays, or
-        leaves the board for its column's pile (A13, rule 15)."""
+        stack, flipped with it if it is (A10, rule 14); the remainder stays (turned
+        over if left uncovered on the arrival square of its rank: A8,
+        ``flip_uncovered``), or leaves the board for its column's pile (A13, rule 15)."""
         p, x = t.actor, m.x
         xs, us = x.slot(), u.slot()
         together = kernel.with_card(FOLD, xs, us, u.idx == x.idx)
         taken = kernel.in_part(FOLD, together, xs, us)
         rest = kernel.in_rest(FOLD, together, xs, us)
-        f = kernel.Favoured(p, xs, t.sd, t.sm, m.tb.flp, removed, self.o.penalty_to)
+        f = kernel.Favoured(
+            p,
+            xs,
+            t.sd,
+            t.sm,
+            m.tb.flp,
+            removed,
+            self.o.penalty_to,
+            rest_flips=kernel.left_flipped(
+                FOLD,
+                self.o.flip_uncovered,
+                x.below != NONE,
+                t.sd,
+                self.o.arrival_of(self.rest_value(m)),
+            ),
+        )
         new = kernel.favoured_card(FOLD, f, us, u.idx == x.idx)
         # the auxiliaries (see the module's text)
         below = ite(u.idx == x.idx, m.tb.below, ite(u.idx == m.tb.idx, m.qt.idx, u.below))
@@ -1311,6 +1413,12 @@ class AscentModel:
                 implies(all_of([path, u.flp, u.dep == 0]), u.sq == self.ceiling(u)),
             ),
             (
+                "an uncovered top on its arrival square lies flipped (flip_uncovered)",
+                implies(
+                    all_of([o.flip_uncovered, path, u.dep == 0, u.sq == self.ceiling(u)]), u.flp
+                ),
+            ),
+            (
                 "ceiling: a top stands at or below its arrival square unless excused",
                 implies(all_of([path, u.dep == 0, u.sq > self.ceiling(u)]), self.excused(u)),
             ),
@@ -1396,7 +1504,16 @@ class AscentModel:
                         ),
                     ]
                 ),
-            )
+            ),
+            (
+                "the replays of a turn: counted in an open step, at most replays_per_turn",
+                all_of(
+                    [
+                        implies(any_of([neg(t.mid), neg(self.counts_replays)]), t.replays == 0),
+                        between(t.replays, 0, self.o.replay_limit),
+                    ]
+                ),
+            ),
         ]
 
     def init_card(self, u: Card) -> Expr:
@@ -1427,6 +1544,7 @@ class AscentModel:
                 t.sd == first.sd,
                 t.sm == first.sm,
                 t.sk == first.sk,
+                t.replays == first.replays,
             ]
         )
 
@@ -1443,7 +1561,8 @@ class AscentModel:
         )
 
     def fresh_state(self, tag: str) -> AState:
-        return AState(tuple(self.card_of(c, tag) for c in range(self.N)), fresh_turn(tag, self.var))
+        turn = fresh_turn(tag, self.var, counted=self.counts_replays is not False)
+        return AState(tuple(self.card_of(c, tag) for c in range(self.N)), turn)
 
     def fresh_move(self, tag: str) -> Move:
         return fresh_move(tag, self.var, ranked=self.high)
@@ -1524,7 +1643,7 @@ class AscentModel:
     def equal(self, a: AState, b: AState) -> Expr:
         ta, tb = a.turn, b.turn
         parts = [ta.actor == tb.actor, ta.mid == tb.mid, ta.sd == tb.sd, ta.sm == tb.sm]
-        parts.append(ta.sk == tb.sk)
+        parts += [ta.sk == tb.sk, ta.replays == tb.replays]
         for u, v in zip(a.cards, b.cards, strict=True):
             parts += [u.col == v.col, u.sq == v.sq, u.dep == v.dep, u.below == v.below]
             parts += [u.top == v.top, u.flp == v.flp]
@@ -1602,7 +1721,7 @@ class AscentModel:
     def shape(self) -> kernel.Shape:
         """The kernel's :class:`~castlerules.ascent.kernel.Shape` of this model (concrete
         sizes only: the full model's turn passing reads it)."""
-        if {"squares", "arrival", "upper_half"} & set(self.p.symbolic):
+        if {"squares", "arrival", "upper_half", "path"} & set(self.p.symbolic):
             raise ValueError("the turn passing reads the kernel's shape: concrete sizes only")
         return kernel.Shape.of(self.p.rules, self.n)
 
@@ -1623,6 +1742,7 @@ class AscentModel:
             sd=t.sd,
             sm=t.sm,
             sk=t.sk,
+            replays=t.replays,
         )
 
     @functools.cached_property
@@ -1641,6 +1761,8 @@ class AscentModel:
             last_player_continues=o.last_player_continues,
             die=False,
             protection=o.protection,
+            flip_uncovered=o.flip_uncovered,
+            replays_per_turn=o.replay_limit,
         )
 
     def next_actor(self, s: AState, p: Expr) -> Expr:
@@ -1668,8 +1790,14 @@ class AscentModel:
     def goes_on(self, post: AState, t: Turn, m: Move) -> Expr:
         """After the favour ``m`` of turn ``t``, whose board is ``post``'s, play goes on
         (A12, rule 16: :func:`~castlerules.ascent.kernel.play_goes_on`): a favour is
-        still open, or the player may advance again."""
-        replay = select(t.actor, [self.has_advance(post, q) for q in range(self.n)])
+        still open, or the player may advance again (and has replays left,
+        :func:`~castlerules.ascent.kernel.replays_left`)."""
+        replay = all_of(
+            [
+                select(t.actor, [self.has_advance(post, q) for q in range(self.n)]),
+                kernel.replays_left(FOLD, t.replays, self.o.replay_limit),
+            ]
+        )
         return kernel.play_goes_on(FOLD, self.favours_open(post, t, m), replay)
 
     def exact_turn(self, pre: AState, m: Move, post: AState) -> Expr:
@@ -1709,7 +1837,7 @@ class Small:
     def __init__(self, model: AscentModel, reps: int = 2, tag: str = "s") -> None:
         self.m = model
         ranked = model.high
-        self.turn = fresh_turn(f"{tag}_t")
+        self.turn = fresh_turn(f"{tag}_t", counted=model.counts_replays is not False)
         self.move = fresh_move(f"{tag}_m", ranked=ranked)
         self.reps = tuple(fresh_card(f"{tag}_r{i}", ranked=ranked) for i in range(reps))
 
@@ -1883,6 +2011,8 @@ class Fields:
     actor: int
     mid: bool
     step: tuple[int, int, int]
+    replays: int = 0
+    """The Advances played again after a favour in this turn (A12; 0 where not counted)."""
 
 
 def fields(state: State) -> Fields:
@@ -1903,7 +2033,7 @@ def fields(state: State) -> Fields:
         below = stack[i + 1] if i + 1 < len(stack) else NONE
         out.append((q, s, i, below, stack[0], bool(state.flipped[q] >> s & 1)))
     step = state.step if state.step is not None else (0, 0, 0)
-    return Fields(tuple(out), state.actor, state.step is not None, step)
+    return Fields(tuple(out), state.actor, state.step is not None, step, state.replays)
 
 
 def stack_ranks(f: Fields) -> tuple[int, ...]:
@@ -1933,7 +2063,8 @@ def concrete(model: AscentModel, f: Fields) -> AState:
             )
         )
     d, m, j = f.step
-    turn = Turn(k(f.actor), f.mid, k(d), k(m), k(j))
+    replays = k(f.replays) if model.counts_replays is not False else 0
+    turn = Turn(k(f.actor), f.mid, k(d), k(m), k(j), replays)
     return AState(tuple(cards), turn)
 
 

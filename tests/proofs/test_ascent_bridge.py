@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from castlerules import ascent
-from castlerules.ascent.rules import END_TESTS
+from castlerules.ascent.rules import END_TESTS, PATHS, UNLIMITED
 from castlerules.ascent.transitions import advances_of
 from castlerules.core import ArgumentError, IllegalMove, Rng
 from castlerules.core.protocol import random_playout
@@ -36,7 +36,8 @@ from proofs.ascent_bridge import Bridge, concrete, decode, fields, move_in, read
 
 @st.composite
 def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
-    """Rules with every option drawn; the reference reading a third of the time."""
+    """Rules with every option the model reads drawn (the three readings of A5, A8, A12
+    among them); the reference reading a third of the time."""
     if draw(st.integers(0, 2)) == 0:
         return ascent.Rules()
     squares = draw(st.sampled_from([6, 7, 7, 8, 10]))
@@ -59,6 +60,9 @@ def rules_strategy(draw: st.DrawFn) -> ascent.Rules:
         die=draw(st.sampled_from(["first_player", "none"])),
         protection=draw(st.sampled_from([True, True, False])),
         stack_rank=draw(st.sampled_from(["top", "top", "highest"])),
+        path=draw(st.sampled_from(["shared_start", "shared_start", "staggered"])),
+        flip_uncovered=draw(st.booleans()),
+        replays_per_turn=draw(st.sampled_from([None, None, 1, 2])),
     )
 
 
@@ -199,20 +203,41 @@ def test_squares_domain_is_what_rules_accept() -> None:
     arrival=st.lists(st.integers(-1, 22), min_size=6, max_size=6),
     upper=st.integers(-1, 22),
     limit=st.one_of(st.none(), st.integers(-1, 4)),
+    replays=st.one_of(st.none(), st.integers(-1, 3), st.integers(UNLIMITED - 1, UNLIMITED + 2)),
+    path=st.sampled_from(PATHS),
+    flip=st.booleans(),
 )
 def test_symbolic_option_domains_are_what_rules_accept(
-    squares: int, arrival: list[int], upper: int, limit: int | None
+    squares: int,
+    arrival: list[int],
+    upper: int,
+    limit: int | None,
+    replays: int | None,
+    path: str,
+    flip: bool,
 ) -> None:
-    """A5, A6, A10, A13: the assumptions on symbolic options accept exactly the values
-    that Rules accepts (squares, arrival, upper_half, favours_per_move)."""
+    """A5, A6, A8, A10, A12, A13: the assumptions on symbolic options accept exactly the
+    values that Rules accepts (squares, arrival, upper_half, favours_per_move, path,
+    flip_uncovered, replays_per_turn, the last as the kernel reads it)."""
     model = AscentModel(Params(ascent.Rules(), 2, symbolic=OPTION_NAMES))
     o = model.o
     fixes = [o.squares == squares, o.upper_half == upper]
     fixes += [a == v for a, v in zip(o.arrival, arrival, strict=True)]
     fixes.append(o.unlimited if limit is None else all_of([o.unlimited == False, o.limit == limit]))  # noqa: E712
+    fixes += [o.staggered == (path == "staggered"), o.flip_uncovered == flip]
+    # the kernel's number of replays_per_turn (UNLIMITED for None, a bound above it alike)
+    fixes.append(o.replay_limit == (UNLIMITED if replays is None else min(replays, UNLIMITED)))
     admitted = satisfiable([*(as_z3(c) for c in model.assumptions()), *fixes]) is not None
     try:
-        ascent.Rules(squares=squares, arrival=arrival, upper_half=upper, favours_per_move=limit)
+        ascent.Rules(
+            squares=squares,
+            arrival=arrival,
+            upper_half=upper,
+            favours_per_move=limit,
+            replays_per_turn=replays,
+            path=path,
+            flip_uncovered=flip,
+        )
         accepted = True
     except ArgumentError:
         accepted = False
@@ -362,20 +387,26 @@ def test_a18_the_model_refuses_the_shuffled_deal() -> None:
     [{"path": "staggered"}, {"flip_uncovered": True}, {"replays_per_turn": 1}],
     ids=lambda o: next(iter(o)),
 )
-def test_a5_a8_a12_the_model_refuses_the_readings_it_does_not_read(
-    options: dict[str, object],
+def test_a5_a8_a12_the_model_reads_every_declared_reading(
+    options: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The proofs' model reads the shared Start, the flip on arrival only and a replay
-    after every favour: each other declared reading is refused in one clear error rather
-    than proved as the reference reading (docs/proofs.rst says what checks them)."""
+    """The proofs' model reads the staggered path, the flip of an uncovered stack and a
+    bounded number of replays (free options of the proofs); a declared reading it did not
+    read would be refused in one clear error rather than proved as the reference reading
+    (planted here: the option taken out of the ones the model reads)."""
+    from castlerules.symbolic import ascent_model
     from castlerules.symbolic.ascent_model import AscentModel, Params, unmodelled
 
     (name,) = options
     rules = ascent.Rules(**options)
+    assert unmodelled(rules) == ()
+    assert name in OPTION_NAMES
+    AscentModel(Params(rules, 2))
+    unread = tuple(option for option in OPTION_NAMES if option != name)
+    monkeypatch.setattr(ascent_model, "OPTION_NAMES", unread)
     assert [text.split("=")[0] for text in unmodelled(rules)] == [name]
-    with pytest.raises(ValueError, match=f"{name}=.* is outside its parameters"):
+    with pytest.raises(ValueError, match=f"does not read {name}=.*outside its parameters"):
         AscentModel(Params(rules, 2))
-    assert unmodelled(ascent.Rules(stack_rank="highest", favours_per_move=None)) == ()
 
 
 def taker_ranked_apart(state: ascent.State) -> bool:
@@ -420,10 +451,14 @@ def test_a7_bridge_where_a_split_leaves_a_remainder_ranked_under_its_top() -> No
 
 
 def _bridge_where(
-    rules: ascent.Rules, players: int, stream: str, wanted: Callable[[ascent.State], bool]
+    rules: ascent.Rules,
+    players: int,
+    stream: str,
+    wanted: Callable[[ascent.State], bool],
+    enough: int = 6,
 ) -> int:
     """Bridge-check up to two positions per seeded random game for which ``wanted``
-    holds, until six are checked; returns how many were."""
+    holds, until ``enough`` are checked; returns how many were."""
     checked = 0
     for seed in range(400):
         start = ascent.new_game(players, rules, seed=seed)
@@ -433,9 +468,49 @@ def _bridge_where(
         for state in [s for s, _m in history if wanted(s)][:2]:
             check_bridge(state)
             checked += 1
-        if checked >= 6:
+        if checked >= enough:
             break
     return checked
+
+
+def uncovers(state: ascent.State) -> bool:
+    """Some legal Advance or Favour leaves a remainder that turns over where it stands
+    (A8 under ``flip_uncovered=True``: uncovered on the arrival square of its rank)."""
+    for move in ascent.legal_moves(state):
+        if isinstance(move, ascent.EndTurn):
+            continue
+        place = ascent.where(state, move.card)
+        if place is None or place[1] == 0:
+            continue
+        after = ascent.apply(state, move)
+        column, square = place
+        if after.flipped[column] >> square & 1 and ascent.stack_at(after, column, square):
+            return True
+    return False
+
+
+def replayed(state: ascent.State) -> bool:
+    """A step is open after a replay (A12 under ``replays_per_turn``: a count kept)."""
+    return state.step is not None and state.replays >= 1
+
+
+READINGS = (
+    (ascent.Rules(flip_uncovered=True), 3, uncovers),
+    (ascent.Rules(flip_uncovered=True, stack_rank="highest", path="staggered"), 4, uncovers),
+    (ascent.Rules(replays_per_turn=1, favours_per_move=None), 3, replayed),
+    (ascent.Rules(replays_per_turn=2, path="staggered"), 4, replayed),
+)
+"""Games of the readings of A5, A8, A12, with where each reading shows."""
+
+
+@pytest.mark.parametrize("index", range(len(READINGS)))
+def test_a5_a8_a12_bridge_where_the_readings_show(index: int) -> None:
+    """A5, A8, A12: positions where a remainder would turn over uncovered
+    (``flip_uncovered``) or a replay was counted (``replays_per_turn``), on the shared or
+    the staggered path (searched for in random games): the model's moves, successors,
+    invariant and "has a legal Advance" are the engine's."""
+    rules, players, wanted = READINGS[index]
+    assert _bridge_where(rules, players, f"reading{index}", wanted, enough=3) >= 3
 
 
 def test_a5_seat_advances_reads_the_staggered_start_rows() -> None:

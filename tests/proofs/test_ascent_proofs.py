@@ -256,6 +256,30 @@ def test_a8_flipped_property_fails_if_favours_take_flipped_cards() -> None:
         Prover(2, mutation="favour_flipped").flipped(Ledger())
 
 
+def test_a8_invariant_fails_if_an_uncovered_remainder_stays_unflipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A8 (``flip_uncovered``, a free option of the induction): a model whose remainder
+    never turns over where it is left uncovered breaks the induction step."""
+    from castlerules.ascent import kernel
+
+    monkeypatch.setattr(kernel, "left_flipped", lambda *_args: False)
+    with pytest.raises(ProofFailure, match=r"consecution .*lies flipped \(flip_uncovered\)"):
+        Prover(2).invariant(Ledger())
+
+
+def test_a12_invariant_fails_if_a_turn_replays_once_too_often(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A12 (``replays_per_turn``, a free option of the induction): a model that allows
+    one replay beyond the bound breaks the induction step."""
+    from castlerules.ascent import kernel
+
+    monkeypatch.setattr(kernel, "replays_left", lambda _ops, replays, limit: replays <= limit)
+    with pytest.raises(ProofFailure, match=r"consecution .*at most replays_per_turn"):
+        Prover(2).invariant(Ledger())
+
+
 def test_a13_lower_half_exception_is_needed() -> None:
     """A13: the invariant does not imply 'no exposed top' (rule 15's exception)."""
     prover = Prover(3)

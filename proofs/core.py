@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -74,6 +74,18 @@ class Trace:
             "moves": list(self.moves),
             "note": self.note,
         }
+
+    @classmethod
+    def from_json(cls, item: dict[str, Any]) -> Trace:
+        """The trace :meth:`to_json` wrote."""
+        return cls(
+            game=item["game"],
+            players=item["players"],
+            options=tuple(item["options"]),
+            positions=tuple(item["positions"]),
+            moves=tuple(item["moves"]),
+            note=item["note"],
+        )
 
 
 @attrs.frozen(slots=True)
@@ -132,6 +144,26 @@ class Result:
             "detail": self.detail,
             "trace": None if self.trace is None else self.trace.to_json(),
         }
+
+    @classmethod
+    def from_json(cls, item: dict[str, Any]) -> Result:
+        """The result :meth:`to_json` wrote (``ok`` and ``verdict`` are derived)."""
+        trace = item["trace"]
+        return cls(
+            name=item["name"],
+            game=item["game"],
+            title=item["title"],
+            clauses=tuple(item["clauses"]),
+            method=item["method"],
+            depth=item["depth"],
+            holds=item["holds"],
+            seconds=item["seconds"],
+            queries=item["queries"],
+            scope=item["scope"],
+            detail=item["detail"],
+            expected=item["expected"],
+            trace=None if trace is None else Trace.from_json(trace),
+        )
 
 
 class ProofFailure(Exception):

@@ -418,26 +418,23 @@ class _Check:
         def go_on() -> bool:
             return not result and played < budget.games and time.monotonic() < deadline
 
-        def play(plan: Plan) -> bool:
-            nonlocal played
-            if not go_on():
-                return False
-            found = runner.play(plan)
-            played += 1
-            printer.update(f"{plan.source} ({played}/{budget.games})", tally)
-            if found is not None:
-                result.append(found)
-            return go_on()
-
         def play_whole(plan: Plan) -> None:
-            # A Hypothesis block plays each of its games whole (sources.hypothesis_games):
-            # the budget is read between blocks; the first disagreement is the one kept.
+            # One game, whatever the budget: a Hypothesis block plays each of its games
+            # whole (sources.hypothesis_games) and the budget is read between blocks;
+            # the random games read it before each game (play).  The first
+            # disagreement is the one kept.
             nonlocal played
             found = runner.play(plan)
             played += 1
             printer.update(f"{plan.source} ({played}/{budget.games})", tally)
             if found is not None and not result:
                 result.append(found)
+
+        def play(plan: Plan) -> bool:
+            if not go_on():
+                return False
+            play_whole(plan)
+            return go_on()
 
         while go_on():
             kind = kinds[block % len(kinds)]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -30,34 +29,6 @@ OTHER_JOBS = ("ascent.equal.", "ascent.premises", "ascent.strength")
 model proved to be the kernel, the premises, the properties' counter-witnesses)."""
 
 
-def _result(item: dict[str, Any]) -> Result:
-    trace = item["trace"]
-    return Result(
-        name=item["name"],
-        game=item["game"],
-        title=item["title"],
-        clauses=tuple(item["clauses"]),
-        method=item["method"],
-        depth=item["depth"],
-        holds=item["holds"],
-        seconds=item["seconds"],
-        queries=item["queries"],
-        scope=item["scope"],
-        detail=item["detail"],
-        expected=item["expected"],
-        trace=None
-        if trace is None
-        else Trace(
-            game=trace["game"],
-            players=trace["players"],
-            options=tuple(trace["options"]),
-            positions=tuple(trace["positions"]),
-            moves=tuple(trace["moves"]),
-            note=trace["note"],
-        ),
-    )
-
-
 def saved_results(path: Path = SAVED) -> list[Result] | None:
     """The Ascent results of the whole proof run saved by ``python -m proofs --save``, if
     that run was complete (no ``--fast``, no ``--only``) and of the sources at hand."""
@@ -70,7 +41,7 @@ def saved_results(path: Path = SAVED) -> list[Result] | None:
     if data.get("source") != source_hash():
         return None
     return [
-        _result(item)
+        Result.from_json(item)
         for item in data["results"]
         if item["game"] == "ascent" and not item["name"].startswith(OTHER_JOBS)
     ]

@@ -23,14 +23,15 @@ import html
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from castlerules.core import CLAUSES
 
@@ -202,67 +203,23 @@ def screenshot(
     return target
 
 
-# --------------------------------------------------------------------------- PNG
+# --------------------------------------------------------------------------- pixels
 
 
-def read_png(path: Path) -> tuple[int, int, list[bytes]]:
-    """Width, height and rows of RGB(A) bytes of an 8-bit non-interlaced PNG (Chromium's)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
-    pos = 8
-    idat = b""
-    width = height = channels = 0
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind = data[pos + 4 : pos + 8]
-        body = data[pos + 8 : pos + 8 + length]
-        pos += 12 + length
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and interlace == 0, "only 8-bit non-interlaced PNGs are read"
-            channels = {2: 3, 6: 4}[colour]
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows: list[bytes] = []
-    previous = bytearray(stride)
-    at = 0
-    for _ in range(height):
-        kind = raw[at]
-        line = bytearray(raw[at + 1 : at + 1 + stride])
-        at += 1 + stride
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                guess = left if pa <= pb and pa <= pc else up if pb <= pc else corner
-                line[i] = (line[i] + guess) & 0xFF
-        rows.append(bytes(line))
-        previous = line
-    return width, height, [bytes(r[i] for i in range(len(r)) if i % channels < 3) for r in rows]
+def read_png(path: Path) -> tuple[int, int, Any]:
+    """Width, height and the RGB pixels (a numpy array, rows by columns by 3) of a
+    screenshot, decoded by Pillow."""
+    with Image.open(path) as image:
+        pixels = np.asarray(image.convert("RGB"))
+    height, width, _ = pixels.shape
+    return width, height, pixels
 
 
 def colours(path: Path) -> dict[tuple[int, int, int], int]:
     """How many pixels of each colour (every 2nd pixel of every 2nd row, for speed)."""
-    _w, _h, rows = read_png(path)
-    out: dict[tuple[int, int, int], int] = {}
-    for row in rows[::2]:
-        for i in range(0, len(row) - 2, 6):
-            key = (row[i], row[i + 1], row[i + 2])
-            out[key] = out.get(key, 0) + 1
-    return out
+    _w, _h, pixels = read_png(path)
+    found, counts = np.unique(pixels[::2, ::2].reshape(-1, 3), axis=0, return_counts=True)
+    return {(int(r), int(g), int(b)): int(n) for (r, g, b), n in zip(found, counts, strict=True)}
 
 
 def _near(found: dict[tuple[int, int, int], int], hex_colour: str, tolerance: int = 6) -> int:

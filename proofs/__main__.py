@@ -6,7 +6,10 @@ repeatable), ``--json`` (machine-readable: one object per property, with its
 traces), ``--save FILE`` (write that JSON to FILE as well as printing the table;
 the docs build reads it, see ``docs/``), ``--long`` (the long run instead:
 the Ascent model's equality with the kernel that does not fit in the proof run's
-120 s, :data:`proofs.ASCENT_EQUAL_LONG`).
+120 s, :data:`proofs.ASCENT_EQUAL_LONG`); with ``--long``, ``--record FILE`` (also
+write the report with the key of its inputs to FILE, :mod:`proofs.record`) and
+``--reuse FILE`` (print FILE's report instead of running, when its key is the key
+of the sources at hand; else run, saying why).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from proofs import Result, run_all, source_hash
+from proofs import Result, record, run_all, source_hash
 
 
 def table(results: Sequence[Result]) -> str:
@@ -42,7 +46,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--long", action="store_true", help="the long run (the rest of the model's equality)"
     )
+    parser.add_argument(
+        "--record", metavar="FILE", help="with --long: write the run's record to FILE"
+    )
+    parser.add_argument(
+        "--reuse",
+        metavar="FILE",
+        help="with --long: print FILE's report if its inputs are these sources', else run",
+    )
     args = parser.parse_args(argv)
+    if (args.record or args.reuse) and not (args.long and not args.only and not args.fast):
+        parser.error("--record and --reuse are for the whole long run (--long, no --only, --fast)")
+    if args.reuse and not args.record:
+        said = sys.stderr if args.json else sys.stdout  # stdout stays one JSON document
+        kept, why = record.reusable(Path(args.reuse))
+        print(f"the long run: {why}", file=said, flush=True)
+        if kept is not None:
+            try:
+                shown = [Result.from_json(r) for r in kept["results"]]
+            except (KeyError, TypeError, ValueError, AttributeError):
+                print(f"the long run: {args.reuse} holds a result it cannot read", file=said)
+            else:
+                return _show(args, kept, shown, "recorded, not run again")
+        print("the long run: running it", file=said, flush=True)
     started = time.perf_counter()
 
     def progress(done: int, jobs: int, name: str, results: Sequence[Result]) -> None:
@@ -69,10 +95,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         "source": source_hash(),
         "results": [r.to_json() for r in results],
     }
+    if args.record:
+        _write(Path(args.record), record.make_record(payload))
+    elif args.reuse and ok:
+        print(
+            f"the long run: to keep this result, bash dev prove-long --record {args.reuse}",
+            file=sys.stderr if args.json else sys.stdout,
+        )
+    return _show(args, payload, results, f"{wall:.1f} s wall")
+
+
+def _write(path: Path, payload: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+def _show(
+    args: argparse.Namespace, payload: dict[str, Any], results: list[Result], how: str
+) -> int:
+    """Save and print a report (``payload``, its ``results`` read back); 0 if it passed."""
     if args.save:
-        path = Path(args.save)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        _write(Path(args.save), payload)
     if args.json:
         print(json.dumps(payload, indent=2))
     else:
@@ -80,8 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = [r for r in results if not r.ok]
         for r in failed:
             print(f"FAILED {r.name}: {r.detail}", file=sys.stderr)
-        print(f"\n{len(results)} properties, {len(failed)} failed, {wall:.1f} s wall")
-    return 0 if ok else 1
+        print(f"\n{len(results)} properties, {len(failed)} failed, {how}")
+    return 0 if payload["ok"] and all(r.ok for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -38,3 +38,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("the engines against their kernels, exhaustively")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """The tests marked ``slow`` first, each group in its collected order: pytest-xdist
+    hands out the tests in this order (``bash dev test``: ``--dist worksteal``), so a
+    long test never starts near the end while the other worker has run out of work."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -252,3 +252,34 @@ def test_a_generated_page_is_replaced_in_one_step(
     rst.write_if_changed(page, "new\n" * 1000)  # unchanged: not written again
     assert len(seen) == 1
     assert sorted(p.name for p in page.parent.iterdir()) == ["ascent-1.rst"]
+
+
+def test_pages_are_read_again_unless_told_their_inputs_are_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``env-get-outdated``: every page is read again at every build, except under
+    ``CASTLERULES_DOCS_READ_ONCE=1`` (``bash dev docs``'s doctest build, after its HTML
+    build) when the inputs' key is the one the environment was saved with; a change
+    to an engine file (not a ``.py``: the casebook's games) changes the key."""
+    import shutil
+    from types import SimpleNamespace
+
+    from castlerules_sphinx import READ_ONCE, inputs_key, outdated
+
+    for part in ("castlerules", "proofs", "docs/_ext"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("*.pyc"))
+    app: Any = SimpleNamespace(srcdir=str(tmp_path / "docs"))
+    env: Any = SimpleNamespace(found_docs={"index", "throne", "casebook-ascent"})
+    monkeypatch.delenv(READ_ONCE, raising=False)
+    assert sorted(outdated(app, env, set(), {"index"}, set())) == ["casebook-ascent", "throne"]
+    assert env.castlerules_inputs == inputs_key(tmp_path)
+    assert len(outdated(app, env, set(), set(), set())) == 3  # read again: not told
+    monkeypatch.setenv(READ_ONCE, "1")
+    assert inputs_key(tmp_path) == env.castlerules_inputs  # the variable is not an input
+    assert outdated(app, env, set(), set(), set()) == []  # same inputs: nothing forced
+    found = tmp_path / "castlerules" / "casebook" / "found.json"
+    found.write_text(found.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert len(outdated(app, env, set(), set(), set())) == 3  # another key: read again
+    assert outdated(app, env, set(), set(), set()) == []
+    monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(tmp_path / "other.json"))
+    assert len(outdated(app, env, set(), set(), set())) == 3  # other proof results

@@ -20,8 +20,10 @@ error naming it.
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import inspect
+import os
 import re
 import shutil
 import sys
@@ -42,7 +44,7 @@ from sphinx.util.docutils import SphinxDirective
 from castlerules.core import CLAUSES
 from castlerules_sphinx import api, cli, pages, rules
 from castlerules_sphinx.domain import ClauseDomain, anchor_of, clause_role
-from castlerules_sphinx.site import GAMES, SiteError, collect
+from castlerules_sphinx.site import GAMES, PROOFS_JSON, SiteError, collect
 
 LOGGER = logging.getLogger(__name__)
 
@@ -163,10 +165,42 @@ def generate(app: Sphinx) -> None:
     )
 
 
+def inputs_key(root: Path) -> str:
+    """A hash of what the pages' directives read besides their own text: every file of
+    ``castlerules/`` and ``proofs/`` (the engine, its data, the proofs), of the
+    extension (``docs/_ext/``), the data files beside the pages (``docs/*.json``),
+    the saved proof results and the ``CASTLERULES_*`` variables."""
+    digest = hashlib.sha256()
+    paths = [
+        *(p for base in ("castlerules", "proofs", "docs/_ext") for p in (root / base).rglob("*")),
+        *(root / "docs").glob("*.json"),
+        Path(os.environ.get("CASTLERULES_PROOFS_JSON") or root / PROOFS_JSON),
+    ]
+    for path in sorted(paths):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in sorted(os.environ):
+        if name.startswith("CASTLERULES_") and name != READ_ONCE:
+            digest.update(f"{name}={os.environ[name]}\0".encode())
+    return digest.hexdigest()
+
+
+READ_ONCE = "CASTLERULES_DOCS_READ_ONCE"
+"""Set to ``1`` by ``bash dev docs`` for the doctest build that follows its HTML build
+(same doctree folder), once that build has passed: pages are not read again if what
+they read is unchanged (:func:`outdated`)."""
+
+
 def outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    """Pages that show engine output are always re-read: the engine may have changed."""
+    """Pages that show engine output are read again at every build (the engine may have
+    changed, and a page that warned warns again); with :data:`READ_ONCE` only if what
+    they read (:func:`inputs_key`) changed since the environment was saved."""
+    key = inputs_key(Path(app.srcdir).parent)
+    if os.environ.get(READ_ONCE) == "1" and getattr(env, "castlerules_inputs", None) == key:
+        return []
+    env.castlerules_inputs = key  # type: ignore[attr-defined]  # pickled with the environment
     return [doc for doc in env.found_docs if doc not in added | changed]
 
 

@@ -1,12 +1,26 @@
 """Hypothesis profiles: ``default`` for CI and local runs, ``quick`` while editing; the
-exhaustive tie's counts printed at the end of a run."""
+exhaustive tie's counts printed at the end of a run; JAX's compiler at its lowest effort
+for the tests, but for those that ask for the real one (``real_xla_optimizations``)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# JAX: the tests' programs compiled at XLA's lowest effort (JAX reads the variable when it
+# is first imported, which is after this file: pytest loads it first, in each xdist
+# worker too; the processes the tests start inherit it).  Most of a JAX test's time is
+# XLA compiling programs that then play a few moves.  The games are the same at any
+# effort (every JAX test checks its games against numpy or the engine); the compiled
+# configuration that users get (castlerules.batch.CPU_OPTIONS at XLA's full effort) is
+# compiled and played by the tests that take ``real_xla_optimizations`` (the one that
+# checks the CPU options are taken), and by the study command's compile-cache test.
+# A value set outside (``JAX_DISABLE_MOST_OPTIMIZATIONS=0``) stands.
+os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
 
 settings.register_profile(
     "default",
@@ -19,6 +33,20 @@ settings.register_profile("quick", parent=settings.get_profile("default"), max_e
 # python -m proofs.mutants: one mutated copy per run, a kill needs one failing example.
 settings.register_profile("mutants", parent=settings.get_profile("default"), max_examples=6)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def real_xla_optimizations() -> Iterator[None]:
+    """XLA at its full effort for the programs this test compiles (those of batches made
+    in it: a jitted function compiles when first called), as users' programs are;
+    the tests' lowest effort back after it."""
+    jax = pytest.importorskip("jax")
+    before = jax.config.read("jax_disable_most_optimizations")
+    jax.config.update("jax_disable_most_optimizations", False)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_disable_most_optimizations", before)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -75,8 +75,13 @@ def _key(x: Any) -> Any:
     """``x`` as part of a memo's key: a plain number by its type and value, a sequence by
     its items' keys (a :class:`Stacked` by its array), anything else (an array) by its
     identity."""
+    kind = type(x)
+    if kind is int or kind is bool:  # the usual cases first, by their exact types
+        return (kind, x)
+    if kind is tuple or kind is list:
+        return tuple([_key(y) for y in x])
     if isinstance(x, int):
-        return (type(x), x)
+        return (kind, x)
     if isinstance(x, Stacked):
         return ("stacked", id(x.array))
     if isinstance(x, (tuple, list)):

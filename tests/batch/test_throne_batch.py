@@ -357,13 +357,17 @@ def test_autoreset_deals_the_next_seeds() -> None:
         batch.make("throne", players=3, size=2, autoreset="yes")  # type: ignore[arg-type]
 
 
-def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them() -> None:
+def test_the_jax_backend_compiles_with_its_cpu_options_where_jax_takes_them(
+    real_xla_optimizations: None,
+) -> None:
     """On a CPU the batch's programs are compiled with their game's
     :data:`castlerules.batch.CPU_OPTIONS` (a compiler's choice, not a rule: the games are
     the same, which every jax test of this folder checks against numpy and the engine);
     ``{}`` keeps XLA's defaults; an option this JAX does not know leaves none rather
-    than failing."""
+    than failing.  Compiled at XLA's full effort, as users' programs are (the other
+    tests compile at its lowest: tests/conftest.py)."""
     jax = pytest.importorskip("jax")
+    assert not jax.config.read("jax_disable_most_optimizations")
     from castlerules import batch
 
     backend = batch.JaxBackend()

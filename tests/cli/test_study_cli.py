@@ -150,13 +150,19 @@ def test_play_with_the_montecarlo_bot(run_cli: Cli, tmp_path: Path) -> None:
     assert "The game is over." in done.stdout
 
 
-def test_compile_cache_keeps_the_batch_loop(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+def test_compile_cache_keeps_the_batch_loop(
+    run_cli: Cli, failure: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """--compile-cache DIR: the batch's compiled loop is written there (JAX's persistent
     cache; this small study's loop compiles in under a second, which JAX's default
     threshold would leave out: castlerules.batch.MIN_COMPILE_SECONDS), and a later run
     with the same folder plays the same rows; a folder that cannot be made is one line
-    and status 2, before any game."""
+    and status 2, before any game.  The command compiles at XLA's full effort, as a
+    user's does (at the tests' lowest effort, tests/conftest.py, the loop may compile in
+    less time than the threshold)."""
     pytest.importorskip("jax")
+    # run_cli's processes take the environment of its module (tests/cli/conftest.py).
+    monkeypatch.setitem(run_cli.__globals__["ENV"], "JAX_DISABLE_MOST_OPTIMIZATIONS", "0")
     cache = tmp_path / "cache"
     args = [*STUDY, "--games", "3", "--workers", "0", "--engine", "batch", "--no-report"]
     done = run_cli(*args, "--out", "a.duckdb", "--compile-cache", str(cache), cwd=tmp_path)

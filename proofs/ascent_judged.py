@@ -11,15 +11,19 @@ kernel imports nothing of what checks it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from castlerules.ascent import transitions
 from castlerules.ascent.kernel import (
+    Board,
     KState,
     Options,
     Position,
     Shape,
     Verdict,
+    decode,
     from_state,
     judge,
     winners,
@@ -48,8 +52,7 @@ def check_position(
     p = position or Position(CONCRETE, shape, Options.of(CONCRETE, shape.rules), ks)
     out: list[tuple[int, Verdict, State | None]] = []
     offered = set(transitions.legal_moves(state))
-    for a, move in enumerate(shape.moves):
-        verdict = judge(shape, ks, a, p)
+    for (a, move), verdict in zip(enumerate(shape.moves), verdicts(p), strict=True):
         try:
             after: State | None = transitions.apply(state, move)
             clause = None
@@ -94,6 +97,24 @@ def check_position(
     return out
 
 
+def verdicts(p: Position) -> list[Verdict]:
+    """The kernel's verdict (:func:`~castlerules.ascent.kernel.judge`) on every move
+    number of ``p.shape.moves`` in position ``p``.  The kernel reads a move number only
+    through its parts (:func:`~castlerules.ascent.kernel.decode`: the kind, the card's
+    slot and fields; the guards and the step never read the number itself), so every
+    move is decoded and the moves with the same parts share one judgement: the cards
+    not in play, one per kind."""
+    out: list[Verdict] = []
+    judged: dict[tuple[Any, ...], Verdict] = {}
+    for a in range(len(p.shape.moves)):
+        m = decode(p, a)
+        parts = (m.kind, m.k, m.present, m.col, m.sq, m.dep, m.flp)
+        if parts not in judged:
+            judged[parts] = judge(p.shape, p.s, a, p)
+        out.append(judged[parts])
+    return out
+
+
 class _Where:
     """A position and a move, written in notation only when a message needs them."""
 
@@ -110,11 +131,14 @@ def check_game(rules: Rules, players: int, seed: int, moves: int = 10_000) -> in
     (:func:`check_position`); :class:`Disagreement` on the first.  Returns the number
     of positions checked (for a differential run on full games)."""
     shape = Shape.of(rules, players)
+    options = Options.of(CONCRETE, rules)
+    boards: dict[tuple[Any, ...], Board] = {}  # a turn's last move builds the next board
     state = transitions.new_game(players, rules, seed=seed)
     rng = Rng.from_seed(seed, "ascent.kernel")
     checked = 0
     for _ in range(moves):
-        check_position(shape, state)
+        position = Position(CONCRETE, shape, options, from_state(state), boards=boards)
+        check_position(shape, state, position)
         checked += 1
         legal_now = transitions.legal_moves(state)
         if not legal_now:

@@ -828,9 +828,11 @@ def _ascent_checker(scope: Scope) -> Callable[[Any], Visit]:
     rules = ascent_rules(scope)
     shape = akernel.Shape.of(rules, scope.players)
     options = akernel.Options.of(CONCRETE, rules)
+    boards: dict[tuple[Any, ...], akernel.Board] = {}  # one board per card layout
 
     def check(state: ascent.State) -> Visit:
-        position = akernel.Position(CONCRETE, shape, options, akernel.from_state(state))
+        ks = akernel.from_state(state)
+        position = akernel.Position(CONCRETE, shape, options, ks, boards=boards)
         marks = ["over"] if ascent.is_over(state) else []
         try:
             judged = judged_moves.check_position(shape, state, position)

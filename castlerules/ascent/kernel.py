@@ -989,13 +989,22 @@ class Position:
     """The terms of one position that every move reads (built once per position)."""
 
     def __init__(
-        self, ops: Ops, shape: Shape, options: Options, s: KState, board: Board | None = None
+        self,
+        ops: Ops,
+        shape: Shape,
+        options: Options,
+        s: KState,
+        board: Board | None = None,
+        boards: dict[tuple[Any, ...], Board] | None = None,
     ) -> None:
         """``board``: the :class:`Board` of ``s`` when it was built already (by the
-        step that led here, :class:`Successors`)."""
+        step that led here, :class:`Successors`).  ``boards``: for plain values, the
+        boards built so far by their cards (:meth:`board_of`), shared by the positions
+        of one search."""
         self.o, self.shape, self.opt, self.s = ops, shape, options, s
+        self.boards = boards
         o = ops
-        self.board = Board(ops, shape, options, s) if board is None else board
+        self.board = self.board_of(s) if board is None else board
         self.over = game_over(o, s.actor)
         self.actor = o.ite(self.over, 0, s.actor)
         """The seat to act, 0 once the game is over (an index that is always in range)."""
@@ -1027,6 +1036,19 @@ class Position:
                 cells=[b.part],
             )
         )
+
+    def board_of(self, s: KState) -> Board:
+        """The :class:`Board` of the cards of ``s``: a board reads only the cards' fields
+        (``col``, ``sq``, ``dep``, ``flp``, ``own``; :func:`end_turn` replaces every
+        field of the turn), so with :attr:`boards` one board serves every position and
+        every step that leaves the same cards."""
+        if self.boards is None:
+            return Board(self.o, self.shape, self.opt, s)
+        key = (s.col, s.sq, s.dep, s.flp, s.own)
+        found = self.boards.get(key)
+        if found is None:
+            found = self.boards[key] = Board(self.o, self.shape, self.opt, s)
+        return found
 
 
 # ---------------------------------------------------------------------------
@@ -1412,7 +1434,7 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
                 "advance, the turn ends",
                 o.not_(offer),
                 lambda: (
-                    end_turn(o, shape, opt, Board(o, shape, opt, moved), s.actor)
+                    end_turn(o, shape, opt, p.board_of(moved), s.actor)
                     if shared is None
                     else shared.turn_over
                 ),
@@ -1421,7 +1443,7 @@ def sub_cases(p: Position, m: Parts, kind: str, shared: Successors | None = None
     if kind == "favour":
         # Play goes on while a favour or a replay is available (A12).
         taken = _favoured(p, m) if shared is None else shared.taken
-        after = Board(o, shape, opt, taken) if shared is None else shared.after
+        after = p.board_of(taken) if shared is None else shared.after
         goes_on = play_goes_on(
             o,
             after.favours_open(s.actor, s.sd, taken.sm, taken.sk, p.taker_flipped),

@@ -30,6 +30,7 @@ from castlerules import ascent
 from castlerules.ascent import kernel
 from castlerules.core import IllegalMove, NotationError
 from castlerules.core.ops import CONCRETE
+from proofs import ascent_judged as judged_moves
 from proofs.equivalence import ASCENT_KERNEL_SCOPES, Scope, ascent_rules, initial_positions
 
 SCOPES = (ASCENT_KERNEL_SCOPES[0], ASCENT_KERNEL_SCOPES[2])
@@ -74,11 +75,12 @@ def mismatches(scope: Scope, limit: int = 5) -> list[str]:
     starts = initial_positions(scope)
     seen, queue = set(starts), deque(starts)
     bad: list[str] = []
+    boards: dict[tuple[Any, ...], kernel.Board] = {}  # one board per card layout
     while queue and len(bad) < limit:
         state = queue.popleft()
-        position = kernel.Position(CONCRETE, shape, options, kernel.from_state(state))
-        for a, move in enumerate(shape.moves):
-            verdict = kernel.judge(shape, position.s, a, position)
+        ks = kernel.from_state(state)
+        position = kernel.Position(CONCRETE, shape, options, ks, boards=boards)
+        for move, verdict in zip(shape.moves, judged_moves.verdicts(position), strict=True):
             text = str(move)
             where = f"{ascent.to_text(state)} {text}"
             try:

@@ -222,7 +222,12 @@ class AscentGames(RuleBasedStateMachine):
         self.state: ascent.State = ascent.new_game(2)
         self.advances = 0
         self.actions = 0
-        self.all_moves: list[ascent.Move] = []
+        self.all_moves: list[tuple[str, ascent.Move]] = []
+        """Every move of the game, with its text (written once per game)."""
+        self.text = ""
+        """The notation of :attr:`state` (written by :meth:`check_position`)."""
+        self.places: dict[Card, Place] = {}
+        """Where every card of :attr:`state` is (read by :meth:`check_position`)."""
 
     # ------------------------------------------------------------------ steps
 
@@ -235,7 +240,7 @@ class AscentGames(RuleBasedStateMachine):
     def start(self, players: int, rules: Rules, seed: int, first: int | None) -> None:
         first_player = None if first is None else first % players
         self.state = ascent.new_game(players, rules, seed=seed, first_player=first_player)
-        self.all_moves = every_move(players)
+        self.all_moves = [(str(m), m) for m in every_move(players)]
         self.check_position(self.state)
 
     @rule(index=st.integers(0, 200))
@@ -275,8 +280,7 @@ class AscentGames(RuleBasedStateMachine):
 
     def act(self, move: ascent.Move) -> None:
         before = self.state
-        text = ascent.to_text(before)
-        before_places = places(before)
+        text, before_places = self.text, self.places  # of before, by check_position
         after = ascent.apply(before, move)
         assert ascent.to_text(before) == text, "apply changed its input"
         events = ascent.describe(before, move, after)
@@ -288,9 +292,9 @@ class AscentGames(RuleBasedStateMachine):
         bound = before.rules.advance_bound(before.players)
         assert bound == 6 * before.players * before.rules.squares
         assert self.advances <= bound, f"{self.advances} Advances exceed the bound {bound}"
-        self.check_step(before, before_places, move, after)
+        after_places = self.check_step(before, before_places, move, after)
         self.state = after
-        self.check_position(after)
+        self.check_position(after, after_places)
 
     def check_step(
         self,
@@ -298,7 +302,7 @@ class AscentGames(RuleBasedStateMachine):
         before_places: dict[Card, Place],
         move: ascent.Move,
         after: ascent.State,
-    ) -> None:
+    ) -> dict[Card, Place]:
         after_places = places(after)
         assert set(after_places) == set(before_places)
         for c, was in before_places.items():
@@ -320,12 +324,15 @@ class AscentGames(RuleBasedStateMachine):
                 assert now[1] == was[1], "a favour keeps the row (A10)"
         check_removal(before, before_places, move, after_places)
         check_end(after, after_places)
+        return after_places
 
-    def check_position(self, s: ascent.State) -> None:
+    def check_position(self, s: ascent.State, where: dict[Card, Place] | None = None) -> None:
+        """The checks of one position; ``where``: its :func:`places`, when read already."""
         n = s.players
         rules = s.rules
         # Conservation (A18).
-        where = places(s)
+        where = places(s) if where is None else where
+        self.places = where
         assert len(where) == 6 * n
         assert {c.owner for c in where} == set(range(n))
         # Ceiling invariant (A6, A7, A13).
@@ -349,7 +356,7 @@ class AscentGames(RuleBasedStateMachine):
         assert all(-21 * n <= v <= 21 * n for v in points)
         assert -21 * n <= sum(points) <= 21 * n
         # Notation round trip.
-        text = ascent.to_text(s)
+        text = self.text = ascent.to_text(s)
         again = ascent.from_text(text)
         assert again == s
         assert ascent.to_text(again) == text
@@ -379,8 +386,8 @@ class AscentGames(RuleBasedStateMachine):
             else:
                 assert advances == oracle_advances(s, seat)
         # Every other move is refused, citing a clause, and changes nothing.
-        for m in self.all_moves:
-            if str(m) in names:
+        for name, m in self.all_moves:
+            if name in names:
                 continue
             try:
                 ascent.apply(s, m)

@@ -4,8 +4,11 @@ for the tests, but for those that ask for the real one (``real_xla_optimizations
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
-from collections.abc import Iterator
+import pickle
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -73,3 +76,36 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
     hands out the tests in this order (``bash dev test``: ``--dist worksteal``), so a
     long test never starts near the end while the other worker has run out of work."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Any], Any]:
+    """``searched(scope)``: :func:`proofs.equivalence.search` of a scope of the exhaustive
+    tie, run once per test run: the first pytest-xdist worker to ask searches and keeps
+    the count in the run's shared temporary folder (under a lock), the other reads it."""
+    from proofs.equivalence import search
+
+    base = tmp_path_factory.getbasetemp()
+    # Under pytest-xdist each worker's folder is in the run's own folder; alone, the
+    # run's folder is the base (its parent holds other runs' folders).
+    run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = run_folder / "exhaustive-tie"
+    shared.mkdir(exist_ok=True)
+    seen: dict[str, Any] = {}
+
+    def run(scope: Any) -> Any:
+        key = f"{scope.game}-{scope.name}"
+        if key in seen:
+            return seen[key]
+        path = shared / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.pickle"
+        with (shared / f"{path.stem}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if path.is_file():
+                found = pickle.loads(path.read_bytes())
+            else:
+                found = search(scope)
+                path.write_bytes(pickle.dumps(found))
+        seen[key] = found
+        return found
+
+    return run

@@ -66,6 +66,7 @@ Place(character='A', floor=5)
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, compress
 
 import attrs
@@ -115,7 +116,13 @@ def rules_text(rules: Rules) -> str:
 
 
 def _letters(rules: Rules, mask: int) -> str:
-    bits = format(mask, f"0{rules.characters}b")[::-1]  # bit i is character i
+    return _mask_letters(rules.characters, mask)
+
+
+@lru_cache(maxsize=8192)
+def _mask_letters(characters: int, mask: int) -> str:
+    """The letters of an objective mask (kept: to_text writes every objective of every round)."""
+    bits = format(mask, f"0{characters}b")[::-1]  # bit i is character i
     return "".join(compress(ALPHABET, map("1".__eq__, bits)))
 
 
@@ -188,6 +195,9 @@ def _parse_value(kind: str, value: str, offset: int, text: str, option: str) -> 
 def parse_rules(field: str, offset: int = 0, text: str | None = None) -> Rules:
     """Read a rules field (``SEED``, ``ORIGINAL,allow_pass=true``...) into :class:`Rules`."""
     field = check_text(field, "a Throne rules field")
+    known = _PARSED_RULES.get(field)
+    if known is not None:
+        return known
     text = field if text is None else text
     parts = _fields_at(field, ",", offset, text)
     base_at, base = parts[0]
@@ -213,9 +223,18 @@ def parse_rules(field: str, offset: int = 0, text: str | None = None) -> Rules:
     if len(parts) == 1:
         return _PRESET_RULES[base]
     try:
-        return Rules(**options)
+        rules = Rules(**options)
     except ArgumentError as err:
         raise NotationError(f"bad rules: {err}", text, offset) from err
+    if len(_PARSED_RULES) < _PARSED_RULES_KEPT:
+        _PARSED_RULES[field] = rules
+    return rules
+
+
+_PARSED_RULES: dict[str, Rules] = {}
+"""Rules fields read before (a field always reads as the same Rules; building Rules
+derives its tables, which every position text read would otherwise repeat)."""
+_PARSED_RULES_KEPT = 1024
 
 
 def _fields_at(field: str, sep: str, offset: int, text: str) -> list[tuple[int, str]]:
@@ -559,9 +578,11 @@ def _read_objectives(
                     f"objective {card!r} is dealt twice in one round", text, card_at
                 )
             masks.append(mask)
-        free = _free_cards(rules, [m for m in masks if m])
-        for k, seat in enumerate(s for n, s in unknown if n == number):
-            masks[seat] = free[k]
+        stand_in_seats = [s for n, s in unknown if n == number]
+        if stand_in_seats:  # the free cards (up to 1,716 by default) only when needed
+            free = _free_cards(rules, [m for m in masks if m])
+            for k, seat in enumerate(stand_in_seats):
+                masks[seat] = free[k]
         out.append(tuple(masks))
     return tuple(out), frozenset(unknown)
 

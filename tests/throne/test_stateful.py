@@ -94,6 +94,7 @@ class ThroneGames(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.state: State = None  # type: ignore[assignment]
+        self.text = ""  # to_text(self.state), written by check_state
         self.rng = Rng.from_seed(0)
         self.moves = 0
 
@@ -107,16 +108,15 @@ class ThroneGames(RuleBasedStateMachine):
 
         self.state = new_game(players, rules=rules, seed=seed)
         self.rng = Rng.from_seed(seed, "stateful")
-        check_state(self.state)
+        self.text = check_state(self.state)
 
     def step(self, move: Move) -> None:
         before = self.state
-        text = to_text(before)
         after = apply(before, move)
-        assert to_text(before) == text  # apply leaves its input unchanged
+        assert to_text(before) == self.text  # apply leaves its input unchanged
         assert after == apply(before, move)  # deterministic
         check_transition(before, move, after)
-        check_state(after)
+        self.text = check_state(after)
         self.state = after
         self.moves += 1
 
@@ -187,7 +187,8 @@ class ThroneGames(RuleBasedStateMachine):
         type(self).finished += 1
 
 
-def check_state(s: State) -> None:
+def check_state(s: State) -> str:
+    """Every invariant of one position; its text (``to_text``), read back exactly."""
     rules = s.rules
     top = rules.throne_floor
     # B7 (and the throne's single seat): every floor within its capacity.
@@ -207,9 +208,8 @@ def check_state(s: State) -> None:
     # Notation: exact round trip; equal states hash equal.
     text = to_text(s)
     again = from_text(text)
-    assert again == s
+    assert again == s  # every field (State's equality compares them all)
     assert hash(again) == hash(s)
-    assert to_text(again) == text
     # Move notation round trip (every move of small lists, a sample of long ones).
     for move in moves if len(moves) <= 8 else moves[:: max(1, len(moves) // 6)]:
         assert parse_move(s, str(move)) == move
@@ -222,6 +222,7 @@ def check_state(s: State) -> None:
             assert view.voted == tuple(v >= 0 for v in s.votes)
         if not rules.no_cards_public:
             assert sum(n is None for n in view.no_cards) == s.players - 1
+    return text
 
 
 def check_transition(before: State, move: Move, after: State) -> None:

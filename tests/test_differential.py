@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 THRONE = BENCH.GAMES["throne"]
 
 
+@pytest.mark.slow
 def test_b3_b16_throne_games_under_every_reading_agree_with_the_kernel() -> None:
     names = [n for n, _r in BENCH.readings(THRONE)]
     games = len(names) * len(throne.PLAYERS)  # every reading at every player count
@@ -173,6 +174,7 @@ def test_a3_a17_on_arrays_every_reading_at_every_player_count_agrees() -> None:
     assert 0 < total["legal"] < total["pairs"]
 
 
+@pytest.mark.slow
 def test_arrays_and_values_judge_the_same_games_alike() -> None:
     """The same games judged by the kernel on values and on arrays: the same counts."""
     on_values = BENCH.run_game("ascent", 26, seed=7, quiet=True)

@@ -38,6 +38,8 @@ from proofs.equivalence import (
 
 SCOPES = ASCENT_KERNEL_SCOPES
 
+pytestmark = pytest.mark.slow  # the exhaustive tie: started first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def counts(searched: Callable[[Scope], Count]) -> dict[str, Count]:

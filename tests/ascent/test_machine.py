@@ -29,6 +29,7 @@ A Hypothesis ``RuleBasedStateMachine`` plays each example to the end: the
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -407,4 +408,4 @@ AscentGames.TestCase.settings = settings(
     max_examples=3 * settings.default.max_examples,
     stateful_step_count=30,
 )
-test_whole_games = AscentGames.TestCase
+test_whole_games = pytest.mark.slow(AscentGames.TestCase)

@@ -302,6 +302,7 @@ def cards_once() -> Iterator[None]:
         yield
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("cards_once")
 def test_the_table_view_shows_no_secret() -> None:
     """The property, then its coverage: at least 1,000 positions, every kind of them."""

@@ -91,6 +91,7 @@ def _environment(clone: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_every_readme_command_runs_in_order_in_a_fresh_clone(clone: Path) -> None:
     env = _environment(clone)
     where = subprocess.run(

@@ -87,6 +87,7 @@ def sys_value(x: z3.ExprRef) -> int | bool:
     return bool(z3.is_true(x)) if z3.is_bool(x) else int(x.as_long())  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("preset", "players", "allow_pass"),
     [("SEED", 3, False), ("ORIGINAL", 4, True), ("SEED", 6, True)],
@@ -112,6 +113,7 @@ def test_b3_b6_a_new_game_is_an_initial_position() -> None:
     assert z3.is_false(z3.simplify(sys.init(later)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4])
 def test_b6_to_b13_the_split_legality_is_the_kernels_with_a_symbolic_move(players: int) -> None:
     """For every position (free variables) and every move number of the universe, the

@@ -22,6 +22,8 @@ from castlerules.core.ops import CONCRETE
 from castlerules.throne import kernel
 from proofs.equivalence import THRONE_KERNEL_SCOPES, Count, Scope
 
+pytestmark = pytest.mark.slow  # the exhaustive tie: started first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def counts(searched: Callable[[Scope], Count]) -> dict[str, Count]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -295,6 +296,7 @@ def check_final(s: State) -> None:
     assert winners(s) == tuple(k for k, t in enumerate(totals(s)) if t == best)
 
 
+@pytest.mark.slow
 def test_whole_games() -> None:
     """At least 300 whole games under the default profile (3 x max_examples)."""
     profile = settings()  # the loaded profile (tests/conftest.py)

@@ -79,14 +79,39 @@ def _key(x: Any) -> Any:
     if kind is int or kind is bool:  # the usual cases first, by their exact types
         return (kind, x)
     if kind is tuple or kind is list:
-        return tuple([_key(y) for y in x])
+        return _items_key(x)
     if isinstance(x, int):
         return (kind, x)
     if isinstance(x, Stacked):
         return ("stacked", id(x.array))
     if isinstance(x, (tuple, list)):
-        return tuple(_key(y) for y in x)
+        return _items_key(x)
     return id(x)
+
+
+_OPAQUE: dict[type, bool] = {}
+"""Per type, whether :func:`_key` keys its values by their identities (not a number,
+not a sequence)."""
+
+
+def _items_key(items: Sequence[Any]) -> Any:
+    """:func:`_key` of a sequence: where its items are all integers (a table), the items
+    themselves after a tag; else the tuple of its items' keys (the tagged form, a string
+    first, is never the tuple of keys of another sequence: no item's key is a string)."""
+    if len(items) > 4 and set(map(type, items)) == {int}:
+        return ("ints", tuple(items))
+    keys: list[Any] = []
+    for item in items:  # the items' keys, the usual kinds without a call
+        kind = type(item)
+        if kind is int or kind is bool:
+            keys.append((kind, item))
+        elif _OPAQUE.get(kind, False):
+            keys.append(id(item))
+        else:
+            if kind not in _OPAQUE:
+                _OPAQUE[kind] = not issubclass(kind, (int, tuple, list))
+            keys.append(_key(item))
+    return tuple(keys)
 
 
 class ArrayOps:
@@ -157,6 +182,9 @@ class ArrayOps:
 
     def all(self, items: Iterable[Value]) -> Value:
         items = tuple(items)
+        rest = [item for item in items if item is not True]
+        if len(rest) <= 1 or any(item is False for item in rest):
+            return self._all(rest)  # no operation to remember: one item, or a constant
         return self._recall("all", items, lambda: self._all(items))
 
     def _all(self, items: Sequence[Value]) -> Value:
@@ -170,6 +198,9 @@ class ArrayOps:
 
     def any(self, items: Iterable[Value]) -> Value:
         items = tuple(items)
+        rest = [item for item in items if item is not False]
+        if len(rest) <= 1 or any(item is True for item in rest):
+            return self._any(rest)  # no operation to remember: one item, or a constant
         return self._recall("any", items, lambda: self._any(items))
 
     def _any(self, items: Sequence[Value]) -> Value:

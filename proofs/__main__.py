@@ -57,28 +57,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if (args.record or args.reuse) and not (args.long and not args.only and not args.fast):
         parser.error("--record and --reuse are for the whole long run (--long, no --only, --fast)")
+    said = sys.stderr if args.json else sys.stdout  # stdout stays one JSON document
     if args.reuse and not args.record:
-        said = sys.stderr if args.json else sys.stdout  # stdout stays one JSON document
         kept, why = record.reusable(Path(args.reuse))
         print(f"the long run: {why}", file=said, flush=True)
         if kept is not None:
-            try:
-                shown = [Result.from_json(r) for r in kept["results"]]
-            except (KeyError, TypeError, ValueError, AttributeError):
-                print(f"the long run: {args.reuse} holds a result it cannot read", file=said)
-            else:
-                return _show(args, kept, shown, "recorded, not run again")
+            return _show(args, *kept, "recorded, not run again")
         print("the long run: running it", file=said, flush=True)
     started = time.perf_counter()
 
     def progress(done: int, jobs: int, name: str, results: Sequence[Result]) -> None:
-        # One line per property as its job finishes (stderr with --json, so that
-        # stdout stays one JSON document).
-        out = sys.stderr if args.json else sys.stdout
+        # One line per property as its job finishes.
         for r in results:
             print(
                 f"[{done}/{jobs} jobs] {r.name} ({r.scope[:40]}) ... {r.verdict} {r.seconds:.1f} s",
-                file=out,
+                file=said,
                 flush=True,
             )
 
@@ -100,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.reuse and ok:
         print(
             f"the long run: to keep this result, bash dev prove-long --record {args.reuse}",
-            file=sys.stderr if args.json else sys.stdout,
+            file=said,
         )
     return _show(args, payload, results, f"{wall:.1f} s wall")
 

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from proofs.core import Result
+
 ROOT = Path(__file__).resolve().parent.parent
 
 RECORD = ROOT / "proofs" / "long-run.json"
@@ -88,10 +90,12 @@ def make_record(payload: Mapping[str, Any], root: Path = ROOT) -> dict[str, Any]
     }
 
 
-def reusable(path: Path, root: Path = ROOT) -> tuple[dict[str, Any] | None, str]:
-    """The record at ``path`` if it can stand for a run of the sources at hand, and a
-    line saying why it can or cannot (no file, not a record, not a passed long run, or
-    made from other inputs)."""
+def reusable(
+    path: Path, root: Path = ROOT
+) -> tuple[tuple[dict[str, Any], list[Result]] | None, str]:
+    """The record at ``path`` and its results read back, if it can stand for a run of
+    the sources at hand, and a line saying why it can or cannot (no file, not a record,
+    not a passed long run, a result it cannot read, or made from other inputs)."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -105,6 +109,10 @@ def reusable(path: Path, root: Path = ROOT) -> tuple[dict[str, Any] | None, str]
         return None, f"{path} records another run than the whole long run"
     if record.get("ok") is not True:
         return None, f"the record {path} is of a long run that failed"
+    try:
+        results = [Result.from_json(item) for item in record["results"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, f"the record {path} holds a result it cannot read"
     solver = solver_version()
     if inputs.get("z3") != solver:
         return None, f"the record {path} was proved by Z3 {inputs.get('z3')}, this is Z3 {solver}"
@@ -115,7 +123,7 @@ def reusable(path: Path, root: Path = ROOT) -> tuple[dict[str, Any] | None, str]
             "a module the long run imports has changed)"
         )
     files = len(inputs.get("files", ()))
-    return record, (
+    return (record, results), (
         f"its inputs ({files} modules of castlerules/ and proofs/, Z3 {solver}; key {key}) "
         f"are those of the record {path}, proved in {record.get('seconds', 0):.1f} s"
     )

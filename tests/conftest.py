@@ -104,6 +104,7 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Any], Any]:
                 found = pickle.loads(path.read_bytes())
             else:
                 found = search(scope)
+                print(found.line())
                 path.write_bytes(pickle.dumps(found))
         seen[key] = found
         return found

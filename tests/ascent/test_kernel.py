@@ -41,25 +41,13 @@ SCOPES = ASCENT_KERNEL_SCOPES
 pytestmark = pytest.mark.slow  # the exhaustive tie: started first (tests/conftest.py)
 
 
-@pytest.fixture(scope="module")
-def counts(searched: Callable[[Scope], Count]) -> dict[str, Count]:
-    """Each scope's search by name, run once per test run (``searched``, tests/conftest.py)."""
-
-    class Searched(dict[str, Count]):
-        def __missing__(self, name: str) -> Count:
-            found = searched(next(scope for scope in SCOPES if scope.name == name))
-            print(found.line())
-            self[name] = found
-            return found
-
-    return Searched()
-
-
 @pytest.mark.parametrize("scope", SCOPES, ids=lambda s: s.name)
 def test_a1_to_a18_the_engine_is_the_kernel_on_every_reachable_position(
-    counts: dict[str, Count], scope: Scope, record_property: Callable[[str, object], None]
+    searched: Callable[[Scope], Count],
+    scope: Scope,
+    record_property: Callable[[str, object], None],
 ) -> None:
-    found = counts[scope.name]
+    found = searched(scope)
     record_property("exhaustive", found.line())  # printed at the end
     assert found.mismatches == ()
     assert found.states > 0 and found.legal > 0
@@ -111,11 +99,10 @@ def _every_guard() -> set[str]:
 
 
 def test_every_reachable_guard_of_the_kernel_is_broken_in_some_scope(
-    counts: dict[str, Count],
+    searched: Callable[[Scope], Count],
 ) -> None:
     """A2-A14: each guard refuses some move, so the clause of each is compared."""
-    every = [counts[scope.name] for scope in SCOPES]
-    broken = {name for found in every for name, n in found.refusals if n}
+    broken = {name for scope in SCOPES for name, n in searched(scope).refusals if n}
     assert broken == _every_guard() - UNREACHABLE - set(BEYOND_THE_SCOPES)
     assert _every_guard() >= UNREACHABLE | set(BEYOND_THE_SCOPES)
 

@@ -25,25 +25,13 @@ from proofs.equivalence import THRONE_KERNEL_SCOPES, Count, Scope
 pytestmark = pytest.mark.slow  # the exhaustive tie: started first (tests/conftest.py)
 
 
-@pytest.fixture(scope="module")
-def counts(searched: Callable[[Scope], Count]) -> dict[str, Count]:
-    """Each scope's search by name, run once per test run (``searched``, tests/conftest.py)."""
-
-    class Searched(dict[str, Count]):
-        def __missing__(self, name: str) -> Count:
-            found = searched(next(s for s in THRONE_KERNEL_SCOPES if s.name == name))
-            print(found.line())
-            self[name] = found
-            return found
-
-    return Searched()
-
-
 @pytest.mark.parametrize("scope", THRONE_KERNEL_SCOPES, ids=lambda s: s.name)
 def test_b1_to_b16_the_engine_is_the_kernel_on_every_reachable_position(
-    counts: dict[str, Count], scope: Scope, record_property: Callable[[str, object], None]
+    searched: Callable[[Scope], Count],
+    scope: Scope,
+    record_property: Callable[[str, object], None],
 ) -> None:
-    found = counts[scope.name]
+    found = searched(scope)
     record_property("exhaustive", found.line())  # printed at the end
     assert found.mismatches == ()
     assert found.states > 0 and found.legal > 0
@@ -52,7 +40,7 @@ def test_b1_to_b16_the_engine_is_the_kernel_on_every_reachable_position(
 
 
 def test_every_guard_of_the_kernel_is_broken_in_some_scope(
-    counts: dict[str, Count],
+    searched: Callable[[Scope], Count],
 ) -> None:
     """B3-B13: each guard refuses some move, so the clause of each is compared."""
     shape = kernel.Shape.of(throne.Rules(), 3)
@@ -63,8 +51,7 @@ def test_every_guard_of_the_kernel_is_broken_in_some_scope(
         kernel.from_state(throne.new_game(3)),
     )
     every = {f"{c}: {w}" for c, w, _b in kernel.guards(position, kernel.decode(position, 0))}
-    found_all = [counts[scope.name] for scope in THRONE_KERNEL_SCOPES]
-    broken = {name for found in found_all for name, n in found.refusals if n}
+    broken = {name for scope in THRONE_KERNEL_SCOPES for name, n in searched(scope).refusals if n}
     assert broken == every
 
 

@@ -1,14 +1,16 @@
 """The built site, looked at as a reader would: headless Chromium on the HTML pages.
 
-The site is built once per session (or reused, see :func:`site`), then
-Chromium opens pages on ``file://`` URLs:
+The site is built once per session (or reused, see :func:`site`), then one
+Chromium per module (driven by Playwright) opens pages on ``file://`` URLs:
 
-- ``--dump-dom`` (after the pages' scripts ran) checks that every clause
-  section carries its anchors (``#b7``, ``#clause-b7``), its French text and
-  a board drawn by ``svg()`` (an image of its own ``.svg`` file); that the
-  search finds ``A9`` and ``B15`` first;
-- ``--screenshot`` of a clause anchor checks that the page is painted and
-  that the board's own colours are on screen (so the SVG really renders).
+- the DOM after the pages' scripts ran checks that every clause section
+  carries its anchors (``#b7``, ``#clause-b7``), its French text and a board
+  drawn by ``svg()`` (an image of its own ``.svg`` file); that the search
+  finds ``A9`` and ``B15`` first;
+- a screenshot of a clause anchor checks that the page is painted and that
+  the board's own colours are on screen (so the SVG really renders);
+- measures taken in the page check that nothing is wider than a phone's
+  screen or than its column.
 
 Screenshots are kept in ``artifacts/docs/`` (git-ignored; CI keeps them as
 artifacts).  The test is skipped, saying why, only when no Chromium is
@@ -26,6 +28,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -130,75 +133,88 @@ def _build(out: Path) -> None:
     assert done.returncode == 0, f"the site does not build:\n{done.stdout}\n{done.stderr}"
 
 
-@pytest.fixture(scope="session")
-def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the module's pages (Playwright drives Debian's browser,
+    as the desk's test does): a page each look, in a context of its own."""
     binary = _chromium()
     if binary is None:
         reason = "Chromium is not installed (apt-get install chromium): cannot look at the site"
         if os.environ.get("CASTLERULES_REQUIRE_CHROMIUM") == "1":
             pytest.fail(f"{reason}, and CASTLERULES_REQUIRE_CHROMIUM=1 (CI) requires it")
         pytest.skip(reason)
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    yield [
-        binary,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        # the theme scrolls smoothly to an anchor unless motion is reduced: a
-        # screenshot taken mid-scroll shows nothing (castlerules.css)
-        "--force-prefers-reduced-motion",
-        f"--user-data-dir={profile}",
-    ]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=binary,
+            args=["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--disable-quic"],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess[bytes]:
-    done = subprocess.run(command, capture_output=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-    return done
+@contextmanager
+def _page(chromium: Any, size: tuple[int, int] = (1280, 1800)) -> Iterator[Any]:
+    """A fresh page (its own context: no cache or storage shared between looks) of the
+    window size given; motion is reduced, as the theme scrolls smoothly to an anchor
+    otherwise (castlerules.css) and a screenshot taken mid-scroll shows nothing."""
+    width, height = size
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        yield page
+    finally:
+        context.close()
 
 
-def dump_dom(chromium: list[str], url: str) -> str:
+def _open(page: Any, url: str) -> None:
+    """Load ``url``: its frames, scripts, images and fonts."""
+    page.goto(url, wait_until="load")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+
+
+def dump_dom(chromium: Any, url: str) -> str:
     """The page's DOM after its scripts ran (the search page fills its results by script)."""
-    done = _run([*chromium, "--virtual-time-budget=10000", "--dump-dom", url])
-    return done.stdout.decode("utf-8")
+    with _page(chromium) as page:
+        _open(page, url)
+        if "search.html?q=" in url:
+            # Sphinx's search says it is done in its summary line, found or not.
+            page.wait_for_function(
+                "() => { const s = document.querySelector('#search-results .search-summary');"
+                " return s !== null && /Search finished|did not match/.test(s.textContent); }"
+            )
+        return str(page.content())
 
 
 def screenshot(
-    chromium: list[str], url: str, name: str, harness: Path, size: tuple[int, int] = (1280, 1800)
+    chromium: Any, url: str, name: str, harness: Path, size: tuple[int, int] = (1280, 1800)
 ) -> Path:
     """A screenshot of ``url`` as a reader sees it, kept in ``artifacts/docs/name``.
 
-    Headless Chromium paints nothing when the page itself is scrolled to a far
-    fragment (``throne.html#b15``), so the page is shown in a full-window
-    iframe of a small harness page: the iframe scrolls to the fragment and is
-    painted like any reader's window.
+    The page is shown in a full-window iframe of a small harness page, as a reader's
+    window shows it: the iframe scrolls to the URL's fragment (``throne.html#b15``) and
+    is painted whole.
     """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     target = ARTIFACTS / name
     target.unlink(missing_ok=True)
     width, height = size
-    page = harness / f"{name}.html"
-    page.write_text(
+    holder = harness / f"{name}.html"
+    holder.write_text(
         '<!DOCTYPE html><html><body style="margin:0;overflow:hidden">'
         f'<iframe src="{html.escape(url)}" title="{html.escape(name)}" '
         f'style="border:0;width:{width}px;height:{height}px"></iframe></body></html>',
         encoding="utf-8",
     )
-    _run(
-        [
-            *chromium,
-            f"--window-size={width},{height}",
-            "--virtual-time-budget=5000",
-            f"--screenshot={target}",
-            page.as_uri(),
-        ]
-    )
+    with _page(chromium, size) as page:
+        _open(page, holder.as_uri())
+        page.screenshot(path=str(target))
     assert target.is_file() and target.stat().st_size > 0
     return target
 
@@ -218,8 +234,13 @@ def read_png(path: Path) -> tuple[int, int, Any]:
 def colours(path: Path) -> dict[tuple[int, int, int], int]:
     """How many pixels of each colour (every 2nd pixel of every 2nd row, for speed)."""
     _w, _h, pixels = read_png(path)
-    found, counts = np.unique(pixels[::2, ::2].reshape(-1, 3), axis=0, return_counts=True)
-    return {(int(r), int(g), int(b)): int(n) for (r, g, b), n in zip(found, counts, strict=True)}
+    rgb = pixels[::2, ::2].reshape(-1, 3).astype(np.uint32)
+    packed = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]  # one number per colour
+    found, counts = np.unique(packed, return_counts=True)
+    return {
+        (int(c >> 16), int((c >> 8) & 0xFF), int(c & 0xFF)): int(n)
+        for c, n in zip(found, counts, strict=True)
+    }
 
 
 def _near(found: dict[tuple[int, int, int], int], hex_colour: str, tolerance: int = 6) -> int:
@@ -259,7 +280,7 @@ def _url(site: Path, page: str) -> str:
 
 @pytest.mark.parametrize("game", ["throne", "ascent"])
 def test_every_clause_page_section_has_anchors_french_text_and_a_board(
-    site: Path, chromium: list[str], game: str
+    site: Path, chromium: Any, game: str
 ) -> None:
     dom = dump_dom(chromium, _url(site, f"{game}.html"))
     ids = set(re.findall(r'\sid="([^"]+)"', dom))
@@ -286,7 +307,7 @@ def test_every_clause_page_section_has_anchors_french_text_and_a_board(
 )
 def test_clause_page_and_its_diagram_render(
     site: Path,
-    chromium: list[str],
+    chromium: Any,
     tmp_path: Path,
     page: str,
     anchor: str,
@@ -302,7 +323,7 @@ def test_clause_page_and_its_diagram_render(
 
 
 def test_casebook_and_register_render_their_boards(
-    site: Path, chromium: list[str], tmp_path: Path
+    site: Path, chromium: Any, tmp_path: Path
 ) -> None:
     for page in ("casebook/ascent-1.html", "register.html", "tutorial.html", "index.html"):
         name = page.replace("/", "-").replace(".html", ".png")
@@ -322,9 +343,7 @@ def test_casebook_and_register_render_their_boards(
     assert len(boards) >= 2 * 30  # before and after, per case
 
 
-def test_proof_page_draws_the_33_point_witness(
-    site: Path, chromium: list[str], tmp_path: Path
-) -> None:
+def test_proof_page_draws_the_33_point_witness(site: Path, chromium: Any, tmp_path: Path) -> None:
     """B15: the proof table's 33-point witness is drawn from its engine position.
 
     The table is on proofs.html; each property's detail is on one of the
@@ -375,9 +394,7 @@ def test_no_page_shows_raw_markup(site: Path) -> None:
 
 
 @pytest.mark.parametrize(("query", "page"), [("A9", "ascent.html"), ("B15", "throne.html")])
-def test_search_finds_a_clause_first(
-    site: Path, chromium: list[str], query: str, page: str
-) -> None:
+def test_search_finds_a_clause_first(site: Path, chromium: Any, query: str, page: str) -> None:
     dom = dump_dom(chromium, f"{_url(site, 'search.html')}?q={query}")
     links = re.findall(r'<ul[^>]*class="search"[^>]*>.*?<a href="([^"]+)"', dom, re.S)
     assert links, f"the search for {query} found nothing"
@@ -402,7 +419,7 @@ def _text(dom: str) -> str:
 
 
 @pytest.mark.parametrize("page", REFERENCE_PAGES)
-def test_reference_page_renders(site: Path, chromium: list[str], tmp_path: Path, page: str) -> None:
+def test_reference_page_renders(site: Path, chromium: Any, tmp_path: Path, page: str) -> None:
     name = page.replace("/", "-").replace(".html", ".png")
     shot = screenshot(chromium, _url(site, page), name, tmp_path, (1280, 1000))
     found = colours(shot)
@@ -410,7 +427,7 @@ def test_reference_page_renders(site: Path, chromium: list[str], tmp_path: Path,
     assert total - _near(found, "#ffffff", 3) > total * 0.03, f"{page} is blank"
 
 
-def test_cli_page_shows_every_command_and_its_run_examples(site: Path, chromium: list[str]) -> None:
+def test_cli_page_shows_every_command_and_its_run_examples(site: Path, chromium: Any) -> None:
     from castlerules.cli import COMMANDS
 
     dom = dump_dom(chromium, _url(site, "cli.html"))
@@ -422,9 +439,7 @@ def test_cli_page_shows_every_command_and_its_run_examples(site: Path, chromium:
     assert "Exit status" in text and "EXIT_BAD_INPUT" in text
 
 
-def test_rules_and_glossary_pages_hold_every_clause_and_term(
-    site: Path, chromium: list[str]
-) -> None:
+def test_rules_and_glossary_pages_hold_every_clause_and_term(site: Path, chromium: Any) -> None:
     sys.path.insert(0, str(DOCS / "_ext"))
     from castlerules_sphinx.rules import GLOSSARY
 
@@ -474,43 +489,22 @@ def test_reference_interpretation_states_a_decision(site: Path, game: str) -> No
 # --------------------------------------------------------------------------- on a phone
 
 
-def page_width(chromium: list[str], url: str, harness: Path, width: int = 390) -> int:
+def page_width(chromium: Any, url: str, width: int = 390) -> int:
     """The width the page's content takes in a phone-wide window (its scrollWidth)."""
-    page = harness / "measure.html"
-    page.write_text(
-        '<!DOCTYPE html><html><body style="margin:0"><p id="out">-</p>'
-        f'<iframe id="f" src="{html.escape(url)}" style="border:0;width:{width}px;height:800px">'
-        "</iframe><script>document.getElementById('f').onload=function(){"
-        "var d=this.contentDocument.documentElement;"
-        "document.getElementById('out').textContent='W'+d.scrollWidth+'W';};</script>"
-        "</body></html>",
-        encoding="utf-8",
-    )
-    done = _run(
-        [
-            *chromium,
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=10000",
-            "--dump-dom",
-            page.as_uri(),
-        ]
-    )
-    found = re.search(r"W(\d+)W", done.stdout.decode("utf-8"))
-    assert found, "the page could not be measured"
-    return int(found.group(1))
+    with _page(chromium, (width, 800)) as page:
+        _open(page, url)
+        return int(page.evaluate("() => document.documentElement.scrollWidth"))
 
 
 @pytest.mark.parametrize(
     "page", ["index.html", "throne.html", "cli.html", "api/throne.html", "glossary.html"]
 )
-def test_pages_fit_a_phone_screen(
-    site: Path, chromium: list[str], tmp_path: Path, page: str
-) -> None:
+def test_pages_fit_a_phone_screen(site: Path, chromium: Any, page: str) -> None:
     """At 390 px, nothing pushes the page sideways (wide tables and code scroll by themselves)."""
-    assert page_width(chromium, _url(site, page), tmp_path) <= 390
+    assert page_width(chromium, _url(site, page)) <= 390
 
 
-def test_a_clause_on_a_phone(site: Path, chromium: list[str], tmp_path: Path) -> None:
+def test_a_clause_on_a_phone(site: Path, chromium: Any, tmp_path: Path) -> None:
     shot = screenshot(
         chromium, f"{_url(site, 'throne.html')}#b7", "phone-throne-b7.png", tmp_path, (390, 844)
     )
@@ -524,58 +518,31 @@ def test_a_clause_on_a_phone(site: Path, chromium: list[str], tmp_path: Path) ->
     assert 'name="viewport" content="width=device-width' in dom
 
 
-MEASURE = """<!DOCTYPE html><html><body style="margin:0">
-<iframe id="page" src="{src}" style="border:0;width:{width}px;height:900px"></iframe>
-<pre id="out">not measured</pre>
-<script>
-function measure() {{
-  const doc = document.getElementById("page").contentDocument;
-  if (!doc || doc.readyState !== "complete" || !doc.querySelector("article")) {{
-    setTimeout(measure, 100);
-    return;
-  }}
+MEASURE = """() => {
   const out = [];
-  for (const table of doc.querySelectorAll("article table")) {{
+  for (const table of document.querySelectorAll("article table")) {
     const box = table.getBoundingClientRect();
     const room = table.parentElement.getBoundingClientRect();
     const head = table.rows.length ? table.rows[0].cells.length : 0;
     out.push([Math.round(box.right), Math.round(room.right), head,
-              Math.round(doc.documentElement.clientWidth)].join(" "));
-  }}
-  document.getElementById("out").textContent = "tables:\\n" + out.join("\\n");
-}}
-measure();
-</script></body></html>"""
+              Math.round(document.documentElement.clientWidth)]);
+  }
+  return out;
+}"""
 
 
 @pytest.mark.parametrize("page", ["mutations.html", "cli.html", "register.html"])
 def test_wide_tables_fit_the_page_at_1280_px(
-    site: Path, chromium: list[str], tmp_path: Path, page: str
+    site: Path, chromium: Any, tmp_path: Path, page: str
 ) -> None:
     """At 1280 px every table of the page ends inside its column (none is cut off or needs
     a sideways scroll: the mutations table's last column is on screen), and a screenshot at
     1280 px shows the page painted."""
-    harness = site / f"_measure-{page}"
-    harness.write_text(MEASURE.format(src=page, width=1280), encoding="utf-8")
-    try:
-        done = _run(
-            [
-                *chromium,
-                "--allow-file-access-from-files",
-                "--window-size=1280,900",
-                "--virtual-time-budget=20000",
-                "--dump-dom",
-                harness.as_uri(),
-            ]
-        )
-    finally:
-        harness.unlink()
-    dom = html.unescape(done.stdout.decode("utf-8"))
-    out = re.search(r'<pre id="out">(.*?)</pre>', dom, re.DOTALL)
-    assert out and out.group(1).startswith("tables:"), f"{page}: the tables were not measured"
-    rows = re.findall(r"^(\d+) (\d+) (\d+) (\d+)$", out.group(1), re.MULTILINE)
+    with _page(chromium, (1280, 900)) as window:
+        _open(window, _url(site, page))
+        rows = window.evaluate(MEASURE)
     assert rows, f"{page}: no table found"
-    for right, room, columns, view in (map(int, row) for row in rows):
+    for right, room, columns, view in rows:
         assert right <= room + 1 and right <= view, (
             f"{page}: a table of {columns} columns ends at {right} px, past its column "
             f"({room} px; the window is {view} px)"

@@ -27,7 +27,8 @@ def test_the_build_needs_a_setuptools_that_reads_it() -> None:
 
 def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -> None:
     """A first ``bash dev`` is never silent: a line per step, and pip's output (not
-    ``--quiet``).  Run on a copy of ``dev`` with a stand-in Python that only logs."""
+    ``--quiet``).  Run on a copy of ``dev`` with a stand-in Python that only logs; it
+    installs no uv, so this is also the way without uv: pip installs the project."""
     import shutil
     import subprocess
 
@@ -67,8 +68,57 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     assert done.stderr.count("Collecting something (pip says so)") == 2
     calls = (tmp_path / "calls.log").read_text()
     assert "pip install" in calls and "--quiet" not in calls and "-q " not in calls
+    assert "pip install --upgrade --progress-bar on pip uv>=0.5,<1" in calls  # uv asked for
+    assert "pip install --progress-bar on -e .[dev]" in calls  # without it, pip installs
+    assert "dev: uv did not install them: pip does (slower)" in done.stderr
     assert "npm ci --prefix docs/desk" in calls
     assert "dev: .venv is ready" in done.stderr
+
+
+def test_dev_setup_installs_with_uv_when_pip_gives_it(tmp_path: Path) -> None:
+    """Where pip installs uv, uv installs the project (editable, with every extra) and
+    pip does not install it again.  A stand-in Python whose pip leaves a logging uv."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    shutil.copy(root / "dev", tmp_path / "dev")
+    shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "docs" / "desk").mkdir(parents=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(root / "docs" / "desk" / name, tmp_path / "docs" / "desk" / name)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "npm").write_text("#!/bin/sh\n")
+    (tools / "npm").chmod(0o755)
+    log = tmp_path / "calls.log"
+    fake = tmp_path / "fake-python"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+        '  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; exit 0\n'
+        "fi\n"
+        f'echo "python $*" >> "{log}"\n'
+        'case "$*" in *"uv>="*)\n'
+        f'  printf \'#!/bin/sh\\necho "uv $*" >> "{log}"\\n\' > "$(dirname "$0")/uv"\n'
+        '  chmod +x "$(dirname "$0")/uv";;\n'
+        "esac\n"
+    )
+    fake.chmod(0o755)
+    done = subprocess.run(
+        ["bash", "dev", "test"],
+        cwd=tmp_path,
+        env={"PATH": f"{tools}:/usr/bin:/bin", "PYTHON": str(fake)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text().splitlines()
+    assert "uv pip install --python .venv/bin/python --compile-bytecode -e .[dev]" in calls
+    assert not [c for c in calls if "-e .[dev]" in c and c.startswith("python")], calls
+    assert "did not install" not in done.stderr
 
 
 def test_the_wheel_installs_the_library_alone(tmp_path: Path) -> None:

@@ -116,7 +116,7 @@ def test_dev_setup_installs_with_uv_when_pip_gives_it(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()
-    assert "uv pip install --python .venv/bin/python --compile-bytecode -e .[dev]" in calls
+    assert "uv pip install --python .venv/bin/python -e .[dev]" in calls
     assert not [c for c in calls if "-e .[dev]" in c and c.startswith("python")], calls
     assert "did not install" not in done.stderr
 

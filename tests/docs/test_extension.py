@@ -84,6 +84,29 @@ def test_other_names_are_left_alone(target: str, context: str | None) -> None:
     assert home_of(target, context) is None
 
 
+def test_a_files_imports_are_read_once_per_version(tmp_path: Path) -> None:
+    """The names a source imports under their own name, each from the first module (in
+    ast.walk's order); an alias or a relative import is not one; a new version of the
+    file is read again."""
+    from castlerules_sphinx import _imports_of
+
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from a.b import X, Y as Z, W as W\n"
+        "from .here import V\n"
+        "if TYPE_CHECKING:\n"
+        "    from c import X, U\n",
+        encoding="utf-8",
+    )
+    stamp = source.stat().st_mtime_ns
+    found = _imports_of(str(source), stamp)
+    assert found == {"TYPE_CHECKING": "typing", "X": "a.b", "W": "a.b", "U": "c"}
+    source.write_text("from d import Y\n", encoding="utf-8")
+    assert _imports_of(str(source), stamp) == found  # the same version: not read again
+    assert _imports_of(str(source), stamp + 1) == {"Y": "d"}
+
+
 def test_rst_escaping_keeps_markup_out() -> None:
     assert rst.escape("a *b* `c` |d| _e_ [f] <g>") == (
         "a \\*b\\* \\`c\\` \\|d\\| \\_e\\_ \\[f\\] \\<g\\>"

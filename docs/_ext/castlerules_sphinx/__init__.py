@@ -20,6 +20,7 @@ error naming it.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import inspect
@@ -212,15 +213,30 @@ def _imported_from(module_name: str, name: str) -> str | None:
     if not path:
         return None
     try:
+        stamp = Path(path).stat().st_mtime_ns
+    except OSError:
+        return None
+    return _imports_of(path, stamp).get(name)
+
+
+@functools.lru_cache(maxsize=512)
+def _imports_of(path: str, stamp: int) -> dict[str, str]:
+    """The names a source file imports under their own name (``from M import N``), each
+    with the first module it is imported from (in :func:`ast.walk`'s order).  Read once
+    per file and version (``stamp``: its modification time): every cross-reference of
+    every page asks."""
+    del stamp  # part of the cache's key only
+    try:
         tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     except (OSError, SyntaxError):
-        return None
+        return {}
+    found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
-                if (alias.asname or alias.name) == name and alias.name == name:
-                    return node.module
-    return None
+                if alias.asname in (None, alias.name):
+                    found.setdefault(alias.name, node.module)
+    return found
 
 
 def home_of(target: str, context: str | None = None, depth: int = 0) -> str | None:

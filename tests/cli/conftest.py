@@ -2,7 +2,12 @@
 
 The helpers are given to the tests as fixtures (the test modules cannot
 import this file under ``--import-mode=importlib``).  ``cli(*args, stdin=...)``
-runs ``python -m castlerules ARGS`` and returns the completed process.
+runs ``python -m castlerules ARGS`` and returns the completed process;
+``cli_in_process(*args, stdin=...)`` runs the same command line through
+:func:`castlerules.cli.main` in the test's process (no interpreter to start) and
+returns the same three fields, for the tests that are about what a command says,
+not about the process boundary (each command's exit statuses are still checked
+on a real process by some of its tests).
 ``Terminal`` runs it on a pseudo-terminal (:func:`os.openpty`), so that the
 program sees a real terminal: ``expect`` waits for a regular expression in
 what it writes, ``send`` types a line.  ``find_move`` plays seeded random
@@ -12,6 +17,8 @@ hand-written positions."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import select
@@ -22,6 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from castlerules import ascent, throne
@@ -49,6 +57,57 @@ def cli(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None) -
     done.stdout = done.stdout.decode("utf-8")
     done.stderr = done.stderr.decode("utf-8")
     return done
+
+
+@attrs.frozen
+class Done:
+    """What :func:`cli_in_process` gives: the fields of a completed process."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli_in_process(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None) -> Done:
+    """``castlerules ARGS`` run by :func:`castlerules.cli.main` in this process, as
+    :func:`cli` runs it in a new one: the environment of :data:`ENV` (for the call),
+    ``cwd`` as the working directory, standard input the bytes of ``stdin`` (empty
+    without it), standard output and error caught as UTF-8 text; argparse's exits
+    (``SystemExit``) give their status, as the process would.  Any other exception
+    propagates: the test fails, as a traceback on a process's stderr fails it."""
+    from castlerules.cli import main
+
+    data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
+    out, err = io.BytesIO(), io.BytesIO()
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+    # Kept in names of their own: a wrapper that is collected closes its buffer.
+    streams = (
+        io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"),
+        io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True),
+    )
+    sys.stdin, sys.stdout, sys.stderr = streams
+    try:
+        os.environ.clear()
+        os.environ.update(ENV)
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            status = main(list(args))
+        except SystemExit as done:  # argparse: --help, or a usage error
+            code = done.code
+            status = code if isinstance(code, int) else (0 if code is None else 1)
+        for stream in streams[1:]:
+            with contextlib.suppress(ValueError):  # a stream the command closed
+                stream.flush()
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return Done(status, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))
 
 
 def one_line_error(done: Any, status: int = 2) -> str:
@@ -194,6 +253,12 @@ def has_event(module: Any, clause: str, word: str = "") -> Callable[[Any, Any, A
 def run_cli() -> Callable[..., Any]:
     """The :func:`cli` runner."""
     return cli
+
+
+@pytest.fixture(scope="session")
+def run_main() -> Callable[..., Any]:
+    """The :func:`cli_in_process` runner."""
+    return cli_in_process
 
 
 @pytest.fixture(scope="session")

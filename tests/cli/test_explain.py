@@ -1,8 +1,15 @@
-"""``castlerules explain GAME POSITION MOVE``, run as a user would (a subprocess).
+"""``castlerules explain GAME POSITION MOVE``, run as a user would.
 
 Positions come from seeded random games (``scenario``): the first move that
 does what the test needs (jumps, flips, opens a favour, removes a stack,
 starts an election...), written in the game's own notation.
+
+The exit statuses, the output streams and the single line of an error are checked
+on a real process (``run_cli``: ``python -m castlerules``) for each status: 0 (a
+legal move), 1 (an illegal one), 2 (bad input, from the engine's errors and from
+argparse) and ``--help``; the other tests ask the same command line of
+:func:`castlerules.cli.main` in this process (``run_main``), with the same
+standard streams and environment, to check what it answers.
 """
 
 from __future__ import annotations
@@ -64,20 +71,20 @@ def test_b6_legal_placement_shows_what_happened_and_the_position(run_cli: Cli) -
     ],
 )
 def test_a_legal_move_tells_what_happened(
-    *, run_cli: Cli, scenario: Scenario, game: str, clause: str, word: str, expected: str
+    *, run_main: Cli, scenario: Scenario, game: str, clause: str, word: str, expected: str
 ) -> None:
     module = GAMES[game]
     before, move, after = scenario(game, 3, clause, word)
-    done = run_cli("explain", game, module.to_text(before), str(move))
+    done = run_main("explain", game, module.to_text(before), str(move))
     assert done.returncode == 0, done.stderr
     assert expected in done.stdout
     assert f"({clause})" in done.stdout
     assert done.stdout.splitlines()[-1].strip() == module.to_text(after)
 
 
-def test_json_answer_for_machines(run_cli: Cli, scenario: Scenario) -> None:
+def test_json_answer_for_machines(run_main: Cli, scenario: Scenario) -> None:
     before, move, after = scenario("ascent", 3, "A8")
-    done = run_cli("explain", "ascent", ascent.to_text(before), str(move), "--json")
+    done = run_main("explain", "ascent", ascent.to_text(before), str(move), "--json")
     assert done.returncode == 0
     data = json.loads(done.stdout)
     assert data["legal"] is True
@@ -86,22 +93,22 @@ def test_json_answer_for_machines(run_cli: Cli, scenario: Scenario) -> None:
         e.clause for e in ascent.describe(before, move, after)
     ]
     assert data["options"]["favours_per_move"] == 1
-    done = run_cli("explain", "throne", "new:3", "A7", "--json")
+    done = run_main("explain", "throne", "new:3", "A7", "--json")
     assert done.returncode == 1
     data = json.loads(done.stdout)
     assert (data["legal"], data["clause"]) == (False, "B6")
     assert data["clause_text"]["french"].startswith("Au début de chaque manche")
 
 
-def test_a_move_by_the_wrong_seat_is_refused_with_the_turn_clause(run_cli: Cli) -> None:
-    done = run_cli("explain", "throne", "new:4", "C3", "--seat", "2")
+def test_a_move_by_the_wrong_seat_is_refused_with_the_turn_clause(run_main: Cli) -> None:
+    done = run_main("explain", "throne", "new:4", "C3", "--seat", "2")
     assert done.returncode == 1
     assert "ILLEGAL" in done.stdout and "seat 2" in done.stdout.lower()
     assert "(B6)" in done.stdout
 
 
-def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
-    done = run_cli("explain", "throne", "new:4", "C1", "--compare")
+def test_compare_b6_original_placement_disagrees(run_main: Cli) -> None:
+    done = run_main("explain", "throne", "new:4", "C1", "--compare")
     assert done.returncode == 0
     out = done.stdout
     assert (
@@ -115,7 +122,9 @@ def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
     # The reading that cannot apply is listed with its reason, without --verbose.
     assert "  1 cannot apply here:\n    equal_placement=true: not a valid combination" in out
     # And the other way round: under ORIGINAL, SEED disagrees.
-    done = run_cli("explain", "throne", "new:4", "C1", "--rules", "original", "--compare", "--json")
+    done = run_main(
+        "explain", "throne", "new:4", "C1", "--rules", "original", "--compare", "--json"
+    )
     assert done.returncode == 1
     data = json.loads(done.stdout)
     assert data["rules"] == "ORIGINAL"
@@ -125,9 +134,9 @@ def test_compare_b6_original_placement_disagrees(run_cli: Cli) -> None:
     )
 
 
-def test_compare_b3_b11_round_end_readings(run_cli: Cli, scenario: Scenario) -> None:
+def test_compare_b3_b11_round_end_readings(run_main: Cli, scenario: Scenario) -> None:
     before, move, _ = scenario("throne", 3, "B12")
-    done = run_cli("explain", "throne", throne.to_text(before), str(move), "--compare", "--json")
+    done = run_main("explain", "throne", throne.to_text(before), str(move), "--compare", "--json")
     assert done.returncode == 0
     data = json.loads(done.stdout)["compare"]
     assert data["disagree"] == ["no_cards_reset_each_round=false", "first_player_rotates=false"]
@@ -138,19 +147,19 @@ def test_compare_b3_b11_round_end_readings(run_cli: Cli, scenario: Scenario) -> 
     assert rows["allow_pass=true"]["agrees"] is True
 
 
-def test_compare_a18_the_deal_names_why_it_cannot_apply(run_cli: Cli) -> None:
+def test_compare_a18_the_deal_names_why_it_cannot_apply(run_main: Cli) -> None:
     """A18: a position dealt one set per player cannot be read under deal=shuffled with
     fewer than six players (each seat would hold 36 // n cards); with six it can, the
     sets being one of the shuffled deals, and the readings agree on the move."""
     two = "P0B0L0C0T0F0,-,-,-,-,-,-,-/P1B1L1C1T1F1,-,-,-,-,-,-,- -/- 0 -"
-    done = run_cli("explain", "ascent", two, "F0", "--compare")
+    done = run_main("explain", "ascent", two, "F0", "--compare")
     assert done.returncode == 0
     assert (
         "    deal=shuffled: the position cannot exist under this reading: the "
         "deal: deal=shuffled deals 18 cards to each of 2 seats (A18), not [6, 6]"
     ) in done.stdout
     six = ascent.to_text(ascent.new_game(6, first_player=0))
-    done = run_cli("explain", "ascent", six, "F0", "--compare", "--json")
+    done = run_main("explain", "ascent", six, "F0", "--compare", "--json")
     rows = {row["reading"]: row for row in json.loads(done.stdout)["compare"]["readings"]}
     assert rows["deal=shuffled"]["agrees"] is True
 
@@ -166,9 +175,9 @@ def on_square_4(before: Any, move: Any, after: Any) -> bool:
     )
 
 
-def test_compare_a13_upper_half_reading(run_cli: Cli, scenario: Scenario) -> None:
+def test_compare_a13_upper_half_reading(run_main: Cli, scenario: Scenario) -> None:
     before, move, _ = scenario("ascent", 3, "A13", "In the upper half", also=on_square_4)
-    done = run_cli("explain", "ascent", ascent.to_text(before), str(move), "--compare")
+    done = run_main("explain", "ascent", ascent.to_text(before), str(move), "--compare")
     assert done.returncode == 0
     out = done.stdout
     assert "    upper_half=5: LEGAL:" in out
@@ -179,7 +188,7 @@ def test_compare_a13_upper_half_reading(run_cli: Cli, scenario: Scenario) -> Non
     assert out.rstrip().endswith(
         "(4 options not varied, having no other reading: --verbose lists them and why)"
     )
-    verbose = run_cli(
+    verbose = run_main(
         "explain", "ascent", ascent.to_text(before), str(move), "--compare", "--verbose"
     ).stdout
     answer = out.split("\n  (", 1)[0]  # the answer, before the notes on what was left out
@@ -187,34 +196,34 @@ def test_compare_a13_upper_half_reading(run_cli: Cli, scenario: Scenario) -> Non
     assert "not varied: protection: protection=false is not a reading of the seed" in verbose
 
 
-def test_options_apply_to_the_positions_own_rules(run_cli: Cli) -> None:
+def test_options_apply_to_the_positions_own_rules(run_main: Cli) -> None:
     start = throne.new_game(3, rules=throne.Rules(allow_pass=True), seed=2)
     text = throne.to_text(start)
     assert "allow_pass=true" in text
-    done = run_cli("explain", "throne", text, "A1", "-o", "no_cards_public=false")
+    done = run_main("explain", "throne", text, "A1", "-o", "no_cards_public=false")
     assert done.returncode == 0
     assert "rules SEED + allow_pass=true, no_cards_public=false" in done.stdout
     # --rules replaces them: the preset, with the options given.
-    done = run_cli("explain", "throne", text, "A1", "--rules", "SEED")
+    done = run_main("explain", "throne", text, "A1", "--rules", "SEED")
     assert done.returncode == 0
     assert done.stdout.startswith("Throne, rules SEED: ")
 
 
-def test_position_from_a_file_or_standard_input(run_cli: Cli, tmp_path: Path) -> None:
+def test_position_from_a_file_or_standard_input(run_main: Cli, tmp_path: Path) -> None:
     text = ascent.to_text(ascent.new_game(2, first_player=1))
     path = tmp_path / "position.txt"
     path.write_text(text + "\n")
-    by_file = run_cli("explain", "ascent", f"@{path}", "P1")
-    by_stdin = run_cli("explain", "ascent", "-", "P1", stdin=text)
+    by_file = run_main("explain", "ascent", f"@{path}", "P1")
+    by_stdin = run_main("explain", "ascent", "-", "P1", stdin=text)
     assert by_file.returncode == by_stdin.returncode == 0
     assert by_file.stdout == by_stdin.stdout
     assert "Seat 1 advances the Prince of set 1 (P1) from the Start to square 1." in by_file.stdout
 
 
-def test_svg_draws_before_and_after(run_cli: Cli, tmp_path: Path) -> None:
+def test_svg_draws_before_and_after(run_main: Cli, tmp_path: Path) -> None:
     """``--svg`` draws the position before and after the move with ``ascent.svg``."""
     path = tmp_path / "move.svg"
-    done = run_cli("explain", "ascent", "new:3", "P0", "--svg", str(path), "--seat", "0")
+    done = run_main("explain", "ascent", "new:3", "P0", "--svg", str(path), "--seat", "0")
     assert done.returncode in (0, 1), done.stderr
     drawing = path.read_text()
     assert drawing.startswith("<?xml")
@@ -243,10 +252,19 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_is_one_clear_line(
-    run_cli: Cli, failure: Callable[..., str], args: list[str], message: str
+    run_main: Cli, failure: Callable[..., str], args: list[str], message: str
 ) -> None:
-    line = failure(run_cli("explain", *args))
+    line = failure(run_main("explain", *args))
     assert message in line
+
+
+def test_bad_input_is_status_2_and_one_line_from_the_process(
+    run_cli: Cli, failure: Callable[..., str]
+) -> None:
+    """On a real process: an error the command reports (main's handler) and a usage
+    error (argparse's exit), each status 2 with one line on stderr."""
+    for args, message in (BAD_INPUT[0], BAD_INPUT[-1]):
+        assert message in failure(run_cli("explain", *args))
 
 
 def test_help_lists_every_command(run_cli: Cli) -> None:
@@ -256,15 +274,15 @@ def test_help_lists_every_command(run_cli: Cli) -> None:
         assert command in done.stdout
 
 
-def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> None:
+def test_b9_a_character_moving_down_is_answered_with_the_rule(run_main: Cli) -> None:
     """``A-`` is no move of the notation, but a player asks it: B9 answers (exit 1)."""
-    done = run_cli("explain", "throne", "new:4", "A-")
+    done = run_main("explain", "throne", "new:4", "A-")
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1].startswith("ILLEGAL: Character A cannot move down: no character ever moves")
     assert lines[1].endswith("(B9)")
     assert lines[2] == "B9: No character ever moves down."
-    data = json.loads(run_cli("explain", "throne", "new:4", "A-", "--json").stdout)
+    data = json.loads(run_main("explain", "throne", "new:4", "A-", "--json").stdout)
     assert data["legal"] is False and data["clause"] == "B9"
     # The library has no such move to read (nor to refuse); the command line answers.
     with pytest.raises(NotationError):
@@ -273,9 +291,9 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     assert isinstance(answer, IllegalMove) and answer.clause == "B9"
     assert common.question_answer(ascent, ascent.new_game(2), "A-") is None
     # Ascent's card going down (A4): no move of the game either, answered the same way.
-    done = run_cli("explain", "ascent", "new:2", "F0-")
+    done = run_main("explain", "ascent", "new:2", "F0-")
     assert done.returncode == 1 and "cannot move down" in done.stdout and "(A4)" in done.stdout
-    done = run_cli("explain", "throne", "new:4", "Z-")  # not a character: not a move
+    done = run_main("explain", "throne", "new:4", "Z-")  # not a character: not a move
     assert done.returncode == 2 and "cannot read the move 'Z-'" in done.stderr
 
 
@@ -284,13 +302,13 @@ def test_b9_a_character_moving_down_is_answered_with_the_rule(run_cli: Cli) -> N
     [("throne", "new:4", "C1"), ("throne", "new:3", "A-"), ("ascent", "new:3", "P0")],
 )
 def test_compare_lists_the_readings_that_cannot_apply_with_the_reason(
-    run_cli: Cli, game: str, position: str, move: str
+    run_main: Cli, game: str, position: str, move: str
 ) -> None:
     """Readings that cannot apply (a combination of options the others forbid) are listed,
     each with its reason, in the default output; --verbose adds only what is not varied."""
     args = ("explain", game, position, move, "--compare")
-    out = run_cli(*args).stdout
-    data = json.loads(run_cli(*args, "--json").stdout)["compare"]
+    out = run_main(*args).stdout
+    data = json.loads(run_main(*args, "--json").stdout)["compare"]
     cannot = data["cannot_apply"]
     assert [r["reading"] for r in cannot] == [
         r["reading"] for r in data["readings"] if r["applicable"] is False
@@ -301,7 +319,7 @@ def test_compare_lists_the_readings_that_cannot_apply_with_the_reason(
         assert f"  {len(cannot)} cannot apply here:" in out
     else:
         assert "cannot apply here" not in out
-    verbose = run_cli(*args, "--verbose").stdout
+    verbose = run_main(*args, "--verbose").stdout
     assert verbose.startswith(out.split("\n  (", 1)[0])
     if game == "throne" and position == "new:4":
         assert cannot  # equal_placement=true with floor 1 among the placement floors

@@ -4,6 +4,9 @@ B14, B15: the rules read an objective only to score its round; ``explain``
 answers from a position whose objectives are unknown, says when the answer
 depends on one (naming the seat and every score it could give), and never
 shows an objective that the position did not give.
+
+``explain`` is asked through :func:`castlerules.cli.main` in this process
+(``run_main``); its exit statuses on a real process are checked in test_explain.py.
 """
 
 from __future__ import annotations
@@ -123,22 +126,22 @@ def test_only_the_scoring_of_a_round_reads_its_objectives() -> None:
 # --------------------------------------------------------------------------- explain
 
 
-def test_the_issues_position_is_answered_without_objectives(run_cli: Cli) -> None:
-    done = run_cli("explain", "throne", UNKNOWN_ALL, "E+")
+def test_the_issues_position_is_answered_without_objectives(run_main: Cli) -> None:
+    done = run_main("explain", "throne", UNKNOWN_ALL, "E+")
     assert done.returncode == 1, done.stderr
     assert "ILLEGAL: Character E cannot climb from floor 4 to floor 5" in done.stdout
     assert "(no objective is given; the rules read an objective only to score its round, " in (
         done.stdout
     )
-    done = run_cli("explain", "throne", UNKNOWN_ALL, "H+")
+    done = run_main("explain", "throne", UNKNOWN_ALL, "H+")
     assert done.returncode == 0, done.stderr
     after = done.stdout.split("position after:\n  ", 1)[1].strip()
     assert after == "throne SEED 4 1 movement 2 -/BFHI/CDJ/EL/AGKM/-/- - 3/3/3/3 - 0 ? - -"
     assert not any(card in done.stdout for card in stand_ins(UNKNOWN_ALL))
 
 
-def test_a_score_that_depends_on_an_unknown_objective_says_so(run_cli: Cli) -> None:
-    done = run_cli("explain", "throne", SCORING, "yes")
+def test_a_score_that_depends_on_an_unknown_objective_says_so(run_main: Cli) -> None:
+    done = run_main("explain", "throne", SCORING, "yes")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "The score depends on seat 1's objective (not given): round 1 is scored" in out
@@ -157,7 +160,7 @@ def test_a_score_that_depends_on_an_unknown_objective_says_so(run_cli: Cli) -> N
         possible.add(throne.apply(state, throne.parse_move(state, "yes")).results[0][1])
     listed = out.split("seat 1 scores one of ", 1)[1].split(", by its objective")[0]
     assert [int(v) for v in listed.replace(" or ", ", ").split(", ")] == sorted(possible)
-    data = json.loads(run_cli("explain", "throne", SCORING, "yes", "--json").stdout)
+    data = json.loads(run_main("explain", "throne", SCORING, "yes", "--json").stdout)
     assert data["after"] is None
     assert data["depends_on_unknown"] == [
         {"round": 1, "seat": 1, "possible_scores": sorted(possible)}
@@ -169,23 +172,23 @@ def test_a_score_that_depends_on_an_unknown_objective_says_so(run_cli: Cli) -> N
     assert "seat 0 19, seat 1 ?" in out and "seat 2 21, seat 3 8." in out
 
 
-def test_what_would_show_an_unknown_objective_is_refused(run_cli: Cli, tmp_path: Any) -> None:
-    done = run_cli("explain", "throne", SCORING, "yes", "--compare")
+def test_what_would_show_an_unknown_objective_is_refused(run_main: Cli, tmp_path: Any) -> None:
+    done = run_main("explain", "throne", SCORING, "yes", "--compare")
     assert done.returncode == 2 and "depend on seat 1's objective" in done.stderr
-    done = run_cli("explain", "throne", UNKNOWN_ALL, "H+", "--svg", str(tmp_path / "x.svg"))
+    done = run_main("explain", "throne", UNKNOWN_ALL, "H+", "--svg", str(tmp_path / "x.svg"))
     assert done.returncode == 2 and "--svg draws every seat's objective" in done.stderr
     assert not list(tmp_path.iterdir())
-    done = run_cli("explain", "throne", SCORING, "A1", "--after", "yes")
+    done = run_main("explain", "throne", SCORING, "A1", "--after", "yes")
     assert done.returncode == 2 and "--after: move 1 (yes) scores round 1" in done.stderr
     # A comparison that does not depend on them is shown, with the texts masked.
-    done = run_cli("explain", "throne", UNKNOWN_ALL, "H+", "--compare")
+    done = run_main("explain", "throne", UNKNOWN_ALL, "H+", "--compare")
     assert done.returncode == 0 and "Compared under" in done.stdout
     assert not any(card in done.stdout for card in stand_ins(UNKNOWN_ALL))
 
 
-def test_after_chains_moves_from_a_position(run_cli: Cli) -> None:
+def test_after_chains_moves_from_a_position(run_main: Cli) -> None:
     """'Seat 1 has just moved P1': --after plays the moves, then judges MOVE mid-turn."""
-    done = run_cli("explain", "ascent", "new:2", "xB0", "--after", "B0 P1")
+    done = run_main("explain", "ascent", "new:2", "xB0", "--after", "B0 P1")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "Ascent, rules DEFAULT: after B0 P1, seat 1 plays xB0"
@@ -194,14 +197,14 @@ def test_after_chains_moves_from_a_position(run_cli: Cli) -> None:
         start = ascent.apply(start, ascent.parse_move(start, text))
     assert lines[2] == "  " + ascent.to_text(start) and " 1:1:1:0 " in lines[2]
     data = json.loads(
-        run_cli("explain", "ascent", "new:2", "xB0", "--after", "B0,P1", "--json").stdout
+        run_main("explain", "ascent", "new:2", "xB0", "--after", "B0,P1", "--json").stdout
     )
     assert data["after_moves"] == ["B0", "P1"] and data["position"] == ascent.to_text(start)
     for chain, why in (("B0 B0", "move 2 (B0) is illegal there: "), ("B0 P9", "cannot be read")):
-        done = run_cli("explain", "ascent", "new:2", "xB0", "--after", chain)
+        done = run_main("explain", "ascent", "new:2", "xB0", "--after", chain)
         assert done.returncode == 2 and why in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
     # The unknown objectives carry through a chain that scores nothing.
-    done = run_cli("explain", "throne", UNKNOWN_ALL, "C+", "--after", "H+")
+    done = run_main("explain", "throne", UNKNOWN_ALL, "C+", "--after", "H+")
     assert done.returncode == 0, done.stderr
     assert "position then:\n  throne SEED 4 1 movement 2 -/BFHI/" in done.stdout

@@ -2,6 +2,12 @@
 
 Also ``castlerules demo`` (the README's main job), which writes the records
 replayed here.
+
+Each exit status of ``replay`` is checked on a real process (``run_cli``: ``python -m
+castlerules``): 0 (the demo records), 1 (the first illegal move), 2 (a missing file),
+and ``demo``'s output is compared between a process and this one; the other tests ask
+the same command lines of :func:`castlerules.cli.main` in this process (``run_main``),
+with the same standard streams and environment, to check what they answer.
 """
 
 from __future__ import annotations
@@ -18,15 +24,15 @@ Cli = Callable[..., Any]
 
 
 @pytest.fixture(scope="module")
-def demo_records(run_cli: Cli, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def demo_records(run_main: Cli, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The records of ``castlerules demo --players 3 --seed 5`` (shared, read-only)."""
     tmp_path = tmp_path_factory.mktemp("demo")
-    done = run_cli("demo", "--players", "3", "--seed", "5", "--record-dir", str(tmp_path))
+    done = run_main("demo", "--players", "3", "--seed", "5", "--record-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     return {game: tmp_path / f"{game}-seed5.json" for game in ("throne", "ascent")}
 
 
-def test_demo_prints_an_annotated_game_of_each_engine(run_cli: Cli) -> None:
+def test_demo_prints_an_annotated_game_of_each_engine(run_cli: Cli, run_main: Cli) -> None:
     done = run_cli("demo", "--players", "3", "--seed", "7")
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -34,7 +40,8 @@ def test_demo_prints_an_annotated_game_of_each_engine(run_cli: Cli) -> None:
     assert "\nAscent: 3 random players, seed 7\n" in out
     assert "(B6)" in out and "(B10)" in out and "(A3)" in out
     assert out.count("\nscores ") == 2
-    assert done.stdout == run_cli("demo", "--players", "3", "--seed", "7").stdout
+    # The same game again, in this process: another hash seed, the caches warm.
+    assert done.stdout == run_main("demo", "--players", "3", "--seed", "7").stdout
 
 
 @pytest.mark.parametrize("game", ["throne", "ascent"])
@@ -50,11 +57,11 @@ def test_a_demo_record_replays_without_fault(
 
 
 def test_annotate_prints_each_move_with_what_it_did(
-    run_cli: Cli, demo_records: dict[str, Path]
+    run_main: Cli, demo_records: dict[str, Path]
 ) -> None:
     path = demo_records["throne"]
     moves = json.loads(path.read_text())["moves"]
-    done = run_cli("replay", "--annotate", str(path))
+    done = run_main("replay", "--annotate", str(path))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == f"Throne: 3 players, rules SEED, seed 5, {len(moves)} moves"
@@ -68,8 +75,8 @@ def test_annotate_prints_each_move_with_what_it_did(
     assert lines[-1].startswith("end    throne SEED 3 3 over - ")
 
 
-def test_json_output(run_cli: Cli, demo_records: dict[str, Path]) -> None:
-    done = run_cli("replay", "--json", str(demo_records["ascent"]))
+def test_json_output(run_main: Cli, demo_records: dict[str, Path]) -> None:
+    done = run_main("replay", "--json", str(demo_records["ascent"]))
     assert done.returncode == 0
     data = json.loads(done.stdout)
     assert data["ok"] is True and data["over"] is True
@@ -78,7 +85,7 @@ def test_json_output(run_cli: Cli, demo_records: dict[str, Path]) -> None:
 
 
 def test_replay_stops_at_the_first_illegal_move_with_its_clause(
-    run_cli: Cli, demo_records: dict[str, Path], tmp_path: Path
+    run_cli: Cli, run_main: Cli, demo_records: dict[str, Path], tmp_path: Path
 ) -> None:
     data = json.loads(demo_records["throne"].read_text())
     data["moves"][1] = data["moves"][1][0] + "6"  # a placement on floor 6 (B6)
@@ -94,32 +101,32 @@ def test_replay_stops_at_the_first_illegal_move_with_its_clause(
     # The printed command examines the move, and gives the same answer.
     hint = done.stdout.splitlines()[-1].strip()
     assert hint.startswith("castlerules explain throne ")
-    again = run_cli(*shlex.split(hint)[1:])
+    again = run_main(*shlex.split(hint)[1:])
     assert again.returncode == 1
     assert "ILLEGAL" in again.stdout and "(B6)" in again.stdout
 
 
 def test_a_move_after_the_end_is_illegal(
-    run_cli: Cli, demo_records: dict[str, Path], tmp_path: Path
+    run_main: Cli, demo_records: dict[str, Path], tmp_path: Path
 ) -> None:
     data = json.loads(demo_records["ascent"].read_text())
     data["moves"].append("end")
     del data["result"]
     path = tmp_path / "long.json"
     path.write_text(json.dumps(data))
-    done = run_cli("replay", str(path))
+    done = run_main("replay", str(path))
     assert done.returncode == 1
     assert f"move {len(data['moves'])} 'end' is illegal" in done.stderr
 
 
 def test_a_result_that_the_moves_do_not_give_is_reported(
-    run_cli: Cli, demo_records: dict[str, Path], tmp_path: Path
+    run_main: Cli, demo_records: dict[str, Path], tmp_path: Path
 ) -> None:
     data = json.loads(demo_records["throne"].read_text())
     data["result"]["scores"][0] += 1
     path = tmp_path / "score.json"
     path.write_text(json.dumps(data))
-    done = run_cli("replay", str(path))
+    done = run_main("replay", str(path))
     assert done.returncode == 1
     assert "the record gives scores" in done.stderr and "but its moves give" in done.stderr
 
@@ -187,7 +194,7 @@ CORRUPTIONS = [
 @pytest.mark.parametrize(("change", "message"), CORRUPTIONS, ids=[c for c, _ in CORRUPTIONS])
 def test_a_bad_record_is_one_clear_line(
     *,
-    run_cli: Cli,
+    run_main: Cli,
     failure: Callable[..., str],
     demo_records: dict[str, Path],
     tmp_path: Path,
@@ -197,7 +204,7 @@ def test_a_bad_record_is_one_clear_line(
     data = _edit(json.loads(demo_records["throne"].read_text()), change)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
-    line = failure(run_cli("replay", str(path)))
+    line = failure(run_main("replay", str(path)))
     assert message in line
 
 
@@ -221,7 +228,7 @@ TEXTS = [
 @pytest.mark.parametrize(("name", "raw", "message"), TEXTS, ids=[t[0] for t in TEXTS])
 def test_an_unreadable_record_is_one_clear_line(
     *,
-    run_cli: Cli,
+    run_main: Cli,
     failure: Callable[..., str],
     demo_records: dict[str, Path],
     tmp_path: Path,
@@ -237,9 +244,9 @@ def test_an_unreadable_record_is_one_clear_line(
     assert raw is not None
     path = tmp_path / "bad.json"
     path.write_bytes(raw)
-    assert message in failure(run_cli("replay", str(path)))
+    assert message in failure(run_main("replay", str(path)))
     if name == "truncated":  # the same from standard input
-        assert message in failure(run_cli("replay", "-", stdin=raw))
+        assert message in failure(run_main("replay", "-", stdin=raw))
 
 
 def test_a_missing_file_is_one_clear_line(run_cli: Cli, failure: Callable[..., str]) -> None:
@@ -249,7 +256,7 @@ def test_a_missing_file_is_one_clear_line(run_cli: Cli, failure: Callable[..., s
 
 
 def test_loading_a_record_never_runs_code(
-    run_cli: Cli, demo_records: dict[str, Path], tmp_path: Path
+    run_main: Cli, demo_records: dict[str, Path], tmp_path: Path
 ) -> None:
     data = json.loads(demo_records["throne"].read_text())
     trap = tmp_path / "pwned"
@@ -258,15 +265,15 @@ def test_loading_a_record_never_runs_code(
     data["rules"]["options"] = {}
     path = tmp_path / "evil.json"
     path.write_text(json.dumps(data))
-    done = run_cli("replay", str(path))
+    done = run_main("replay", str(path))
     assert done.returncode == 1
     assert "move 1 " in done.stderr and "cannot be read" in done.stderr
     data["rules"]["options"] = {"allow_pass": {"__class__": code}}
     path.write_text(json.dumps(data))
-    done = run_cli("replay", str(path))
+    done = run_main("replay", str(path))
     assert done.returncode == 2
     assert "option allow_pass must be true or false" in done.stderr
     pickled = b"\x80\x04\x95" + code.encode()
     path.write_bytes(pickled)
-    assert run_cli("replay", str(path)).returncode == 2
+    assert run_main("replay", str(path)).returncode == 2
     assert not trap.exists()

@@ -1,4 +1,12 @@
-"""``castlerules study``: a study and its report from the command line, errors in one line."""
+"""``castlerules study``: a study and its report from the command line, errors in one line.
+
+The exit statuses on a real process (``run_cli``: ``python -m castlerules``): a study
+and its report (0, the progress bar on a pipe), a report or a study refused because
+the page exists (2), a bad reading (2, one line), a study on a Dask scheduler, the
+compile cache kept between two processes (and a folder that cannot be made: 2).  The
+other command lines are asked of :func:`castlerules.cli.main` in this process
+(``run_main``), with the same standard streams and environment.
+"""
 
 from __future__ import annotations
 
@@ -36,14 +44,14 @@ def table(path: Path) -> list[tuple[Any, ...]]:
         con.close()
 
 
-def test_a_study_and_its_report(run_cli: Cli, tmp_path: Path) -> None:
+def test_a_study_and_its_report(run_cli: Cli, run_main: Cli, tmp_path: Path) -> None:
     done = run_cli(*STUDY, "--games", "6", "--workers", "0", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "study-throne-3.duckdb: 12 games played" in done.stdout
     assert "game/s" in done.stderr  # the progress bar
     assert (tmp_path / "study-throne-3.html").is_file()
     assert len(table(tmp_path / "study-throne-3.duckdb")) == 12
-    done = run_cli("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
+    done = run_main("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Winner-change rate" in (tmp_path / "page.html").read_text()
     # A report that exists is refused before any game is played (the study file is
@@ -52,15 +60,15 @@ def test_a_study_and_its_report(run_cli: Cli, tmp_path: Path) -> None:
     done = run_cli("study", "report", "study-throne-3.duckdb", "--out", "page.html", cwd=tmp_path)
     assert done.returncode == 2 and "exists already: nothing was written" in done.stderr
     assert (tmp_path / "page.html").read_text() == "PRECIOUS"
-    done = run_cli(*STUDY, "--games", "8", "--workers", "0", cwd=tmp_path)
+    done = run_main(*STUDY, "--games", "8", "--workers", "0", cwd=tmp_path)
     assert done.returncode == 2 and "study-throne-3.html' exists already" in done.stderr
     assert len(table(tmp_path / "study-throne-3.duckdb")) == 12
-    done = run_cli(*STUDY, "--games", "8", "--workers", "0", "--force", cwd=tmp_path)
+    done = run_main(*STUDY, "--games", "8", "--workers", "0", "--force", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert len(table(tmp_path / "study-throne-3.duckdb")) == 16
 
 
-def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:
+def test_scheduler_on_loopback(run_cli: Cli, run_main: Cli, tmp_path: Path) -> None:
     """--scheduler: the games run on a Dask cluster started here, on 127.0.0.1, and the
     file is the one a run in this process writes."""
     from distributed import LocalCluster
@@ -79,7 +87,7 @@ def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:
         done = run_cli(*args, "--scheduler", address, "--out", "remote.duckdb", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "1 Dask workers" in done.stdout
-    local = run_cli(*args, "--workers", "0", "--out", "local.duckdb", cwd=tmp_path)
+    local = run_main(*args, "--workers", "0", "--out", "local.duckdb", cwd=tmp_path)
     assert local.returncode == 0, local.stderr
     assert table(tmp_path / "remote.duckdb") == table(tmp_path / "local.duckdb")
 
@@ -99,35 +107,40 @@ def test_scheduler_on_loopback(run_cli: Cli, tmp_path: Path) -> None:
     ],
 )
 def test_bad_input(
-    run_cli: Cli, failure: Any, tmp_path: Path, args: list[str], message: str
+    run_cli: Cli, run_main: Cli, failure: Any, tmp_path: Path, args: list[str], message: str
 ) -> None:
-    done = run_cli("study", "throne", "--players", "4", "--games", "3", *args, cwd=tmp_path)
+    # On a real process for the first case (status 2, one line on stderr); in this
+    # process for the others.
+    run = run_cli if message == "unknown option 'colour'" else run_main
+    done = run("study", "throne", "--players", "4", "--games", "3", *args, cwd=tmp_path)
     assert message in failure(done)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_bad_counts_and_files(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+def test_bad_counts_and_files(run_main: Cli, failure: Any, tmp_path: Path) -> None:
     two = ["--reading", "SEED", "--reading", "ORIGINAL"]
     assert "players must be" in failure(
-        run_cli("study", "throne", "--players", "8", "--games", "3", *two, cwd=tmp_path)
+        run_main("study", "throne", "--players", "8", "--games", "3", *two, cwd=tmp_path)
     )
     assert "--games must be" in failure(
-        run_cli("study", "throne", "--players", "4", "--games", "0", *two, cwd=tmp_path)
+        run_main("study", "throne", "--players", "4", "--games", "0", *two, cwd=tmp_path)
     )
     assert "unknown game" in failure(
-        run_cli("study", "chess", "--players", "4", "--games", "3", *two, cwd=tmp_path)
+        run_main("study", "chess", "--players", "4", "--games", "3", *two, cwd=tmp_path)
     )
-    assert "no study file" in failure(run_cli("study", "report", "missing.duckdb", cwd=tmp_path))
+    assert "no study file" in failure(run_main("study", "report", "missing.duckdb", cwd=tmp_path))
     assert list(tmp_path.iterdir()) == []
     (tmp_path / "old.duckdb").write_bytes(b"\x00" * 64)
-    assert "not a study file" in failure(run_cli("study", "report", "old.duckdb", cwd=tmp_path))
+    assert "not a study file" in failure(run_main("study", "report", "old.duckdb", cwd=tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.duckdb"]
 
 
-def test_a_study_file_of_another_version(run_cli: Cli, failure: Any, tmp_path: Path) -> None:
+def test_a_study_file_of_another_version(run_main: Cli, failure: Any, tmp_path: Path) -> None:
     import duckdb
 
-    done = run_cli(*STUDY, "--games", "2", "--workers", "0", "--no-report", "--quiet", cwd=tmp_path)
+    done = run_main(
+        *STUDY, "--games", "2", "--workers", "0", "--no-report", "--quiet", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     path = tmp_path / "study-throne-3.duckdb"
     con = duckdb.connect(str(path))
@@ -135,17 +148,17 @@ def test_a_study_file_of_another_version(run_cli: Cli, failure: Any, tmp_path: P
     con.close()
     before = path.read_bytes()
     assert "format version 0" in failure(
-        run_cli(*STUDY, "--games", "4", "--workers", "0", cwd=tmp_path)
+        run_main(*STUDY, "--games", "4", "--workers", "0", cwd=tmp_path)
     )
-    assert "format version 0" in failure(run_cli("study", "report", path.name, cwd=tmp_path))
+    assert "format version 0" in failure(run_main("study", "report", path.name, cwd=tmp_path))
     assert path.read_bytes() == before
     assert not (tmp_path / "study-throne-3.html").exists()
 
 
-def test_play_with_the_montecarlo_bot(run_cli: Cli, tmp_path: Path) -> None:
+def test_play_with_the_montecarlo_bot(run_main: Cli, tmp_path: Path) -> None:
     args = ["play", "throne", "--players", "3", "--seed", "2", "--no-save", *SHORT]
     bots = ["--bot", "0=montecarlo", "--bot", "1=greedy", "--bot", "2=random"]
-    done = run_cli(*args, *bots, cwd=tmp_path)
+    done = run_main(*args, *bots, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "The game is over." in done.stdout
 

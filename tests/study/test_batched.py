@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from castlerules import throne
@@ -44,26 +45,43 @@ def test_the_rows_are_the_engines(name: str) -> None:
     assert got == expected
 
 
-@pytest.mark.parametrize("name", list(READINGS))
-def test_a_family_shares_one_loop_and_gives_each_readings_rows(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+FAMILIES = {
+    "SEED, ORIGINAL": ("SEED", "ORIGINAL"),
+    "pass, kept No cards": ("pass, kept No cards",),
+    "bonus every round": ("bonus every round",),
+}
+"""The readings of :data:`READINGS` by the family whose loop plays them (one loop each)."""
+
+
+@pytest.mark.parametrize("names", list(FAMILIES.values()), ids=list(FAMILIES))
+def test_a_family_shares_one_loop_and_gives_each_readings_rows(names: tuple[str, ...]) -> None:
     """The loop of a reading's family (SEED's for ORIGINAL), the reading's options and
-    placement tables as operands (on numpy here, as on JAX): the engine's rows."""
+    placement tables as operands, on JAX (a backend of SHARED, as a study's batch plays
+    it): the engine's rows.  The readings of one family in one test, so that their loop
+    compiles once per process (as in a study); the backend is named "auto", as
+    run_study's batch names it (JAX where installed), so that the loop of SEED's family
+    is also the one test_run_study_writes_the_same_file_with_either_engine plays (the
+    same env: rules, players, size and backend name)."""
+    pytest.importorskip("jax")
     from castlerules.study import batched
 
-    monkeypatch.setattr(batched, "SHARED", ("numpy", "jax"))
-    rules = READINGS[name]
     seeds = list(range(900, 916))
-    env = batched._env(rules, 4, 16, "numpy")
-    base = batched._env(batched.family(rules), 4, 16, "numpy")
-    assert batched._fits(base, env)
-    assert batched._loop(env, "numpy")[0] is batched._tally(base)
-    got = play_random(name, rules, 4, seeds, list(range(16)), backend="numpy")
-    expected = [
-        play_game(throne, name, rules, 4, ["random"] * 4, seed, i) for i, seed in enumerate(seeds)
-    ]
-    assert got == expected
+    loops = set()
+    for name in names:
+        rules = READINGS[name]
+        env = batched._env(rules, 4, 16, "auto")
+        assert env.backend.name in batched.SHARED
+        base = batched._env(batched.family(rules), 4, 16, "auto")
+        assert batched._fits(base, env)
+        assert batched._loop(env, "auto")[0] is batched._tally(base)
+        loops.add(id(batched._tally(base)))
+        got = play_random(name, rules, 4, seeds, list(range(16)), backend="auto")
+        expected = [
+            play_game(throne, name, rules, 4, ["random"] * 4, seed, i)
+            for i, seed in enumerate(seeds)
+        ]
+        assert got == expected, name
+    assert len(loops) == 1  # one loop for the family
 
 
 def test_seed_and_original_are_one_family() -> None:
@@ -71,12 +89,20 @@ def test_seed_and_original_are_one_family() -> None:
 
     assert family(READINGS["ORIGINAL"]) == family(READINGS["SEED"]) == throne.Rules()
     assert family(READINGS["pass, kept No cards"]) == throne.Rules(allow_pass=True)
+    # FAMILIES holds every reading once, grouped by the family whose loop plays it.
+    assert sorted(n for names in FAMILIES.values() for n in names) == sorted(READINGS)
+    for names in FAMILIES.values():
+        assert len({family(READINGS[n]) for n in names}) == 1
 
 
 def test_games_stream_through_fewer_slots() -> None:
     """More games than slots: each slot whose game is over takes the next game (its
-    deal, bots, probe and counts afresh); the rows are still the engine's."""
-    rules = READINGS["ORIGINAL"]
+    deal, bots, probe and counts afresh); the rows are still the engine's.  ORIGINAL in
+    one round (its bonus in its last round, as ORIGINAL's): games of 17 to 82 moves, so
+    that the 11 games pass through the 4 slots in a third of the moves three rounds
+    take, slots freeing up at different calls and some idle at the end (the readings'
+    whole games are the tests above)."""
+    rules = attrs.evolve(READINGS["ORIGINAL"], rounds=1, bonus_rounds=(1,))
     seeds = [40 + 3 * i for i in range(11)]
     got = play_random("ORIGINAL", rules, 3, seeds, list(range(11)), backend="numpy", slots=4)
     expected = [

@@ -156,6 +156,13 @@ def test_events_that_leave_out_what_happened_are_caught(
     def wrap(describe: Any) -> Any:
         return lambda *args: tuple(e for e in describe(*args) if e.clause != dropped)
 
+    def names_it(line: str) -> bool:
+        return line.split(": ")[-2].endswith(dropped) or f" {dropped}:" in line
+
     _planted(monkeypatch, "describe", wrap)
-    found = [m for s in SCOPES for m in mismatches(s, limit=1)]
-    assert any(m.split(": ")[-2].endswith(dropped) or f" {dropped}:" in m for m in found), found
+    found: list[str] = []
+    for scope in SCOPES:  # the next scope is searched only while none has caught it
+        found += mismatches(scope, limit=1)
+        if any(names_it(m) for m in found):
+            break
+    assert any(names_it(m) for m in found), found

@@ -21,6 +21,32 @@ def reference() -> Equal:
     return Equal(ascent.Rules(), 2)
 
 
+@pytest.fixture(scope="module")
+def proved() -> dict[tuple[object, ...], list[ascent_equal.Verdict]]:
+    return {}
+
+
+@pytest.fixture
+def queries_once(
+    monkeypatch: pytest.MonkeyPatch, proved: dict[tuple[object, ...], list[ascent_equal.Verdict]]
+) -> None:
+    """``ascent_equal.part_queries`` asked once in this module for each game and job: the
+    tests of the command, the proof run, the fast run and the one-game task choose and
+    report games, and would otherwise prove the same queries of a game again (the
+    reference game three times).  The planted mistakes below do not take this fixture."""
+    real = ascent_equal.part_queries
+
+    def once(
+        eq: Equal, part: str, timeout_ms: int = ascent_equal.TIMEOUT_MS
+    ) -> list[ascent_equal.Verdict]:
+        key = (eq.rules, eq.players, part, timeout_ms)
+        if key not in proved:
+            proved[key] = real(eq, part, timeout_ms)
+        return proved[key]
+
+    monkeypatch.setattr(ascent_equal, "part_queries", once)
+
+
 def test_end_turn_is_the_kernels_both_ways(reference: Equal) -> None:
     """A3, A14: the model's EndTurn is the kernel's, and the kernel's is the model's."""
     assert command_query(reference, END_TURN, 0).answer == "unsat"
@@ -77,7 +103,7 @@ def test_an_advance_is_the_kernels(reference: Equal) -> None:
 
 
 def test_the_command_lists_every_query_and_refuses_an_unknown_job(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, queries_once: None
 ) -> None:
     """``python -m proofs.ascent_equal turn``: each query with its answer and time, and
     exit status 0; an unknown job: one line, exit status 2."""
@@ -90,14 +116,14 @@ def test_the_command_lists_every_query_and_refuses_an_unknown_job(
     assert "unknown job 'nothing'" in capsys.readouterr().err
 
 
-def test_the_proof_run_job() -> None:
+def test_the_proof_run_job(queries_once: None) -> None:
     """The proof run's job ``ascent: equal turn`` proves its property, once per game."""
     results = ascent_equal.results("turn")
     assert len(results) == len(ascent_equal.GAMES)
     assert all(r.ok and r.name == "ascent.equal.turn" and r.queries == 10 for r in results)
 
 
-def test_the_fast_run_proves_the_reference_game_only() -> None:
+def test_the_fast_run_proves_the_reference_game_only(queries_once: None) -> None:
     """``python -m proofs --fast``: the first game of ``GAMES`` only."""
     (result,) = ascent_equal.results("turn", fast=True)
     assert result.ok and result.scope.startswith("2 players, reference rules")
@@ -120,7 +146,7 @@ def test_every_job_runs_in_ci_once() -> None:
     }
 
 
-def test_one_game_of_a_job() -> None:
+def test_one_game_of_a_job(queries_once: None) -> None:
     """The long run's tasks prove one game each; an unknown game is refused."""
     (result,) = ascent_equal.results("turn", game="allow_exposing_split")
     assert result.ok and "allow_exposing_split rules" in result.scope

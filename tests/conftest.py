@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.util
 import os
 import pickle
 from collections.abc import Callable, Iterator
@@ -36,6 +37,28 @@ settings.register_profile("quick", parent=settings.get_profile("default"), max_e
 # python -m proofs.mutants: one mutated copy per run, a kill needs one failing example.
 settings.register_profile("mutants", parent=settings.get_profile("default"), max_examples=6)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_compilations(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """JAX's persistent compilation cache for this test run, in the run's shared temporary
+    folder (both pytest-xdist workers): a program compiled again (another env of the same
+    game, players, size and options; a test's second env) is read back rather than
+    compiled again.  Every program is kept, however fast it compiled.  Set in JAX's
+    configuration, not its environment variables, so that the processes the tests start
+    (the study command's compile-cache test) keep their own caches.  Its key holds the
+    compiler's options and effort, so ``real_xla_optimizations`` compiles its own."""
+    if importlib.util.find_spec("jax") is None:
+        return
+    import jax
+
+    base = tmp_path_factory.getbasetemp()
+    run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = run_folder / "jax-compilations"
+    folder.mkdir(exist_ok=True)
+    jax.config.update("jax_compilation_cache_dir", str(folder))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
 
 
 @pytest.fixture

@@ -131,7 +131,20 @@ class Layout:
         kings: tuple[Any, ...],
     ) -> Any:
         """The rows of :meth:`unpack` as one ``(rows, size)`` int16 array."""
-        rows = [
+        rows = self.row_values(k, masks, scores, kings)
+        size = next((r.shape for r in rows if hasattr(r, "shape")), (1,))
+        vectors = [xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows]
+        return xp.stack(vectors)
+
+    @staticmethod
+    def row_values(
+        k: K.KState,
+        masks: tuple[tuple[Any, ...], ...],
+        scores: tuple[tuple[Any, ...], ...],
+        kings: tuple[Any, ...],
+    ) -> list[Any]:
+        """The values of :meth:`pack`'s rows, in their order (of one game: its column)."""
+        return [
             k.rnd,
             k.phase,
             k.turn,
@@ -144,9 +157,6 @@ class Layout:
             *kings,
             *(x for row in masks for x in row),
         ]
-        size = next((r.shape for r in rows if hasattr(r, "shape")), (1,))
-        vectors = [xp.broadcast_to(xp.asarray(r, dtype=xp.int16), size) for r in rows]
-        return xp.stack(vectors)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -347,6 +357,28 @@ def deal_words(
     return tuple(rounds)
 
 
+AT_ONCE = 1 << 14
+"""The numpy backend evaluates the guards of every action number in one pass
+(:meth:`ThroneEnv._mask_at_once`) where the batch's games times its action numbers are
+at most this many; a larger batch, one action number at a time (numpy's cost per game
+then outweighs its cost per operation)."""
+
+
+def _repeated(value: Any, times: int) -> Any:
+    """``value`` (a vector of the games, or a tuple or attrs instance of them) with its
+    games repeated ``times`` times one after the other."""
+    if isinstance(value, tuple):
+        return tuple(_repeated(x, times) for x in value)
+    if attrs.has(type(value)):
+        fields = attrs.fields(type(value))
+        return attrs.evolve(
+            value, **{f.name: _repeated(getattr(value, f.name), times) for f in fields}
+        )
+    if np.ndim(value) == 0:  # a number, the same for every game
+        return value
+    return np.tile(value, times)
+
+
 def _bits(masks: Any, characters: int, xp: Any) -> tuple[Any, ...]:
     return tuple((masks >> c) & 1 == 1 for c in range(characters))
 
@@ -439,8 +471,11 @@ class ThroneEnv(Slots):
         )
 
     def _mask_of(self, k: K.KState, o: ArrayOps) -> Any:
-        """``(num_actions, size)``: the kernel's guards of every action number, a row each."""
+        """``(num_actions, size)``: the kernel's guards of every action number, a row each
+        (a small batch in numpy: :meth:`_mask_at_once`)."""
         xp = self.backend.xp
+        if self.backend.name == "numpy" and k.turn.shape[0] * self.num_actions <= AT_ONCE:
+            return self._mask_at_once(k)
         p = K.Position(o, self.shape, self._options, k)
         ones = xp.ones(k.turn.shape, dtype=bool)
         return xp.stack(
@@ -449,6 +484,20 @@ class ThroneEnv(Slots):
                 for a in range(self.num_actions)
             ]
         )
+
+    def _mask_at_once(self, k: K.KState) -> Any:
+        """:meth:`_mask_of` in numpy for a small batch: the kernel's guards of every action
+        number in one pass, each game's position repeated once per action number and the
+        move numbers an array (as :meth:`first_broken` reads them).  The guards are the
+        same; numpy runs each of their operations once, where one action number at a
+        time would run it once per action number (for a small batch, most of the time is
+        numpy's cost per operation, not per game)."""
+        size, actions = k.turn.shape[0], self.num_actions
+        o = self._ops.scoped()
+        p = K.Position(o, self.shape, self._options, _repeated(k, actions))
+        numbers = np.repeat(np.arange(actions, dtype=np.int16), size)
+        legal = K.legal(o, K.guards(p, K.decode(p, numbers)))
+        return np.broadcast_to(legal, (actions * size,)).reshape(actions, size)
 
     def _transition(self, data: Any, actions: Any, hold: Any) -> tuple[Any, ...]:
         """The kernel's step for every game still playing; finished games stay, and so
@@ -621,15 +670,9 @@ class ThroneEnv(Slots):
             rounds, n = lay.rounds, lay.players
             results = [list(row) for row in s.results] + [[0] * n] * (rounds - len(s.results))
             kings = [*s.kings, *([-1] * (rounds - len(s.kings)))]
-            data[:, i] = np.asarray(
-                lay.pack(
-                    np,
-                    attrs.evolve(x, obj=()),
-                    s.objectives,
-                    tuple(map(tuple, results)),
-                    tuple(kings),
-                )
-            )[:, 0]
+            data[:, i] = lay.row_values(
+                attrs.evolve(x, obj=()), s.objectives, tuple(map(tuple, results)), tuple(kings)
+            )
         batch: Batch = self._start(data, None, 0)
         return batch
 

@@ -162,28 +162,29 @@ def test_an_illegal_action_is_the_engines_refusal() -> None:
 def test_refusals_name_the_engines_clause() -> None:
     """``refusals``: for every move the notation can write, in positions of random
     games, the clause of the kernel's first broken guard is the clause of the
-    engine's IllegalMove (-1 where the engine plays it)."""
+    engine's IllegalMove (-1 where the engine plays it).  Every move of a turn is
+    asked in one call, of a batch holding each position once per move."""
     from castlerules.throne import kernel as K
 
     rules = throne.Rules.preset("ORIGINAL")
-    env = batch.make("throne", players=3, rules=rules, size=4, backend="numpy")
     universe = K.universe_of(rules)
+    env = batch.make("throne", players=3, rules=rules, size=4 * len(universe), backend="numpy")
+    numbers = np.repeat(np.arange(len(universe)), 4)  # game j asks move j // 4 of state j % 4
     rng = np.random.default_rng(8)
     states = [throne.new_game(3, rules, seed=20 + i) for i in range(4)]
     checked = refused = 0
     for _turn in range(60):
-        b = env.from_states(states)
-        for number, move in enumerate(universe):
-            got = env.refusals(b, np.full(4, number))
-            for g, state in enumerate(states):
-                try:
-                    throne.apply(state, move)
-                    expected = -1
-                except IllegalMove as err:
-                    expected = err.clause
-                    refused += 1
-                assert (env.guard_clauses[got[g]] if got[g] >= 0 else -1) == expected, (g, move)
-                checked += 1
+        got = env.refusals(env.from_states(states * len(universe)), numbers)
+        for j, (number, state) in enumerate(zip(numbers, states * len(universe), strict=True)):
+            move = universe[number]
+            try:
+                throne.apply(state, move)
+                expected = -1
+            except IllegalMove as err:
+                expected = err.clause
+                refused += 1
+            assert (env.guard_clauses[got[j]] if got[j] >= 0 else -1) == expected, (j, move)
+            checked += 1
         states = [
             s if throne.is_over(s) else throne.apply(s, ms[rng.integers(len(ms))])
             for s in states

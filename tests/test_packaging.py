@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -25,13 +27,19 @@ def test_the_build_needs_a_setuptools_that_reads_it() -> None:
     assert versions and versions[0] >= 77, requires  # PEP 639 license strings: setuptools 77
 
 
-def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -> None:
-    """A first ``bash dev`` is never silent: a line per step, and pip's output (not
-    ``--quiet``).  Run on a copy of ``dev`` with a stand-in Python that only logs; it
-    installs no uv, so this is also the way without uv: pip installs the project."""
-    import shutil
-    import subprocess
+VENV_STUB = (
+    "#!/bin/sh\n"
+    'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+    '  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; exit 0\n'
+    "fi\n"
+)
+"""The start of a stand-in Python: ``-m venv DIR`` makes DIR/bin/python a copy of it."""
 
+
+def _dev_test_with(tmp_path: Path, python_rest: str) -> subprocess.CompletedProcess[str]:
+    """``bash dev test`` on a copy of ``dev`` (with pyproject.toml and the desk's npm
+    files), a stand-in npm that logs to calls.log and a stand-in Python: ``VENV_STUB``
+    followed by ``python_rest``."""
     root = Path(__file__).resolve().parents[1]
     shutil.copy(root / "dev", tmp_path / "dev")
     shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
@@ -41,19 +49,12 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
     tools = tmp_path / "tools"
     tools.mkdir()
     npm = tools / "npm"  # a stand-in npm that only logs (the dispute desk's Pyodide)
-    npm.write_text('#!/bin/sh\necho "npm $*" >> "$(dirname "$0")/../calls.log"\n')
+    npm.write_text(f'#!/bin/sh\necho "npm $*" >> "{tmp_path / "calls.log"}"\n')
     npm.chmod(0o755)
     fake = tmp_path / "fake-python"
-    fake.write_text(
-        "#!/bin/sh\n"
-        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
-        '  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; exit 0\n'
-        "fi\n"
-        'echo "python $*" >> "$(dirname "$0")/../../calls.log"\n'
-        'if [ "$2" = "pip" ]; then echo "Collecting something (pip says so)"; fi\n'
-    )
+    fake.write_text(VENV_STUB + python_rest)
     fake.chmod(0o755)
-    done = subprocess.run(
+    return subprocess.run(
         ["bash", "dev", "test"],
         cwd=tmp_path,
         env={"PATH": f"{tools}:/usr/bin:/bin", "PYTHON": str(fake)},
@@ -62,11 +63,23 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
         timeout=60,
         check=False,
     )
+
+
+def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -> None:
+    """A first ``bash dev`` is never silent: a line per step, and pip's output (not
+    ``--quiet``).  Run on a copy of ``dev`` with a stand-in Python that only logs; it
+    installs no uv, so this is also the way without uv: pip installs the project."""
+    log = tmp_path / "calls.log"
+    done = _dev_test_with(
+        tmp_path,
+        f'echo "python $*" >> "{log}"\n'
+        'if [ "$2" = "pip" ]; then echo "Collecting something (pip says so)"; fi\n',
+    )
     assert done.returncode == 0, done.stderr
     steps = [line for line in done.stderr.splitlines() if line.startswith("dev: [")]
     assert [line[:10] for line in steps] == ["dev: [1/3]", "dev: [2/3]", "dev: [3/3]"]
     assert done.stderr.count("Collecting something (pip says so)") == 2
-    calls = (tmp_path / "calls.log").read_text()
+    calls = log.read_text()
     assert "pip install" in calls and "--quiet" not in calls and "-q " not in calls
     assert "pip install --upgrade --progress-bar on pip uv>=0.5,<1" in calls  # uv asked for
     assert "pip install --progress-bar on -e .[dev]" in calls  # without it, pip installs
@@ -78,41 +91,14 @@ def test_dev_setup_shows_a_line_per_step_and_pips_own_progress(tmp_path: Path) -
 def test_dev_setup_installs_with_uv_when_pip_gives_it(tmp_path: Path) -> None:
     """Where pip installs uv, uv installs the project (editable, with every extra) and
     pip does not install it again.  A stand-in Python whose pip leaves a logging uv."""
-    import shutil
-    import subprocess
-
-    root = Path(__file__).resolve().parents[1]
-    shutil.copy(root / "dev", tmp_path / "dev")
-    shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
-    (tmp_path / "docs" / "desk").mkdir(parents=True)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copy(root / "docs" / "desk" / name, tmp_path / "docs" / "desk" / name)
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    (tools / "npm").write_text("#!/bin/sh\n")
-    (tools / "npm").chmod(0o755)
     log = tmp_path / "calls.log"
-    fake = tmp_path / "fake-python"
-    fake.write_text(
-        "#!/bin/sh\n"
-        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
-        '  mkdir -p "$3/bin"; cp "$0" "$3/bin/python"; exit 0\n'
-        "fi\n"
+    done = _dev_test_with(
+        tmp_path,
         f'echo "python $*" >> "{log}"\n'
         'case "$*" in *"uv>="*)\n'
         f'  printf \'#!/bin/sh\\necho "uv $*" >> "{log}"\\n\' > "$(dirname "$0")/uv"\n'
         '  chmod +x "$(dirname "$0")/uv";;\n'
-        "esac\n"
-    )
-    fake.chmod(0o755)
-    done = subprocess.run(
-        ["bash", "dev", "test"],
-        cwd=tmp_path,
-        env={"PATH": f"{tools}:/usr/bin:/bin", "PYTHON": str(fake)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+        "esac\n",
     )
     assert done.returncode == 0, done.stderr
     calls = log.read_text().splitlines()

@@ -10,6 +10,7 @@ import importlib.util
 import os
 import pickle
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,8 +40,17 @@ settings.register_profile("mutants", parent=settings.get_profile("default"), max
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.fixture(scope="session")
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This test run's own temporary folder, shared by its pytest-xdist workers: under
+    pytest-xdist each worker's folder is in the run's folder; alone, the run's folder is
+    the base (its parent holds other runs' folders)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session", autouse=True)
-def shared_compilations(tmp_path_factory: pytest.TempPathFactory) -> None:
+def shared_compilations(run_folder: Path) -> None:
     """JAX's persistent compilation cache for this test run, in the run's shared temporary
     folder (both pytest-xdist workers): a program compiled again (another env of the same
     game, players, size and options; a test's second env) is read back rather than
@@ -52,8 +62,6 @@ def shared_compilations(tmp_path_factory: pytest.TempPathFactory) -> None:
         return
     import jax
 
-    base = tmp_path_factory.getbasetemp()
-    run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     folder = run_folder / "jax-compilations"
     folder.mkdir(exist_ok=True)
     jax.config.update("jax_compilation_cache_dir", str(folder))
@@ -102,16 +110,12 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
 
 
 @pytest.fixture(scope="session")
-def searched(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Any], Any]:
+def searched(run_folder: Path) -> Callable[[Any], Any]:
     """``searched(scope)``: :func:`proofs.equivalence.search` of a scope of the exhaustive
     tie, run once per test run: the first pytest-xdist worker to ask searches and keeps
     the count in the run's shared temporary folder (under a lock), the other reads it."""
     from proofs.equivalence import search
 
-    base = tmp_path_factory.getbasetemp()
-    # Under pytest-xdist each worker's folder is in the run's own folder; alone, the
-    # run's folder is the base (its parent holds other runs' folders).
-    run_folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     shared = run_folder / "exhaustive-tie"
     shared.mkdir(exist_ok=True)
     seen: dict[str, Any] = {}

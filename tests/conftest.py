@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import importlib.util
 import os
 import pickle
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -57,8 +57,10 @@ def shared_compilations(run_folder: Path) -> None:
     compiled again.  Every program is kept, however fast it compiled.  Set in JAX's
     configuration, not its environment variables, so that the processes the tests start
     (the study command's compile-cache test) keep their own caches.  Its key holds the
-    compiler's options and effort, so ``real_xla_optimizations`` compiles its own."""
-    if importlib.util.find_spec("jax") is None:
+    compiler's options and effort, so ``real_xla_optimizations`` compiles its own.
+    Only where the collected tests loaded JAX (the whole suite does): a run of other
+    tests, such as each layer of ``python -m proofs.mutants``, does not import it."""
+    if "jax" not in sys.modules:
         return
     import jax
 

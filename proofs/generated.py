@@ -58,7 +58,7 @@ def guard_mutations(game: str, root: Path = ROOT) -> list[Mutation]:
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "Guard"
+                and node.func.id in ("Guard", "guard")  # guard: core.ops.guard, a Guard
                 and len(node.args) == 4
             ):
                 continue

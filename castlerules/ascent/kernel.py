@@ -84,6 +84,10 @@ Guard = core_ops.Guard
 """One condition a move must meet (:class:`castlerules.core.ops.Guard`): ``(clause, what
 it asks, broken)``, and the name of its refusal."""
 
+guard = core_ops.guard
+"""How the guards below are written (:func:`castlerules.core.ops.guard`): a Guard, shared
+where its value is a plain Boolean."""
+
 K_ADVANCE, K_FAVOUR, K_END = range(3)
 """The kinds of move (:attr:`Shape.kind`)."""
 
@@ -1100,15 +1104,15 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     )
     bad_taken = o.select(p.bad_taken, m.k)
     return (
-        Guard("A14", "the game is not over", p.over, "ascent-game-over"),
+        guard("A14", "the game is not over", p.over, "ascent-game-over"),
         # Advance (rules 8-11).
-        Guard(
+        guard(
             "A12",
             "after an Advance, a favour or the end of the turn first",
             both([advance, step_open(o, s.mid, s.sk)]),
             "ascent-advance-before-favour",
         ),
-        Guard(
+        guard(
             "A12",
             "at most replays_per_turn replays in a turn",
             both(
@@ -1120,87 +1124,87 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
             ),
             "ascent-replay-limit",
         ),
-        Guard(
+        guard(
             "A2",
             "a card of the player's column",
             both([advance, o.not_(mine)]),
             "ascent-other-column",
         ),
-        Guard(
+        guard(
             "A8",
             "a flipped card never moves",
             both([advance, never_moves(o, m.flp)]),
             "ascent-flipped",
         ),
-        Guard(
+        guard(
             "A6",
             "a free square up to the leader's arrival square",
             both([advance, o.not_(o.select(b.reach, m.k))]),
             "ascent-ceiling",
         ),
-        Guard(
+        guard(
             "A7",
             "no card left exposed above its arrival square",
             both([advance, o.select(b.exposed, m.k)]),
             "ascent-exposing-split",
         ),
-        Guard(
+        guard(
             "A6",
             "every moving card within its own arrival square (protection=False)",
             both([advance, o.not_(opt.protection), o.select(b.strict, m.k)]),
             "ascent-strict-protection",
         ),
         # Favour (rules 13-15).
-        Guard(
+        guard(
             "A11",
             "a favour follows an Advance",
             both([favour, o.not_(after_advance(o, s.mid))]),
             "ascent-favour-not-pending",
         ),
-        Guard(
+        guard(
             "A10",
             "at most favours_per_move favours",
             both([favour, o.not_(favours_left(o, s.sk, opt.favours_per_move))]),
             "ascent-favour-limit",
         ),
-        Guard(
+        guard(
             "A11",
             "only the stack just moved takes a favour",
             both([favour, o.not_(found), elsewhere_own]),
             "ascent-favour-jumped-row",
         ),
-        Guard(
+        guard(
             "A10",
             "a card of another column on the row just reached",
             both([favour, o.not_(found)]),
             "ascent-favour-other-row",
         ),
-        Guard(
+        guard(
             "A10",
             "flipped cards are never taken",
             both([favour, never_moves(o, m.flp)]),
             "ascent-favour-flipped",
         ),
-        Guard(
+        guard(
             "A10",
             "a stack of lower rank",
             both([favour, o.not_(ranks_lower(o, o.select(b.stack_rank, m.k), p.taker))]),
             "ascent-favour-rank",
         ),
-        Guard(
+        guard(
             "A10",
             "no favour by a stack just flipped (favour_after_arrival=False)",
             both([favour, o.not_(may_take_after(o, opt.favour_after_arrival, p.taker_flipped))]),
             "ascent-favour-after-arrival",
         ),
-        Guard(
+        guard(
             "A10",
             "every taken card of lower rank (favour_takes=all_lower)",
             both([favour, bad_taken]),
             "ascent-favour-all-lower",
         ),
         # EndTurn (rule 16).
-        Guard(
+        guard(
             "A3",
             "a turn ends only after an Advance",
             both([end, o.not_(after_advance(o, s.mid))]),

@@ -29,6 +29,7 @@ the kernel's shape, never over values.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeAlias, TypeVar
 
@@ -63,6 +64,28 @@ class Guard(tuple[str, str, Any]):
 
     def __getnewargs__(self) -> tuple[str, str, Value, str]:
         return (self[0], self[1], self[2], self.refusal)
+
+
+@functools.cache
+def _plain_guard(clause: str, what: str, broken: bool, refusal: str) -> Guard:
+    return Guard(clause, what, broken, refusal)
+
+
+def guard(clause: str, what: str, broken: Value, refusal: str) -> Guard:
+    """``Guard(clause, what, broken, refusal)``, the form the kernels write their guards
+    in.  Where ``broken`` is a plain Boolean (:data:`CONCRETE`), one shared instance per
+    record: a Guard is immutable, and the reference judges every move number of every
+    position it is asked about.  Any other value (a Z3 term, an array) gets a new Guard.
+
+    >>> guard("B3", "the game is not over", False, "throne-game-over") is guard(
+    ...     "B3", "the game is not over", False, "throne-game-over")
+    True
+    >>> guard("B3", "the game is not over", 1 == 1, "throne-game-over")[2]
+    True
+    """
+    if broken is True or broken is False:
+        return _plain_guard(clause, what, broken, refusal)
+    return Guard(clause, what, broken, refusal)
 
 
 class Ops(Protocol):

@@ -43,6 +43,10 @@ Guard = core_ops.Guard
 """One condition a move must meet (:class:`castlerules.core.ops.Guard`): ``(clause, what
 it asks, broken)``, and the name of its refusal."""
 
+guard = core_ops.guard
+"""How the guards below are written (:func:`castlerules.core.ops.guard`): a Guard, shared
+where its value is a plain Boolean."""
+
 K_PLACE, K_CLIMB, K_YES, K_NO, K_PASS = range(5)
 """The kinds of move (:attr:`Shape.kind`)."""
 
@@ -320,77 +324,77 @@ def guards(p: Position, m: Parts) -> tuple[Guard, ...]:
     pass_ = m.kind == K_PASS
     both = o.all
     return (
-        Guard("B3", "the game is not over", p.over, "throne-game-over"),
+        guard("B3", "the game is not over", p.over, "throne-game-over"),
         # Place (B6, B7).
-        Guard("B8", "no placing while moving", both([place, p.moving]), "throne-place-in-movement"),
-        Guard(
+        guard("B8", "no placing while moving", both([place, p.moving]), "throne-place-in-movement"),
+        guard(
             "B11",
             "no placing during an election",
             both([place, p.electing]),
             "throne-move-in-election",
         ),
-        Guard(
+        guard(
             "B6", "a character not yet placed", both([place, m.mine != 0]), "throne-placed-twice"
         ),
-        Guard(
+        guard(
             "B6",
             "onto a placement floor",
             both([place, m.placeable == 0]),
             "throne-placement-floors",
         ),
-        Guard("B7", "onto a floor with room", both([place, p.full(m.floor)]), "throne-full-floor"),
+        guard("B7", "onto a floor with room", both([place, p.full(m.floor)]), "throne-full-floor"),
         # Climb (B8, B13).
-        Guard(
+        guard(
             "B8",
             "nothing is above the throne",
             both([climb, m.mine == top]),
             "throne-climb-from-throne",
         ),
-        Guard(
+        guard(
             "B6", "no climbing while placing", both([climb, p.placing]), "throne-move-in-placement"
         ),
-        Guard(
+        guard(
             "B11",
             "no climbing during an election",
             both([climb, p.electing]),
             "throne-move-in-election",
         ),
-        Guard(
+        guard(
             "B13",
             "an eliminated character has left",
             both([climb, m.mine == ELIMINATED]),
             "throne-eliminated",
         ),
-        Guard(
+        guard(
             "B8",
             "the floor above has room",
             both([climb, p.full(m.mine + 1)]),
             "throne-climb-into-full",
         ),
         # Vote (B10, B11).
-        Guard(
+        guard(
             "B10",
             "votes only in an election",
             both([vote, o.not_(p.electing)]),
             "throne-no-election",
         ),
-        Guard(
+        guard(
             "B11",
             "a No needs a No card",
             both([m.kind == K_NO, o.select(s.no, s.turn) <= 0]),
             "throne-no-card-left",
         ),
         # Pass (B8).
-        Guard(
+        guard(
             "B8",
             "passing needs allow_pass",
             both([pass_, p.moving, o.not_(p.opt.allow_pass)]),
             "throne-pass-refused",
         ),
-        Guard(
+        guard(
             "B6", "no passing while placing", both([pass_, p.placing]), "throne-move-in-placement"
         ),
-        Guard(
+        guard(
             "B11",
             "no passing during an election",
             both([pass_, p.electing]),

@@ -66,8 +66,8 @@ def test_a_new_guard_is_generated_without_touching_a_list(tmp_path: Path) -> Non
         target.write_text((generated.ROOT / name).read_text(encoding="utf-8"))
     path = tmp_path / generated.KERNELS["throne"]
     text = path.read_text(encoding="utf-8")
-    extra = '        Guard("B3", "the game is not over", p.over, "throne-game-over"),\n'
-    planted = '        Guard("B9", "a planted guard", p.moving, "throne-planted"),\n'
+    extra = '        guard("B3", "the game is not over", p.over, "throne-game-over"),\n'
+    planted = '        guard("B9", "a planted guard", p.moving, "throne-planted"),\n'
     assert text.count(extra) == 1
     path.write_text(text.replace(extra, extra + planted))
     before = generated.guard_mutations("throne")

@@ -269,12 +269,16 @@ def build(env: Any, autoreset: bool) -> tuple[Any, Any]:
 
     def init(seeds: Any) -> State:
         seeds = xp.asarray(seeds).astype(xp.uint32).reshape(size)
-        data = deal(seeds)
         if autoreset:
             after = seeds.max() + xp.uint32(1)
-            ahead = deal(after + xp.arange(2 * size, dtype=xp.uint32))
+            # The games and the pool's dealt in one deal (each game's column is its own
+            # seed's): the program holds the deal's code once, not twice.
+            ahead_seeds = after + xp.arange(2 * size, dtype=xp.uint32)
+            dealt = deal(xp.concatenate([seeds, ahead_seeds]))
+            data, ahead = dealt[:, :size], dealt[:, size:]
             pool = (after, ahead, xp.zeros((), dtype=xp.int32))
         else:
+            data = deal(seeds)
             pool = (xp.zeros((), dtype=xp.uint32), (), xp.zeros((), dtype=xp.int32))
         nobody = xp.zeros(size, dtype=bool)
         no_rewards = xp.zeros((size, players), xp.float32)

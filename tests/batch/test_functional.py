@@ -40,12 +40,21 @@ def pure(env: Any) -> Any:
     return env.functional()
 
 
-def test_the_issues_example_runs_as_written(env: Any, pure: Any) -> None:
+@pytest.fixture(scope="module")
+def host(env: Any) -> Any:
+    """The host API's env of the same games on numpy: what the pure functions' games are
+    checked against.  On numpy it compiles nothing (the jax env's host programs, its
+    legal mask and step, would compile for these tests alone); the host API on JAX is
+    the numpy one's, game for game (test_throne_batch, test_ascent_batch)."""
+    return batch.make(env.game, players=env.players, size=env.size, backend="numpy")
+
+
+def test_the_issues_example_runs_as_written(env: Any, pure: Any, host: Any) -> None:
     init, step = pure  # pure JAX functions: env.functional()
     state = init(jnp.arange(SIZE))  # game i dealt from seed i, as env.init(seeds=...)
-    host = env.init(seeds=list(range(SIZE)))
-    assert np.array_equal(np.asarray(state.data), host.host)
-    assert np.array_equal(np.asarray(state.legal_action_mask), host.legal_action_mask)
+    dealt = host.init(seeds=list(range(SIZE)))
+    assert np.array_equal(np.asarray(state.data), dealt.host)
+    assert np.array_equal(np.asarray(state.legal_action_mask), dealt.legal_action_mask)
 
     def one(state: Any, key: Any) -> Any:
         noise = jax.random.gumbel(key, state.legal_action_mask.shape)
@@ -57,17 +66,19 @@ def test_the_issues_example_runs_as_written(env: Any, pure: Any) -> None:
     state, live = run(state, jax.random.key(0))
     assert live.shape == (8,) and not bool(state.forfeited.any())
     # the same positions as the engine's, through the host API
-    games = env.to_states(env.batch_of(state))
+    games = host.to_states(host.batch_of(state))
     assert len(games) == SIZE
     seat = state.observation[1]
-    host_obs = env.observe(env.from_states(games), 1)
+    host_obs = host.observe(host.from_states(games), 1)
     for name, value in host_obs.items():
         assert np.array_equal(np.asarray(seat[name]), value), name
     with pytest.raises(ArgumentError):
         state.observation[4]
 
 
-def test_an_illegal_action_forfeits_and_the_checked_step_refuses(env: Any, pure: Any) -> None:
+def test_an_illegal_action_forfeits_and_the_checked_step_refuses(
+    env: Any, pure: Any, host: Any
+) -> None:
     init, step = pure
     state = init(jnp.arange(SIZE))
     mask = np.asarray(state.legal_action_mask)
@@ -91,10 +102,12 @@ def test_an_illegal_action_forfeits_and_the_checked_step_refuses(env: Any, pure:
     assert np.array_equal(np.asarray(later.data)[:, :2], data[:, :2])
     assert (np.asarray(later.rewards)[:2] == 0).all()
     # the rest played as the host's checked step plays them
-    host = env.step(env.init(seeds=list(range(SIZE))), np.where(actions < 0, 0, legal))
-    assert np.array_equal(data[:, 2:], host.host[:, 2:])
+    played = host.step(host.init(seeds=list(range(SIZE))), np.where(actions < 0, 0, legal))
+    assert np.array_equal(data[:, 2:], played.host[:, 2:])
     with pytest.raises(IllegalMove) as refused:
-        env.step(env.init(seeds=list(range(SIZE))), np.where(np.arange(SIZE) == 0, illegal, legal))
+        host.step(
+            host.init(seeds=list(range(SIZE))), np.where(np.arange(SIZE) == 0, illegal, legal)
+        )
     assert refused.value.clause
 
 
@@ -109,6 +122,7 @@ def test_autoreset_keeps_the_batch_full_from_the_next_seeds(
     monkeypatch.setattr(functional, "REFILL_AT_ONCE", 2)
     size = 12
     env = batch.make("throne", players=4, size=size, backend="jax")
+    host = batch.make("throne", players=4, size=size, backend="numpy")  # the games to match
     init, step = env.functional(autoreset=True)
     state = init(jnp.arange(size))
 
@@ -120,13 +134,13 @@ def test_autoreset_keeps_the_batch_full_from_the_next_seeds(
     state = forfeit(state, [0, 1, 2])  # games 0..2 forfeit
     assert np.asarray(state.terminated).tolist()[:4] == [True, True, True, False]
     state = forfeit(state, [])  # three replaced, in two rounds
-    fresh = env.init(seeds=[12, 13, 14, *range(3, size)])
+    fresh = host.init(seeds=[12, 13, 14, *range(3, size)])
     assert np.array_equal(np.asarray(state.data)[:, :3], fresh.host[:, :3])
     assert np.asarray(state.seeds)[:4].tolist() == [12, 13, 14, 3]
     assert not np.asarray(state.terminated)[:3].any()
     assert int(state.next_seed) == 15
     state = forfeit(forfeit(state, [5, 9]), [])  # two replaced, in one round
-    fresh = env.init(seeds=[15, 16, *range(2, size)])
+    fresh = host.init(seeds=[15, 16, *range(2, size)])
     assert np.array_equal(np.asarray(state.data)[:, [5, 9]], fresh.host[:, :2])
     assert np.asarray(state.seeds)[[4, 5, 9]].tolist() == [4, 15, 16]
     assert int(state.next_seed) == 17 and int(state.pool_used) == 5
@@ -134,13 +148,13 @@ def test_autoreset_keeps_the_batch_full_from_the_next_seeds(
     # 12..23) is spent and the pool moves on to seeds 24..47, dealt in the step.
     state = forfeit(forfeit(state, list(range(size))), [])
     assert int(state.next_seed) == 29 and int(state.pool_used) == 5
-    fresh = env.init(seeds=range(17, 29))
+    fresh = host.init(seeds=range(17, 29))
     assert np.array_equal(np.asarray(state.data), fresh.host)
     state = forfeit(forfeit(state, list(range(size))), [])  # from the moved pool
-    fresh = env.init(seeds=range(29, 41))
+    fresh = host.init(seeds=range(29, 41))
     assert np.array_equal(np.asarray(state.data), fresh.host)
     assert int(state.pool_used) == 5  # moved on again: the pool holds seeds 36..59
-    assert np.array_equal(np.asarray(state.pool)[:, :size], env.init(seeds=range(36, 48)).host)
+    assert np.array_equal(np.asarray(state.pool)[:, :size], host.init(seeds=range(36, 48)).host)
 
 
 def test_functional_needs_jax_and_a_bool() -> None:

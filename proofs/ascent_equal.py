@@ -125,6 +125,23 @@ class Equal:
         self.ks = self.model.kstate(self.s)
         self.invariant = [as_z3(e) for _name, e in self.model.invariant(self.s)]
         self.position = self.system.position(self.ks)
+        self._moves: dict[tuple[int, int], tuple[Any, tuple[Any, ...], list[Any]]] = {}
+
+    def kernel_move(self, kind: int, card: int) -> tuple[Any, tuple[Any, ...], list[Any]]:
+        """The kernel's move of ``kind`` on ``card``: its legality, who may advance on the
+        board after it (free, :meth:`shared`) and its sub-cases; built once for all the
+        commands of the kind (their claims are asked for every value of the free
+        Booleans, so one set of them serves every command: a conjunction holds for every
+        value exactly when each conjunct does)."""
+        key = (kind, card)
+        hit = self._moves.get(key)
+        if hit is None:
+            parts = kernel.decode(self.position, self.system.number(decode_move(kind, card)))
+            legal = kernel.legal(Z3, kernel.guards(self.position, parts))
+            shared, advances = self.shared(parts, f"{kind}_{card}")
+            found = kernel.sub_cases(self.position, parts, _KINDS[kind], shared)
+            hit = self._moves[key] = (legal, advances, found)
+        return hit
 
     def number(self, case: Case, card: int) -> int:
         """The kernel's move number of the model's move of ``case`` on ``card``."""
@@ -133,20 +150,12 @@ class Equal:
     def command(self, case: Case, card: int, m: Move | None = None) -> tuple[list[Any], Any]:
         """The hypotheses and the claim of :func:`command_query` (``m``: the model's move,
         fresh when not given)."""
-        model, system, p = self.model, self.system, self.position
+        model = self.model
         tag = f"{case.kind}_{int(case.removed)}{int(case.pending)}{int(case.cont)}_{card}"
         if m is None:
             m = model.fresh_move(f"m{tag}")
-        parts = kernel.decode(p, self.number(case, card))
-        legal = kernel.legal(Z3, kernel.guards(p, parts))
         # Who may advance after the move: free, the same for both.
-        advances = tuple(z3.Bool(f"advances_{tag}_{q}") for q in range(self.players))
-        moved = kernel.successors(p, parts)
-        terms = (*moved.after.terms()[:-1], advances)
-        after = kernel.Board.restored(Z3, system.shape, system.options, moved.after.s, terms)
-        turn_over = kernel.end_turn(Z3, system.shape, system.options, after, self.ks.actor)
-        shared = kernel.Successors(moved.moved, moved.taken, after, turn_over)
-        found = kernel.sub_cases(p, parts, _KINDS[case.kind], shared)
+        legal, advances, found = self.kernel_move(case.kind, card)
         # The kernel's case of this command: the first of its kind's two (a favour
         # offered, play going on), or the second; EndTurn has one.
         goes_on = case.kind == END or (case.pending if case.kind == ADVANCE else case.cont)

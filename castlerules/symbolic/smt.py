@@ -199,11 +199,20 @@ PREPROCESS = ("simplify", "solve-eqs", "smt")
 eliminate the equations first (for the induction steps; the counting queries
 run without it)."""
 
+PREPROCESS_SMT = {"arith.solver": 2}
+"""The parameters of :data:`PREPROCESS`'s last tactic, ``smt``: Z3's older arithmetic
+solver, which takes the Throne induction steps in about three quarters of the time
+of the default one (the counting queries, without the tactic, keep the default)."""
+
 
 def new_solver(timeout_ms: int = TIMEOUT_MS, preprocess: bool = False) -> Any:
     """A fresh solver with a deterministic seed and a timeout (``preprocess``:
     the :data:`PREPROCESS` tactic in front of the SMT core)."""
-    solver = z3.Then(*PREPROCESS).solver() if preprocess else z3.Solver()
+    if preprocess:
+        last = z3.With(PREPROCESS[-1], **PREPROCESS_SMT)
+        solver = z3.Then(*PREPROCESS[:-1], last).solver()
+    else:
+        solver = z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.set("random_seed", 0)
     return solver

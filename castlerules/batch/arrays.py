@@ -71,22 +71,50 @@ class Stacked(tuple[Any, ...]):
         return out
 
 
-def _key(x: Any) -> Any:
+_Keys = dict[int, tuple[Any, Any]]
+"""A scope's keys of its tuples, by identity: each entry holds its tuple (alive, so that
+its identity is no other object's while the entry lasts) and the tuple's key."""
+
+
+def _key(x: Any, keys: _Keys | None = None) -> Any:
     """``x`` as part of a memo's key: a plain number by its type and value, a sequence by
     its items' keys (a :class:`Stacked` by its array), anything else (an array) by its
-    identity."""
+    identity.  A tuple's key is kept in ``keys`` (where given) when no list is in it
+    (nothing in it changes while it lives), and found there the next time.
+
+    >>> import numpy as np
+    >>> a, keys = np.arange(2), {}
+    >>> table = (1, 2, 3, 4, 5)
+    >>> _key(3), _key(True), _key(a) == id(a), _key((7, a), keys) == ((int, 7), id(a))
+    ((<class 'int'>, 3), (<class 'bool'>, True), True, True)
+    >>> _key(table, keys) == ("ints", table), keys[id(table)][0] is table
+    (True, True)
+    >>> mixed = ([1], 2)
+    >>> _key(mixed, keys), id(mixed) in keys  # a list in it: not kept
+    ((((<class 'int'>, 1),), (<class 'int'>, 2)), False)
+    """
     kind = type(x)
     if kind is int or kind is bool:  # the usual cases first, by their exact types
         return (kind, x)
-    if kind is tuple or kind is list:
-        return _items_key(x)
+    opaque = _OPAQUE.get(kind)
+    if opaque:
+        return id(x)
+    if opaque is None:
+        _OPAQUE[kind] = not issubclass(kind, (int, tuple, list))
+        return _key(x, keys)
+    if kind is tuple and keys is not None:
+        known = keys.get(id(x))
+        if known is not None:
+            return known[1]
+        key, fixed = _items_key(x, keys)
+        if fixed:
+            keys[id(x)] = (x, key)
+        return key
     if isinstance(x, int):
         return (kind, x)
     if isinstance(x, Stacked):
         return ("stacked", id(x.array))
-    if isinstance(x, (tuple, list)):
-        return _items_key(x)
-    return id(x)
+    return _items_key(x, keys)[0]
 
 
 _OPAQUE: dict[type, bool] = {}
@@ -94,24 +122,29 @@ _OPAQUE: dict[type, bool] = {}
 not a sequence)."""
 
 
-def _items_key(items: Sequence[Any]) -> Any:
+def _items_key(items: Sequence[Any], keys: _Keys | None = None) -> tuple[Any, bool]:
     """:func:`_key` of a sequence: where its items are all integers (a table), the items
     themselves after a tag; else the tuple of its items' keys (the tagged form, a string
-    first, is never the tuple of keys of another sequence: no item's key is a string)."""
+    first, is never the tuple of keys of another sequence: no item's key is a string).
+    And whether the key holds while ``items`` lives, if it is a tuple: no list in it (a
+    tuple in it kept in ``keys``)."""
     if len(items) > 4 and set(map(type, items)) == {int}:
-        return ("ints", tuple(items))
-    keys: list[Any] = []
+        return ("ints", tuple(items)), True
+    out: list[Any] = []
+    fixed = True
     for item in items:  # the items' keys, the usual kinds without a call
         kind = type(item)
         if kind is int or kind is bool:
-            keys.append((kind, item))
+            out.append((kind, item))
         elif _OPAQUE.get(kind, False):
-            keys.append(id(item))
+            out.append(id(item))
         else:
-            if kind not in _OPAQUE:
-                _OPAQUE[kind] = not issubclass(kind, (int, tuple, list))
-            keys.append(_key(item))
-    return tuple(keys)
+            out.append(_key(item, keys))
+            if kind is tuple:
+                fixed = fixed and keys is not None and id(item) in keys
+            elif kind is not Stacked and not issubclass(kind, int):
+                fixed = False  # a list (or another kind of sequence): it may change
+    return tuple(out), fixed
 
 
 class ArrayOps:
@@ -123,7 +156,7 @@ class ArrayOps:
     effect's round score, say) traces it once, and the selects between cases that
     share a result vanish (:meth:`ite` of one value twice is that value)."""
 
-    __slots__ = ("_memo", "int", "lanes", "settle", "xp")
+    __slots__ = ("_keys", "_memo", "int", "lanes", "settle", "xp")
 
     def __init__(
         self, xp: Any, integers: Any = None, settle: Callable[[Any], Any] | None = None
@@ -136,6 +169,8 @@ class ArrayOps:
         """The integer type of the games' values (16 bits hold every value of the
         kernels, and pack more games into each vector instruction)."""
         self._memo: dict[Any, tuple[Any, Value]] | None = None
+        self._keys: _Keys | None = None
+        """The memo's keys of the tuples it has read (:func:`_key`)."""
         self.lanes = AxisLanes(self)
         """The kernels' lanes (the cards) as one more array axis (:class:`AxisLanes`)."""
 
@@ -143,7 +178,7 @@ class ArrayOps:
         """These operations with a memo of their own (for one traced call: the memo
         holds its arrays until the copy is dropped)."""
         out = ArrayOps(self.xp, self.int, self.settle)
-        out._memo = {}
+        out._memo, out._keys = {}, {}
         return out
 
     def _recall(self, name: str, args: tuple[Any, ...], make: Callable[[], Value]) -> Value:
@@ -151,7 +186,7 @@ class ArrayOps:
         memo = self._memo
         if memo is None:
             return make()
-        key = (name, _key(args))
+        key = (name, _items_key(args, self._keys)[0])
         hit = memo.get(key)
         if hit is not None:
             return hit[1]
@@ -167,7 +202,23 @@ class ArrayOps:
             return then if cond else other
         if _same(then, other):  # e.g. a field two cases leave as it was: no select
             return then
-        return self._recall("ite", (cond, then, other), lambda: self._where(cond, then, other))
+        memo, keys = self._memo, self._keys
+        if memo is None:
+            return self._where(cond, then, other)
+        # _recall's, its key read from the operands themselves (the most frequent operation)
+        opaque = _OPAQUE.get  # an array: its identity, without a call
+        key = (
+            "ite",
+            id(cond) if opaque(type(cond)) else _key(cond, keys),
+            id(then) if opaque(type(then)) else _key(then, keys),
+            id(other) if opaque(type(other)) else _key(other, keys),
+        )
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        out = self._where(cond, then, other)
+        memo[key] = ((cond, then, other), out)
+        return out
 
     def _where(self, cond: Value, then: Value, other: Value) -> Value:
         return self.xp.where(cond, self._int(then), self._int(other))
@@ -181,15 +232,11 @@ class ArrayOps:
         return value
 
     def all(self, items: Iterable[Value]) -> Value:
-        items = tuple(items)
-        rest = [item for item in items if item is not True]
-        if len(rest) <= 1 or any(item is False for item in rest):
-            return self._all(rest)  # no operation to remember: one item, or a constant
-        return self._recall("all", items, lambda: self._all(items))
-
-    def _all(self, items: Sequence[Value]) -> Value:
+        # Not remembered: no kernel asks the same conjunction twice in a scope (in every
+        # reading's games, none), so a memo would only cost its keys.  Every item made
+        # first, then combined: the operations in the order a memo's key reads them.
         out: Value = True
-        for item in items:
+        for item in tuple(items):
             if item is False:
                 return False
             if item is not True:
@@ -215,7 +262,16 @@ class ArrayOps:
     def not_(self, item: Value) -> Value:
         if isinstance(item, bool):
             return not item
-        return self._recall("not", (item,), lambda: self.xp.logical_not(item))
+        memo = self._memo
+        if memo is None:
+            return self.xp.logical_not(item)
+        key = ("not", id(item) if _OPAQUE.get(type(item)) else _key(item, self._keys))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        out = self.xp.logical_not(item)
+        memo[key] = ((item,), out)
+        return out
 
     def total(self, items: Iterable[Value]) -> Value:
         items = tuple(items)
@@ -229,12 +285,9 @@ class ArrayOps:
         return out
 
     def count(self, conditions: Iterable[Value]) -> Value:
-        items = tuple(conditions)
-        return self._recall("count", items, lambda: self._count(items))
-
-    def _count(self, conditions: Sequence[Value]) -> Value:
+        # Not remembered, as all's: no kernel counts the same conditions twice in a scope.
         out: Value = 0
-        for cond in conditions:
+        for cond in tuple(conditions):  # as all's: every condition made first
             out = out + (int(cond) if isinstance(cond, bool) else cond.astype(self.int))
         return out
 
@@ -258,7 +311,22 @@ class ArrayOps:
     def lookup(self, table: Sequence[int], index: Value, low: int = 0) -> Value:
         if isinstance(index, int):
             return table[index - low]
-        return self._recall("lookup", (table, index, low), lambda: self._lookup(table, index, low))
+        memo, keys = self._memo, self._keys
+        if memo is None:
+            return self._lookup(table, index, low)
+        # _recall's, as ite's: a table (a few, read many times) by its kept key
+        key = (
+            "lookup",
+            _key(table, keys),
+            id(index) if _OPAQUE.get(type(index)) else _key(index, keys),
+            low,
+        )
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        out = self._lookup(table, index, low)
+        memo[key] = ((table, index, low), out)
+        return out
 
     def _lookup(self, table: Sequence[int], index: Value, low: int) -> Value:
         if len(table) <= _CHAIN:  # a short table: comparisons, one vector operation each
@@ -335,8 +403,10 @@ class ArrayOps:
 
         def leaf(values: Sequence[Value]) -> Value:
             groups: dict[Any, list[int]] = {}
+            keys, opaque = self._keys, _OPAQUE.get
             for i, v in enumerate(values):
-                groups.setdefault(_key(v), []).append(i)
+                key = id(v) if opaque(type(v)) else _key(v, keys)
+                groups.setdefault(key, []).append(i)
             out = values[last]
             for indices in groups.values():
                 if last not in indices:

@@ -84,7 +84,8 @@ def site() -> Path:
     built = DOCS / "_build"
     built.mkdir(parents=True, exist_ok=True)
     # One build for all pytest-xdist workers: the first one builds, the others wait
-    # for it and then find the site up to date.
+    # for it and then find the site up to date.  CI's docs build, which runs beside the
+    # tests, holds the same lock until it is done (.ci/run): the tests wait for its site.
     with (built / ".site-test.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:

@@ -306,3 +306,48 @@ def test_pages_are_read_again_unless_told_their_inputs_are_unchanged(
     assert outdated(app, env, set(), set(), set()) == []
     monkeypatch.setenv("CASTLERULES_PROOFS_JSON", str(tmp_path / "other.json"))
     assert len(outdated(app, env, set(), set(), set())) == 3  # other proof results
+
+
+def test_the_generated_pages_are_kept_only_when_told_their_inputs_are_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``builder-inited``: the pages are generated again at every build, except under
+    ``CASTLERULES_DOCS_READ_ONCE=1`` when the environment was saved with the inputs' key
+    of now and the pages are there (the doctest build after its HTML build); a change to
+    an input generates them again."""
+    import shutil
+    from types import SimpleNamespace
+
+    from sphinx.errors import ExtensionError
+
+    import castlerules_sphinx
+    from castlerules_sphinx import READ_ONCE, generate, inputs_key
+
+    for part in ("castlerules", "proofs", "docs/_ext"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("*.pyc"))
+    (tmp_path / "docs" / "_generated").mkdir()
+    calls: list[Path] = []
+
+    def collect(root: Path, *args: Any, **kwargs: Any) -> Any:
+        calls.append(root)
+        raise castlerules_sphinx.SiteError("collected")
+
+    monkeypatch.setattr(castlerules_sphinx, "collect", collect)
+    env: Any = SimpleNamespace(castlerules_inputs=inputs_key(tmp_path))
+    config = SimpleNamespace(castlerules_proofs_fast=True, castlerules_require_proofs=True)
+    app: Any = SimpleNamespace(srcdir=str(tmp_path / "docs"), env=env, config=config)
+    monkeypatch.delenv(READ_ONCE, raising=False)
+    with pytest.raises(ExtensionError, match="collected"):
+        generate(app)  # not told: generated again
+    monkeypatch.setenv(READ_ONCE, "1")
+    generate(app)  # told, same inputs, the pages there: kept
+    assert calls == [tmp_path]
+    found = tmp_path / "castlerules" / "casebook" / "found.json"
+    found.write_text(found.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    with pytest.raises(ExtensionError, match="collected"):
+        generate(app)  # another key: generated again
+    env.castlerules_inputs = inputs_key(tmp_path)
+    shutil.rmtree(tmp_path / "docs" / "_generated")
+    with pytest.raises(ExtensionError, match="collected"):
+        generate(app)  # the pages are gone: generated again
+    assert len(calls) == 3

@@ -318,10 +318,9 @@ def test_the_generated_pages_are_kept_only_when_told_their_inputs_are_unchanged(
     import shutil
     from types import SimpleNamespace
 
-    from sphinx.errors import ExtensionError
-
     import castlerules_sphinx
     from castlerules_sphinx import READ_ONCE, generate, inputs_key
+    from sphinx.errors import ExtensionError
 
     for part in ("castlerules", "proofs", "docs/_ext"):
         shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("*.pyc"))

@@ -26,7 +26,7 @@ README = ROOT / "README.md"
 SH = re.compile(r"^```sh[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
 NOT_RUN = {
-    "bash dev test": "the test suite itself, this test included (CI runs it after the docs build)",
+    "bash dev test": "the test suite itself, this test included (CI runs it beside the docs build)",
     "bash dev docs && python3 -m http.server": "CI runs 'bash dev docs' (minutes); the "
     "server then serves until it is stopped",
 }

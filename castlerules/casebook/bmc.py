@@ -50,7 +50,7 @@ from castlerules.casebook.play import Hit, outcome, run, start, tries
 
 __all__ = ["AscentStep", "Witness", "find", "holds_on", "model_sources", "require"]
 
-TIMEOUT_MS = 60_000
+TIMEOUT_MS = 300_000
 """A BMC query that takes longer gives up: the case then keeps the generic search's game."""
 
 AGREEMENT_GAMES = 3

@@ -86,17 +86,30 @@ def equal(
     subs: tuple[tuple[z3.ExprRef, z3.ExprRef], ...] = (),
 ) -> bool:
     """Every field of the Z3 position ``post`` (with ``subs`` substituted) simplifies to
-    the plain value of ``want``: one conjunction simplified at once, so that the fields'
-    shared subterms are simplified once."""
+    the plain value of ``want``.  A field that is a literal already is compared as it
+    stands (substituting leaves it unchanged); the others as one conjunction of
+    equalities, substituted and simplified at once, so that their shared subterms are
+    simplified once."""
     terms = [x for _n, x in fields(post)]
     if len(terms) != len(want):
         return False
-    same = z3.And(
-        [
-            x == (z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
-            for x, v in zip(terms, want, strict=True)
-        ]
-    )
+    rest = []
+    for x, v in zip(terms, want, strict=True):
+        if isinstance(v, bool):
+            if z3.is_true(x) or z3.is_false(x):
+                if z3.is_true(x) != v:
+                    return False
+                continue
+            rest.append(x == z3.BoolVal(v))
+        else:
+            if z3.is_int_value(x):
+                if x.as_long() != v:  # type: ignore[attr-defined]
+                    return False
+                continue
+            rest.append(x == z3.IntVal(v))
+    if not rest:
+        return True
+    same = z3.And(rest)
     return bool(z3.is_true(z3.simplify(z3.substitute(same, *subs) if subs else same)))
 
 

@@ -646,17 +646,33 @@ def _throne_checker(scope: Scope) -> Callable[[Any], Visit]:
     shape = tkernel.Shape.of(rules, scope.players)
     options = tkernel.Options.of(CONCRETE, rules)
 
+    # The kernel's verdicts on every move number, per kernel position and chance outcome:
+    # judge is a pure function of (shape, s, a, nobj), and the engine positions that
+    # differ only in what the kernel's position does not hold (the past rounds' deals
+    # and round scores, not their totals) share them; every engine position is still
+    # played and compared move by move.  Kept only where there are past rounds (in a
+    # game of one round every engine position is a kernel position of its own).
+    judged: dict[tuple[Any, ...], list[tkernel.Verdict]] = {}
+    keep = rules.rounds > 1
+
+    def verdicts(ks: tkernel.KState, chance: tuple[tuple[bool, ...], ...]) -> list[Any]:
+        found = judged.get((ks, chance))
+        if found is None:
+            position = tkernel.Position(CONCRETE, shape, options, ks)
+            found = [tkernel.judge(shape, ks, a, chance, position) for a in range(len(shape.moves))]
+            if keep:
+                judged[ks, chance] = found
+        return found
+
     def check(state: throne.State) -> Visit:
         ks = tkernel.from_state(state)
-        position = tkernel.Position(CONCRETE, shape, options, ks)
         chance = tkernel.next_objectives(state)
         marks = ["over"] if throne.is_over(state) else []
         refusals: list[str] = []
         successors: list[throne.State] = []
         problems: list[str] = []
         accepted: list[int] = []
-        for a, move in enumerate(shape.moves):
-            verdict = tkernel.judge(shape, ks, a, chance, position)
+        for (a, move), verdict in zip(enumerate(shape.moves), verdicts(ks, chance), strict=True):
             try:
                 after: throne.State | None = throne.apply(state, move)
                 clause = None

@@ -80,18 +80,20 @@ def mismatches(scope: Scope, limit: int = 5) -> list[str]:
         state = queue.popleft()
         ks = kernel.from_state(state)
         position = kernel.Position(CONCRETE, shape, options, ks, boards=boards)
+        written = ""  # the position's notation, written for the first disagreement only
         for move, verdict in zip(shape.moves, judged_moves.verdicts(position), strict=True):
             text = str(move)
-            where = f"{ascent.to_text(state)} {text}"
             try:
                 read = ascent.parse_move(state, text)
                 clause = None
             except IllegalMove as err:
                 read, clause = None, err.clause
             except NotationError as err:
-                bad.append(f"{where}: the notation cannot read it ({err})")
+                written = written or ascent.to_text(state)
+                bad.append(f"{written} {text}: the notation cannot read it ({err})")
                 continue
             if (read is not None) != verdict.legal or clause != verdict.clause:
+                where = f"{written or ascent.to_text(state)} {text}"
                 bad.append(
                     f"{where}: notation {'accepts' if read is not None else f'refuses ({clause})'},"
                     f" kernel {'accepts' if verdict.legal else f'refuses ({verdict.clause})'}"
@@ -100,7 +102,10 @@ def mismatches(scope: Scope, limit: int = 5) -> list[str]:
             if read is None:
                 continue
             after = ascent.apply(state, read)
-            bad += [f"{where}: {p}" for p in _account(state, read, after, verdict)]
+            account = _account(state, read, after, verdict)
+            if account:
+                written = written or ascent.to_text(state)
+                bad += [f"{written} {text}: {p}" for p in account]
             if after not in seen:
                 seen.add(after)
                 queue.append(after)

@@ -63,9 +63,8 @@ def agree(sys: ThroneSystem, state: throne.State) -> list[str]:
             continue
         assert verdict.outcome is not None
         got = sys.outcome_at(pre, a, nobj)
-        post = [z3.simplify(x) for _n, x in fields(got.post)]
         want = [x for _n, x in fields(verdict.outcome.post)]
-        if [sys_value(x) for x in post] != want:
+        if not equal(got.post, want):
             bad.append(f"{named}: successor")
         # Exactly one case of the split holds for this move, with the same post.
         subs = [(move.a, z3.IntVal(a))]
@@ -76,15 +75,42 @@ def agree(sys: ThroneSystem, state: throne.State) -> list[str]:
         ]
         if len(hits) != 1:
             bad.append(f"{named}: {len(hits)} cases hold")
-        elif [
-            sys_value(z3.simplify(z3.substitute(x, *subs))) for _n, x in fields(hits[0].post)
-        ] != want:
+        elif not equal(hits[0].post, want, tuple(subs)):
             bad.append(f"{named}: the case's successor")
     return bad
 
 
-def sys_value(x: z3.ExprRef) -> int | bool:
-    return bool(z3.is_true(x)) if z3.is_bool(x) else int(x.as_long())  # type: ignore[attr-defined]
+def equal(
+    post: kernel.KState,
+    want: list[int | bool],
+    subs: tuple[tuple[z3.ExprRef, z3.ExprRef], ...] = (),
+) -> bool:
+    """Every field of the Z3 position ``post`` (with ``subs`` substituted) simplifies to
+    the plain value of ``want``.  A field that is a literal already is compared as it
+    stands (substituting leaves it unchanged); the others as one conjunction of
+    equalities, substituted and simplified at once, so that their shared subterms are
+    simplified once."""
+    terms = [x for _n, x in fields(post)]
+    if len(terms) != len(want):
+        return False
+    rest = []
+    for x, v in zip(terms, want, strict=True):
+        if isinstance(v, bool):
+            if z3.is_true(x) or z3.is_false(x):
+                if z3.is_true(x) != v:
+                    return False
+                continue
+            rest.append(x == z3.BoolVal(v))
+        else:
+            if z3.is_int_value(x):
+                if x.as_long() != v:  # type: ignore[attr-defined]
+                    return False
+                continue
+            rest.append(x == z3.IntVal(v))
+    if not rest:
+        return True
+    same = z3.And(rest)
+    return bool(z3.is_true(z3.simplify(z3.substitute(same, *subs) if subs else same)))
 
 
 @pytest.mark.slow

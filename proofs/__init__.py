@@ -121,6 +121,20 @@ def _ascent_equal(part: str, game: str | None = None) -> Callable[[bool], list[R
     return run
 
 
+def _ascent_equal_game(part: str, game: str) -> Callable[[bool], list[Result]]:
+    """The proof run's job of one part on one game; ``--fast`` keeps the first game only
+    (as :func:`proofs.ascent_equal.results` does)."""
+
+    def run(fast: bool) -> list[Result]:
+        from proofs import ascent_equal
+
+        if fast and game != ascent_equal.GAMES[0][0]:
+            return []
+        return ascent_equal.results(part, game=game)
+
+    return run
+
+
 def _ascent_premises(fast: bool) -> list[Result]:
     del fast
     from proofs import premises
@@ -131,9 +145,10 @@ def _ascent_premises(fast: bool) -> list[Result]:
 ASCENT_EQUAL = ("turn", "advance", "advances")
 """The jobs of :mod:`proofs.ascent_equal` (its ``PARTS``) the proof run runs: the
 model's EndTurn (both ways) and Advance are the kernel's, with the lemma "who may
-advance" they rest on.  The Favour's job and the converse would take the proof run
-past its 120 s on two cores (the proofs page): they are the long run's
-(:data:`ASCENT_EQUAL_LONG`)."""
+advance" they rest on; one task per job and game of :data:`proofs.ascent_equal.GAMES`,
+so that the two processes share them evenly.  The Favour's job and the converse would
+take the proof run past its 120 s on two cores (the proofs page): they are the long
+run's (:data:`ASCENT_EQUAL_LONG`)."""
 
 ASCENT_EQUAL_LONG = ("favour", "converse")
 """The jobs of :mod:`proofs.ascent_equal` the *long run* runs (``python -m proofs
@@ -157,9 +172,12 @@ COSTS: dict[str, float] = {
     "ascent: sensitivity": 22.5,
     "throne: premises": 0.7,
     "ascent: premises": 1.0,
-    "ascent: equal turn": 1.5,
-    "ascent: equal advance": 42.0,
-    "ascent: equal advances": 20.0,
+    "ascent: equal turn reference": 2.2,
+    "ascent: equal turn allow_exposing_split": 2.2,
+    "ascent: equal advance reference": 50.0,
+    "ascent: equal advance allow_exposing_split": 50.0,
+    "ascent: equal advances reference": 16.0,
+    "ascent: equal advances allow_exposing_split": 16.0,
     "ascent: equal favour reference": 23.0,
     "ascent: equal favour allow_exposing_split": 22.0,
     "ascent: equal converse reference": 45.0,
@@ -187,6 +205,7 @@ def long_tasks() -> list[Task]:
 def tasks() -> list[Task]:
     """The independent jobs of a proof run, in report order."""
     from castlerules import throne
+    from proofs.ascent_equal import GAMES
 
     jobs: list[tuple[str, Callable[[bool], list[Result]]]] = [
         (f"throne: induction {preset} {n}p", _throne_config(preset, n))
@@ -201,7 +220,11 @@ def tasks() -> list[Task]:
         ("ascent: sensitivity", _ascent_sensitivity),
         ("throne: premises", _throne_premises),
         ("ascent: premises", _ascent_premises),
-        *((f"ascent: equal {part}", _ascent_equal(part)) for part in ASCENT_EQUAL),
+        *(
+            (f"ascent: equal {part} {label}", _ascent_equal_game(part, label))
+            for part in ASCENT_EQUAL
+            for label, _options, _players in GAMES
+        ),
         ("strength", _strength),
     ]
     return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]

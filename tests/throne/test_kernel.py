@@ -20,7 +20,7 @@ from castlerules import throne
 from castlerules.core import IllegalMove, Rng
 from castlerules.core.ops import CONCRETE
 from castlerules.throne import kernel
-from proofs.equivalence import THRONE_KERNEL_SCOPES, Count, Scope
+from proofs.equivalence import KERNEL_SCOPES, SAME_COUNTS, THRONE_KERNEL_SCOPES, Count, Scope
 
 pytestmark = pytest.mark.slow  # the exhaustive tie: started first (tests/conftest.py)
 
@@ -37,6 +37,22 @@ def test_b1_to_b16_the_engine_is_the_kernel_on_every_reachable_position(
     assert found.states > 0 and found.legal > 0
     for boundary in scope.reaches:
         assert found.get(boundary) > 0, (scope, boundary)
+
+
+def test_b1_to_b16_each_derived_scope_plays_its_reading(
+    searched: Callable[[Scope], Count],
+) -> None:
+    """A scope derived from a declared reading (:func:`proofs.equivalence.derived_scopes`)
+    covers something its base does not: the same counts would say that the reading is
+    never read in it, and the tie would say nothing of the reading.  The scopes of
+    :data:`proofs.equivalence.SAME_COUNTS` count the same for a stated reason, and only
+    they."""
+    bases = {(s.game, s.name): s for s in KERNEL_SCOPES}
+    derived = [s for s in KERNEL_SCOPES if s.base]  # both games' (Ascent has none today)
+    assert derived
+    for scope in derived:
+        same = searched(scope).covered == searched(bases[scope.game, scope.base]).covered
+        assert same == ((scope.game, scope.option, scope.base) in SAME_COUNTS), scope.name
 
 
 def test_every_guard_of_the_kernel_is_broken_in_some_scope(

@@ -9,6 +9,7 @@ import hashlib
 import os
 import pickle
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,31 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
     hands out the tests in this order (``bash dev test``: ``--dist worksteal``), so a
     long test never starts near the end while the other worker has run out of work."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def distinct_readings(readings: list[tuple[str, str, Any]]) -> list[tuple[str, str, Any]]:
+    """The readings ``(option, label, rules)`` of distinct rules, the first of each, as
+    ``(test id, label, rules)``: the id pytest would give it among all the readings (its
+    label, numbered where labels repeat).  A reading whose rules are another's (each
+    option's default reading is the reference rules; a preset is the rules of some
+    options' readings) plays the same games, seed for seed."""
+    repeats = Counter(label for _option, label, _rules in readings)
+    numbered: Counter[str] = Counter()
+    kept: dict[Any, tuple[str, str, Any]] = {}
+    for _option, label, rules in readings:
+        ident = f"{label}{numbered[label]}" if repeats[label] > 1 else label
+        numbered[label] += 1
+        kept.setdefault(rules, (ident, label, rules))
+    return list(kept.values())
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that asks for ``distinct_reading`` runs once per distinct rules of its
+    module's ``READINGS`` (:func:`distinct_readings`): the batch's locksteps play each
+    rules once."""
+    if "distinct_reading" in metafunc.fixturenames:
+        kept = distinct_readings(metafunc.module.READINGS)
+        metafunc.parametrize("distinct_reading", kept, ids=[k[0] for k in kept])
 
 
 @pytest.fixture(scope="session")

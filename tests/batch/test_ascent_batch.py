@@ -7,7 +7,6 @@ the mask is the engine's legal moves, ``to_states`` the engine's states,
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
@@ -22,25 +21,6 @@ READINGS = [
     for point in register.open_points(ascent)
     for reading in point.readings
 ] + [("preset", name, ascent.Rules.preset(name)) for name in ascent.Rules.PRESETS]
-
-
-def distinct(readings: list[tuple[str, str, ascent.Rules]]) -> list[tuple[str, str, ascent.Rules]]:
-    """The readings of distinct rules, the first of each, as (test id, label, rules): the
-    id pytest gives it among all the readings (its label, numbered where labels repeat).
-    A reading whose rules are another's (each option's default reading is the reference
-    rules; a preset is the rules of some options' readings) plays the same games, seed
-    for seed, so the lockstep plays each rules once."""
-    repeats = Counter(label for _option, label, _rules in readings)
-    numbered: Counter[str] = Counter()
-    kept: dict[ascent.Rules, tuple[str, str, ascent.Rules]] = {}
-    for _option, label, rules in readings:
-        ident = f"{label}{numbered[label]}" if repeats[label] > 1 else label
-        numbered[label] += 1
-        kept.setdefault(rules, (ident, label, rules))
-    return list(kept.values())
-
-
-DISTINCT = distinct(READINGS)
 
 
 def lockstep(
@@ -78,11 +58,11 @@ def lockstep(
         yield step
 
 
-@pytest.mark.parametrize(("ident", "label", "rules"), DISTINCT, ids=[r[0] for r in DISTINCT])
-def test_numpy_batch_is_the_engine(ident: str, label: str, rules: ascent.Rules) -> None:
+def test_numpy_batch_is_the_engine(distinct_reading: tuple[str, str, ascent.Rules]) -> None:
     """Every reading of the register and every preset, each distinct rules once
-    (:func:`distinct`; 17 of the 37 readings today): the first 24 steps of four games
-    (the whole games: below)."""
+    (``distinct_reading``, tests/conftest.py; 17 of the 37 readings today): the first 24
+    steps of four games (the whole games: below)."""
+    rules = distinct_reading[2]
     assert sum(1 for _ in lockstep(rules, 3, size=4, backend="numpy", seed=21, steps=24)) == 24
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
@@ -35,25 +34,6 @@ READINGS = [
     for point in register.open_points(throne)
     for reading in point.readings
 ] + [("preset", name, throne.Rules.preset(name)) for name in throne.Rules.PRESETS]
-
-
-def distinct(readings: list[tuple[str, str, throne.Rules]]) -> list[tuple[str, str, throne.Rules]]:
-    """The readings of distinct rules, the first of each, as (test id, label, rules): the
-    id pytest gives it among all the readings (its label, numbered where labels repeat).
-    A reading whose rules are another's (each option's default reading is the reference
-    rules; a preset is the rules of some options' readings) plays the same games, seed
-    for seed, so the lockstep plays each rules once."""
-    repeats = Counter(label for _option, label, _rules in readings)
-    numbered: Counter[str] = Counter()
-    kept: dict[throne.Rules, tuple[str, str, throne.Rules]] = {}
-    for _option, label, rules in readings:
-        ident = f"{label}{numbered[label]}" if repeats[label] > 1 else label
-        numbered[label] += 1
-        kept.setdefault(rules, (ident, label, rules))
-    return list(kept.values())
-
-
-DISTINCT = distinct(READINGS)
 
 
 def _observation(obs: throne.Observation, rules: throne.Rules) -> dict[str, object]:
@@ -141,10 +121,10 @@ def lockstep(
         yield step
 
 
-@pytest.mark.parametrize(("ident", "label", "rules"), DISTINCT, ids=[r[0] for r in DISTINCT])
-def test_numpy_batch_is_the_engine(ident: str, label: str, rules: throne.Rules) -> None:
+def test_numpy_batch_is_the_engine(distinct_reading: tuple[str, str, throne.Rules]) -> None:
     """Every reading of the register and every preset: each distinct rules once
-    (:func:`distinct`; 8 of the 22 readings today)."""
+    (``distinct_reading``, tests/conftest.py; 8 of the 22 readings today)."""
+    rules = distinct_reading[2]
     steps = sum(1 for _ in lockstep(rules, players=4, size=4, backend="numpy", seed=11))
     assert steps > 50  # the games were played to their ends (three rounds)
 

@@ -112,27 +112,37 @@ def _throne_premises(fast: bool) -> list[Result]:
     return [premises.throne_result()]
 
 
-def _ascent_equal(part: str, game: str | None = None) -> Callable[[bool], list[Result]]:
-    def run(fast: bool) -> list[Result]:
-        from proofs import ascent_equal
-
-        return ascent_equal.results(part, fast, game=game)
-
-    return run
-
-
-def _ascent_equal_game(part: str, game: str) -> Callable[[bool], list[Result]]:
-    """The proof run's job of one part on one game; ``--fast`` keeps the first game only
-    (as :func:`proofs.ascent_equal.results` does)."""
+def _ascent_equal(part: str, game: str, under_fast: bool) -> Callable[[bool], list[Result]]:
+    """The job of one part of :mod:`proofs.ascent_equal` on one game of its ``GAMES``;
+    under ``--fast`` only where ``under_fast``."""
 
     def run(fast: bool) -> list[Result]:
         from proofs import ascent_equal
 
-        if fast and game != ascent_equal.GAMES[0][0]:
+        if fast and not under_fast:
             return []
         return ascent_equal.results(part, game=game)
 
     return run
+
+
+def _ascent_equal_jobs(
+    parts: Sequence[str], all_games_fast: bool
+) -> list[tuple[str, Callable[[bool], list[Result]]]]:
+    """One job per part and game (``ascent: equal <part> <game>``), so that the processes
+    share them evenly; under ``--fast`` every game if ``all_games_fast``, else the first
+    (the reference rules) only."""
+    from proofs.ascent_equal import GAMES
+
+    first = GAMES[0][0]
+    return [
+        (
+            f"ascent: equal {part} {label}",
+            _ascent_equal(part, label, all_games_fast or label == first),
+        )
+        for part in parts
+        for label, _options, _players in GAMES
+    ]
 
 
 def _ascent_premises(fast: bool) -> list[Result]:
@@ -190,22 +200,13 @@ benchmarks/bench.py --proofs`` measures them; a job missing here counts 10 s).""
 
 def long_tasks() -> list[Task]:
     """The independent jobs of the long run (:data:`ASCENT_EQUAL_LONG`), in report order."""
-    from proofs.ascent_equal import GAMES
-
-    names = [
-        (f"ascent: equal {part} {label}", part, label)
-        for part in ASCENT_EQUAL_LONG
-        for label, _options, _players in GAMES
-    ]
-    return [
-        Task(name, COSTS.get(name, 10.0), _ascent_equal(part, label)) for name, part, label in names
-    ]
+    jobs = _ascent_equal_jobs(ASCENT_EQUAL_LONG, all_games_fast=True)
+    return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]
 
 
 def tasks() -> list[Task]:
     """The independent jobs of a proof run, in report order."""
     from castlerules import throne
-    from proofs.ascent_equal import GAMES
 
     jobs: list[tuple[str, Callable[[bool], list[Result]]]] = [
         (f"throne: induction {preset} {n}p", _throne_config(preset, n))
@@ -220,11 +221,7 @@ def tasks() -> list[Task]:
         ("ascent: sensitivity", _ascent_sensitivity),
         ("throne: premises", _throne_premises),
         ("ascent: premises", _ascent_premises),
-        *(
-            (f"ascent: equal {part} {label}", _ascent_equal_game(part, label))
-            for part in ASCENT_EQUAL
-            for label, _options, _players in GAMES
-        ),
+        *_ascent_equal_jobs(ASCENT_EQUAL, all_games_fast=False),
         ("strength", _strength),
     ]
     return [Task(name, COSTS.get(name, 10.0), run) for name, run in jobs]
